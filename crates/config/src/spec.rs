@@ -1,0 +1,214 @@
+//! The typed job description. CONTRACT shared with the runner: fields may be added,
+//! not renamed or removed without updating the runner.
+//!
+//! All sizes are bytes, all times are microseconds unless the name says otherwise.
+
+use std::path::PathBuf;
+
+/// Data direction, in fio's order (read, write, trim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ddir {
+    Read = 0,
+    Write = 1,
+    Trim = 2,
+}
+
+/// Which directions an rw= mode issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RwKind {
+    Read,
+    Write,
+    Trim,
+    /// rw / readwrite / randrw: mixed read and write (rwmixread decides).
+    ReadWrite,
+    /// trimwrite: trim a block, then write it.
+    TrimWrite,
+}
+
+/// The parsed `rw=` option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RwMode {
+    pub kind: RwKind,
+    pub random: bool,
+    /// The `:N` suffix: with sequential I/O, add N-1 blocks of hole after each I/O
+    /// (rw_sequencer=sequential) or repeat the same offset N times (identical). 1 = none.
+    pub nr: u32,
+    /// The value exactly as given, for printing (e.g. "randrw").
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RwSequencer {
+    Sequential,
+    Identical,
+}
+
+/// Block size selection for one direction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockSize {
+    /// Smallest and largest block size (equal for a fixed bs).
+    pub min: u64,
+    pub max: u64,
+    /// bssplit entries (bs, percent); empty when not given. Percents sum to 100
+    /// after fio's rule of sharing the remainder among entries without a percent.
+    pub split: Vec<(u64, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RandomGenerator {
+    Tausworthe,
+    Lfsr,
+    Tausworthe64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RandomDistribution {
+    Random,
+    Zipf(f64),
+    Pareto(f64),
+    /// normal:<stddev percent>[:center]
+    Normal { dev_pct: f64, center: Option<f64> },
+    /// zoned: list of (access %, range %) per direction.
+    Zoned([Vec<(u32, u32)>; 3]),
+    /// zoned_abs: list of (access %, size in bytes) per direction.
+    ZonedAbs([Vec<(u32, u64)>; 3]),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallocate {
+    None,
+    Posix,
+    Keep,
+    Native,
+    Truncate,
+}
+
+/// A size value that fio also accepts as a percentage of the file/device size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeOrPercent {
+    Bytes(u64),
+    /// 0.0..=100.0
+    Percent(f64),
+}
+
+/// One job as the runner sees it: immutable, fully defaulted and validated.
+/// `numjobs` clones share one JobSpec.
+#[derive(Clone, Debug)]
+pub struct JobSpec {
+    pub name: String,
+    pub description: Option<String>,
+    /// Where the job came from, for error messages: "file.fio:12" or "command line".
+    pub origin: String,
+
+    // --- engine
+    pub ioengine: String,
+    pub iodepth: u32,
+    /// pvsync2 hipri flag (accepted; ignored where unsupported).
+    pub hipri: bool,
+
+    // --- files
+    /// Explicit `filename=` list (colon-separated in the option, '\:' escapes a colon).
+    pub filenames: Vec<String>,
+    pub directory: Option<PathBuf>,
+    /// fio's filename_format (default "$jobname.$jobnum.$filenum").
+    pub filename_format: String,
+    pub nrfiles: u32,
+    /// size= : total I/O region size across files (None when not given).
+    pub size: Option<SizeOrPercent>,
+    /// filesize= range (min, max) per file; overrides size / nrfiles split.
+    pub filesize: Option<(u64, u64)>,
+    /// io_size / io_limit.
+    pub io_size: Option<u64>,
+    pub offset: SizeOrPercent,
+    pub offset_increment: u64,
+    pub number_ios: Option<u64>,
+    pub fill_device: bool,
+
+    // --- pattern
+    pub rw: RwMode,
+    pub rw_sequencer: RwSequencer,
+    /// Percent of mixed I/O that is reads (rwmixread; rwmixwrite = 100 - this).
+    pub rwmixread: u32,
+    /// percentage_random per direction (100 = fully random for rand* modes).
+    pub percentage_random: [u32; 3],
+    pub bs: [BlockSize; 3],
+    /// blockalign per direction (0 = use the minimum block size).
+    pub blockalign: [u64; 3],
+    pub bs_unaligned: bool,
+
+    // --- file handling
+    pub direct: bool,
+    /// O_SYNC on open (sync=1).
+    pub sync: bool,
+    /// fsync every N writes (0 = never).
+    pub fsync: u32,
+    pub fdatasync: u32,
+    pub end_fsync: bool,
+    pub fsync_on_close: bool,
+    pub create_on_open: bool,
+    pub create_only: bool,
+    pub allow_file_create: bool,
+    pub overwrite: bool,
+    pub unlink: bool,
+    pub fallocate: Fallocate,
+    pub invalidate: bool,
+    pub readonly: bool,
+
+    // --- jobs and groups
+    pub numjobs: u32,
+    pub thread: bool,
+    pub group_reporting: bool,
+    pub stonewall: bool,
+    pub new_group: bool,
+    pub wait_for: Option<String>,
+    pub exitall: bool,
+
+    // --- time and stopping
+    pub time_based: bool,
+    /// runtime in microseconds (None = unlimited).
+    pub runtime_us: Option<u64>,
+    pub ramp_time_us: u64,
+    /// startdelay range in microseconds (min, max).
+    pub startdelay_us: (u64, u64),
+    pub loops: u32,
+
+    // --- randomness
+    pub randrepeat: bool,
+    pub randseed: u64,
+    pub norandommap: bool,
+    pub random_generator: RandomGenerator,
+    pub random_distribution: RandomDistribution,
+
+    // --- buffers
+    pub zero_buffers: bool,
+    pub refill_buffers: bool,
+    pub scramble_buffers: bool,
+    /// buffer_pattern bytes (None = random data).
+    pub buffer_pattern: Option<Vec<u8>>,
+
+    // --- statistics
+    /// In percent, sorted as given (fio sorts them before use).
+    pub percentile_list: Vec<f64>,
+    pub clat_percentiles: bool,
+    pub lat_percentiles: bool,
+    pub slat_percentiles: bool,
+    pub disable_lat: bool,
+    pub disable_clat: bool,
+    pub disable_slat: bool,
+    pub gtod_reduce: bool,
+    /// bw/iops sampling period in ms (bwavgtime / iopsavgtime, default 500).
+    pub bw_avg_time_ms: u64,
+    pub iops_avg_time_ms: u64,
+    pub kb_base: u32,
+    pub unit_base: u32,
+    /// clocksource= as given (None = automatic choice).
+    pub clocksource: Option<String>,
+
+    // --- placement
+    /// CPUs the job may run on (None = any).
+    pub cpus_allowed: Option<Vec<usize>>,
+    pub nice: i32,
+
+    /// The job's own options (not inherited from [global]) as given: JSON "job options".
+    pub job_options: Vec<(String, String)>,
+}

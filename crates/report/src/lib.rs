@@ -1,0 +1,11 @@
+//! ferrio-report: turns a finished run's statistics into fio's output formats.
+//!
+//! The reporters read a [`model::RunReport`] only; they never touch the runner or
+//! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
+
+pub mod model;
+pub mod json;
+pub mod normal;
+pub mod terse;
+
+pub use model::*;

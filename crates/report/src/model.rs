@@ -1,0 +1,156 @@
+//! The data a report is printed from: a snapshot of a finished (or interrupted) run.
+//!
+//! The runner fills these structs; every printer reads them. Rates (bw, IOPS) are
+//! NOT stored: printers derive them from bytes, counts and runtimes exactly as fio does
+//! (e.g. bw_bytes = io_bytes * 1000 / runtime_ms with integer division).
+
+use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, SampleStats};
+
+/// Index of a data direction in the `[_; 3]` arrays: read, write, trim (fio's DDIR order).
+pub const DDIR_READ: usize = 0;
+pub const DDIR_WRITE: usize = 1;
+pub const DDIR_TRIM: usize = 2;
+
+/// A whole run.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// Printed where fio prints its version ("fio version" in JSON), e.g. "ferrio-0.1.0".
+    pub version: String,
+    /// Unix time of the end of the run, seconds and milliseconds.
+    pub timestamp: u64,
+    pub timestamp_ms: u64,
+    /// ctime-style local time string, e.g. "Sun Nov 22 03:32:27 2026" (no newline).
+    pub time: String,
+    /// Options from [global] sections / before the first --name, as given (JSON "global options";
+    /// the key is omitted when empty, as fio does).
+    pub global_options: Vec<(String, String)>,
+    /// One entry per reported job (after group_reporting merging), in job order.
+    pub jobs: Vec<JobReport>,
+    /// One entry per reporting group, ascending groupid.
+    pub groups: Vec<GroupReport>,
+    /// /proc/diskstats deltas for the devices the jobs touched.
+    pub disk_util: Vec<DiskUtil>,
+    /// Which clock timed the run ("cpu", "clock_gettime", "gettimeofday", "virtual").
+    pub clock_source: String,
+}
+
+/// One reported job (or a whole group when group_reporting merged its threads).
+#[derive(Clone, Debug, Default)]
+pub struct JobReport {
+    pub name: String,
+    pub description: Option<String>,
+    pub groupid: u32,
+    pub error: i32,
+    pub pid: u32,
+    /// Number of threads merged into this report ("jobs=N" in the normal header).
+    pub nr_threads: u32,
+    /// ctime-style time at which the job finished (normal output header).
+    pub time: String,
+    /// Wall seconds since the run started (JSON "elapsed").
+    pub elapsed_s: u64,
+    /// The job's own options as given, in order (JSON "job options").
+    pub job_options: Vec<(String, String)>,
+    /// read, write, trim.
+    pub dir: [DirReport; 3],
+    pub sync: SyncReport,
+    /// Milliseconds the job ran (JSON "job_runtime"), excluding ramp time.
+    pub job_runtime_ms: u64,
+    /// CPU usage in percent of job runtime, and raw counters (getrusage deltas).
+    pub usr_cpu: f64,
+    pub sys_cpu: f64,
+    pub ctx: u64,
+    pub majf: u64,
+    pub minf: u64,
+    pub depth: DepthHistogram,
+    /// Completion-latency distribution ("lat (usec): 4=39.45%" lines, JSON latency_ns/us/ms).
+    pub lat_buckets: LatencyBuckets,
+    /// Percentiles to print, in percent (fio's percentile_list; default 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99).
+    pub percentile_list: Vec<f64>,
+    pub clat_percentiles: bool,
+    pub lat_percentiles: bool,
+    pub slat_percentiles: bool,
+    /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base: 0 = auto (bytes), 8 = bits, 1 = bytes).
+    pub kb_base: u32,
+    pub unit_base: u32,
+    /// The job's iodepth (printed as "latency   : ... depth=N").
+    pub iodepth: u32,
+}
+
+/// Statistics of one data direction.
+#[derive(Clone, Debug, Default)]
+pub struct DirReport {
+    pub io_bytes: u64,
+    pub total_ios: u64,
+    pub short_ios: u64,
+    pub drop_ios: u64,
+    /// Milliseconds of this direction's runtime (fio's ts->runtime[ddir]).
+    pub runtime_ms: u64,
+    pub slat: LatencyHistogram,
+    pub clat: LatencyHistogram,
+    pub lat: LatencyHistogram,
+    /// Periodic bandwidth samples in KiB/s (fio's bw_log samples, every bw_avg_time ms).
+    pub bw_samples: SampleStats,
+    /// Periodic IOPS samples.
+    pub iops_samples: SampleStats,
+    /// This job's share of its group's aggregate bandwidth, percent (normal "per=", JSON "bw_agg").
+    pub bw_agg_pct: f64,
+}
+
+/// fsync/fdatasync statistics (JSON "sync").
+#[derive(Clone, Debug, Default)]
+pub struct SyncReport {
+    pub total_ios: u64,
+    pub lat: LatencyHistogram,
+}
+
+/// "Run status group N (all jobs):" aggregate.
+#[derive(Clone, Debug, Default)]
+pub struct GroupReport {
+    pub groupid: u32,
+    pub kb_base: u32,
+    pub unit_base: u32,
+    pub dir: [GroupDir; 3],
+}
+
+/// One direction of a group: fio's group_run_stats.
+#[derive(Clone, Debug, Default)]
+pub struct GroupDir {
+    pub io_bytes: u64,
+    /// Aggregate bandwidth, bytes/s: io_bytes * 1000 / max_run_ms.
+    pub agg_bw: u64,
+    /// Smallest and largest per-thread bandwidth, bytes/s.
+    pub min_bw: u64,
+    pub max_bw: u64,
+    /// Shortest and longest per-thread runtime, ms.
+    pub min_run_ms: u64,
+    pub max_run_ms: u64,
+}
+
+/// One device's /proc/diskstats delta over the run (fio's disk_util).
+#[derive(Clone, Debug, Default)]
+pub struct DiskUtil {
+    pub name: String,
+    pub read_ios: u64,
+    pub write_ios: u64,
+    pub read_merges: u64,
+    pub write_merges: u64,
+    pub read_ticks: u64,
+    pub write_ticks: u64,
+    pub in_queue: u64,
+    /// Percent of the run the device was busy.
+    pub util: f64,
+}
+
+/// What the normal format prints for a job before it starts:
+/// `t: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1`
+#[derive(Clone, Debug, Default)]
+pub struct JobHeader {
+    pub name: String,
+    pub groupid: u32,
+    /// The rw value as fio prints it (e.g. "randrw", "read").
+    pub rw: String,
+    /// Per direction (min, max) block size in bytes.
+    pub bs: [(u64, u64); 3],
+    pub ioengine: String,
+    pub iodepth: u32,
+}
