@@ -1,18 +1,68 @@
 //! fio's log-linear latency histogram, extended past fio's ~17 s ceiling.
 //!
-//! CONTRACT (implemented by the stats owner; signatures are relied on elsewhere):
-//! values are nanoseconds; buckets are grouped by most significant bit with 64
+//! Values are nanoseconds. Buckets are grouped by most significant bit with 64
 //! sub-buckets per group exactly as fio's `plat_val_to_idx`/`plat_idx_to_val`
-//! (FIO_IO_U_PLAT_BITS = 6), so for values fio can hold, bucket boundaries,
-//! bucket representative values ("bins" keys in json+) and percentiles are
-//! identical to fio's. Groups continue up to u64::MAX instead of stopping at 29.
-//! min/max/mean/stddev are exact (not from buckets), computed like fio's
-//! `add_stat_sample` (running mean and sum of squares in f64).
+//! (FIO_IO_U_PLAT_BITS = 6): values below 128 have a bucket each, larger values
+//! lose `msb - 6` low bits. For every value fio can hold (below 2^34 ns, about 17.2 s) the bucket
+//! boundaries, the representative values ("bins" keys in json+) and the percentiles
+//! are identical to fio's; fio clamps larger values into its last bucket, ferrio keeps
+//! adding groups up to u64::MAX instead (fio issue #1668).
+//!
+//! min/max/mean/stddev are exact (not from buckets) and computed like fio's
+//! `add_stat_sample` (Welford's running mean and sum of squares in f64), merged like
+//! fio's `sum_stat`.
+
+use crate::threshold::reached;
+use crate::welford::Welford;
+
+/// fio's FIO_IO_U_PLAT_BITS: log2 of the number of sub-buckets per group.
+pub const PLAT_BITS: u32 = 6;
+/// Sub-buckets per group (fio's FIO_IO_U_PLAT_VAL).
+pub const PLAT_VAL: usize = 1 << PLAT_BITS;
+/// Number of buckets fio has (FIO_IO_U_PLAT_GROUP_NR 29 * 64): values from 2^34 ns
+/// (about 17.2 s) on all land in fio's last bucket.
+pub const FIO_PLAT_NR: usize = 29 * PLAT_VAL;
+/// Number of buckets ferrio has: enough groups for every u64 (index of u64::MAX + 1).
+pub const PLAT_NR: usize = (64 - PLAT_BITS as usize + 1) * PLAT_VAL;
+
+/// The bucket index of a value: fio's `plat_val_to_idx` without the clamp.
+#[inline]
+pub const fn plat_val_to_idx(val: u64) -> usize {
+    let msb = if val == 0 {
+        0
+    } else {
+        63 - val.leading_zeros()
+    };
+    if msb <= PLAT_BITS {
+        return val as usize;
+    }
+    let error_bits = msb - PLAT_BITS;
+    let base = ((error_bits + 1) as usize) << PLAT_BITS;
+    let offset = (PLAT_VAL - 1) & (val >> error_bits) as usize;
+    base + offset
+}
+
+/// The representative value of a bucket: fio's `plat_idx_to_val`, the midpoint
+/// `base + (k + 0.5) * 2^error_bits` (always an integer since error_bits >= 1).
+///
+/// Panics if `idx >= PLAT_NR`.
+#[inline]
+pub const fn plat_idx_to_val(idx: usize) -> u64 {
+    assert!(idx < PLAT_NR);
+    if idx < (PLAT_VAL << 1) {
+        return idx as u64;
+    }
+    let error_bits = (idx >> PLAT_BITS) as u32 - 1;
+    let base = 1u64 << (error_bits + PLAT_BITS);
+    let k = (idx % PLAT_VAL) as u64;
+    base + (k << error_bits) + (1u64 << (error_bits - 1))
+}
 
 /// A mergeable latency histogram with exact min/max/mean/stddev.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LatencyHistogram {
-    _todo: (),
+    buckets: Box<[u64]>,
+    stat: Welford,
 }
 
 impl Default for LatencyHistogram {
@@ -22,46 +72,225 @@ impl Default for LatencyHistogram {
 }
 
 impl LatencyHistogram {
+    /// An empty histogram; allocates its bucket array once (about 30 KiB).
     pub fn new() -> Self {
-        todo!()
+        LatencyHistogram {
+            buckets: vec![0u64; PLAT_NR].into_boxed_slice(),
+            stat: Welford::default(),
+        }
     }
+
     /// Record one value in nanoseconds. O(1), no allocation.
     #[inline]
-    pub fn record(&mut self, _ns: u64) {
-        todo!()
+    pub fn record(&mut self, ns: u64) {
+        self.buckets[plat_val_to_idx(ns)] += 1;
+        self.stat.add(ns);
     }
-    /// Add every sample of `other` into `self`.
-    pub fn merge(&mut self, _other: &LatencyHistogram) {
-        todo!()
+
+    /// Record `n` copies of a value: the buckets in O(1), the running statistics
+    /// sample by sample (so they stay bit-identical to `n` calls of `record`).
+    pub fn record_n(&mut self, ns: u64, n: u64) {
+        self.buckets[plat_val_to_idx(ns)] += n;
+        for _ in 0..n {
+            self.stat.add(ns);
+        }
     }
+
+    /// Add every sample of `other` into `self` (fio's `sum_stat` for the statistics,
+    /// a bucket-wise sum for the histogram).
+    pub fn merge(&mut self, other: &LatencyHistogram) {
+        for (d, s) in self.buckets.iter_mut().zip(other.buckets.iter()) {
+            *d += *s;
+        }
+        self.stat.merge(&other.stat);
+    }
+
     /// Number of samples recorded.
     pub fn count(&self) -> u64 {
-        todo!()
+        self.stat.samples
     }
+
     /// Smallest value (0 when empty).
     pub fn min(&self) -> u64 {
-        todo!()
+        if self.stat.samples == 0 {
+            0
+        } else {
+            self.stat.min
+        }
     }
+
     /// Largest value (0 when empty).
     pub fn max(&self) -> u64 {
-        todo!()
+        self.stat.max
     }
+
     /// Exact mean (0.0 when empty).
     pub fn mean(&self) -> f64 {
-        todo!()
+        self.stat.mean
     }
-    /// Sample standard deviation as fio computes it (0.0 with fewer than 2 samples).
+
+    /// Sample standard deviation as fio computes it: sqrt(S / (n - 1)), 0.0 with
+    /// fewer than 2 samples.
     pub fn stddev(&self) -> f64 {
-        todo!()
+        self.stat.stddev()
     }
+
+    /// Number of samples in the bucket with index `idx` (see [`plat_val_to_idx`]).
+    pub fn bucket(&self, idx: usize) -> u64 {
+        self.buckets[idx]
+    }
+
     /// Percentiles as fio's `calc_clat_percentiles` computes them: for each p in
     /// `list` (in percent, e.g. 99.9) the representative value of the first bucket
-    /// where the cumulative count reaches p/100 * N. Returns values in input order.
-    pub fn percentiles(&self, _list: &[f64]) -> Vec<u64> {
-        todo!()
+    /// where the cumulative count reaches p/100 * N (compared in x87 extended
+    /// precision like fio). Returns values in input order (fio prints its list
+    /// sorted ascending; callers that print must sort). Every value is 0 when the
+    /// histogram is empty.
+    pub fn percentiles(&self, list: &[f64]) -> Vec<u64> {
+        let mut out = vec![0u64; list.len()];
+        let nr = self.stat.samples;
+        if nr == 0 || list.is_empty() {
+            return out;
+        }
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        order.sort_by(|&a, &b| list[a].total_cmp(&list[b]));
+        let mut j = 0;
+        let mut sum = 0u64;
+        'buckets: for (i, &c) in self.buckets.iter().enumerate() {
+            sum += c;
+            while reached(sum, list[order[j]], nr) {
+                out[order[j]] = plat_idx_to_val(i);
+                j += 1;
+                if j == order.len() {
+                    break 'buckets;
+                }
+            }
+        }
+        out
     }
+
     /// Non-empty buckets as (representative value in ns, count), ascending: json+ "bins".
     pub fn bins(&self) -> Vec<(u64, u64)> {
-        todo!()
+        self.buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (plat_idx_to_val(i), c))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_values_map_to_themselves() {
+        for v in 0..128u64 {
+            assert_eq!(plat_val_to_idx(v), v as usize);
+            assert_eq!(plat_idx_to_val(v as usize), v);
+        }
+    }
+
+    #[test]
+    fn first_rounded_group_by_hand() {
+        // msb 7: error_bits 1, base (1+1)<<6 = 128, offset (v >> 1) & 63.
+        assert_eq!(plat_val_to_idx(128), 128);
+        assert_eq!(plat_val_to_idx(129), 128);
+        assert_eq!(plat_val_to_idx(130), 129);
+        assert_eq!(plat_val_to_idx(255), 191);
+        // Representative: 128 + (0 + 0.5) * 2 = 129.
+        assert_eq!(plat_idx_to_val(128), 129);
+        assert_eq!(plat_idx_to_val(191), 128 + 63 * 2 + 1);
+        // msb 8: error_bits 2, base 192.
+        assert_eq!(plat_val_to_idx(256), 192);
+        assert_eq!(plat_idx_to_val(192), 258);
+    }
+
+    #[test]
+    fn large_values_by_hand() {
+        // 1_000_000 ns: msb 19, error_bits 13, base 14*64 = 896,
+        // offset (1_000_000 >> 13) & 63 = 122 & 63 = 58 -> idx 954;
+        // value 2^19 + 58.5 * 2^13 = 524288 + 475136 + 4096 = 1003520.
+        assert_eq!(plat_val_to_idx(1_000_000), 954);
+        assert_eq!(plat_idx_to_val(954), 1_003_520);
+        // fio's last bucket (1855) ends at 2^34 - 1 ns (~17.2 s).
+        assert_eq!(plat_val_to_idx((1 << 34) - 1), FIO_PLAT_NR - 1);
+        assert_eq!(plat_val_to_idx(1 << 34), FIO_PLAT_NR);
+        assert_eq!(plat_val_to_idx(u64::MAX), PLAT_NR - 1);
+        assert_eq!(
+            plat_idx_to_val(PLAT_NR - 1),
+            (1u64 << 63) + (63u64 << 57) + (1u64 << 56)
+        );
+    }
+
+    #[test]
+    fn fio_printed_bins_are_representatives() {
+        // Keys from a real fio 3.33 json+ run (psync randrw 4k on tmpfs).
+        for v in [
+            50432u64, 50944, 51456, 51968, 52480, 52992, 53504, 54016, 58112, 62208, 64768, 67072,
+            69120, 71168, 74240, 78336, 91648, 92672, 99840, 226304,
+        ] {
+            assert_eq!(plat_idx_to_val(plat_val_to_idx(v)), v, "{v}");
+        }
+        // ...and a non-representative is not one.
+        assert_ne!(plat_idx_to_val(plat_val_to_idx(50433)), 50433);
+    }
+
+    #[test]
+    fn representative_is_inside_its_bucket() {
+        for idx in 0..PLAT_NR {
+            let v = plat_idx_to_val(idx);
+            assert_eq!(plat_val_to_idx(v), idx, "idx {idx}");
+        }
+    }
+
+    #[test]
+    fn stats_of_small_set() {
+        let mut h = LatencyHistogram::new();
+        assert_eq!((h.count(), h.min(), h.max()), (0, 0, 0));
+        assert_eq!(h.percentiles(&[50.0]), vec![0]);
+        for v in [10u64, 20, 30, 40] {
+            h.record(v);
+        }
+        assert_eq!((h.count(), h.min(), h.max()), (4, 10, 40));
+        assert_eq!(h.mean(), 25.0);
+        // S = 15^2 + 5^2 + 5^2 + 15^2 = 500; sqrt(500 / 3).
+        assert!((h.stddev() - (500.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(h.bins(), vec![(10, 1), (20, 1), (30, 1), (40, 1)]);
+        // 25% of 4 = 1 -> first bucket; 50% -> 2nd; 75.1% -> 4th.
+        assert_eq!(h.percentiles(&[75.1, 25.0, 50.0]), vec![40, 10, 20]);
+    }
+
+    #[test]
+    fn single_sample_has_zero_stddev() {
+        let mut h = LatencyHistogram::new();
+        h.record(5);
+        assert_eq!(h.stddev(), 0.0);
+        assert_eq!(h.min(), 5);
+    }
+
+    #[test]
+    fn beyond_fio_ceiling() {
+        let mut h = LatencyHistogram::new();
+        let hour = 3_600_000_000_000u64;
+        h.record(100_000_000_000);
+        h.record(hour);
+        let p = h.percentiles(&[50.0, 100.0]);
+        assert!((p[0] as f64 / 1e11 - 1.0).abs() <= 1.0 / 128.0);
+        assert!((p[1] as f64 / hour as f64 - 1.0).abs() <= 1.0 / 128.0);
+        assert_eq!(h.max(), hour);
+    }
+
+    #[test]
+    fn record_n_equals_repeated_record() {
+        let mut a = LatencyHistogram::new();
+        let mut b = LatencyHistogram::new();
+        a.record_n(1234, 3);
+        a.record_n(99, 0);
+        for _ in 0..3 {
+            b.record(1234);
+        }
+        assert_eq!(a, b);
     }
 }

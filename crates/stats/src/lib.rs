@@ -5,10 +5,12 @@
 //! reporter merges them (the HdrHistogram "per-thread recorder" pattern), so the hot path
 //! never takes a lock.
 
-pub mod histogram;
 pub mod buckets;
+pub mod histogram;
 pub mod sample;
+mod threshold;
+mod welford;
 
-pub use buckets::{DepthHistogram, LatencyBuckets};
-pub use histogram::LatencyHistogram;
+pub use buckets::{calc_dist, calc_lat_pct, DepthHistogram, LatencyBuckets};
+pub use histogram::{plat_idx_to_val, plat_val_to_idx, LatencyHistogram};
 pub use sample::SampleStats;
