@@ -1,0 +1,146 @@
+//! Runs an [`Invocation`]: chooses the clock, plans and lays out, prints the
+//! pre-run lines, runs, and writes every requested output format.
+
+use crate::runner::{self, collect, plan};
+use crate::sys::{diskstats, file, time};
+use ferrio_clock::Clock;
+use ferrio_config::{Invocation, OutputFormat};
+use ferrio_report::{json, normal, terse, JobHeader, RunReport};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Run and report; returns the process exit code.
+pub fn run(inv: Invocation) -> i32 {
+    match run_inner(inv) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            1
+        }
+    }
+}
+
+fn run_inner(inv: Invocation) -> Result<i32, String> {
+    let threads = plan::plan(&inv.jobs)?;
+    let clocksource = inv.jobs.iter().find_map(|j| j.clocksource.clone());
+    let (clock, fallback) = Clock::for_source(clocksource.as_deref())?;
+    let normal_out = inv.flags.output_formats.contains(&OutputFormat::Normal);
+    if let Some(reason) = &fallback {
+        if inv.flags.debug.iter().any(|d| d == "time" || d == "all") {
+            eprintln!("ferrio: clocksource: {reason}");
+        }
+    }
+
+    // Where reports go: --output=FILE or stdout. Opening the file is the first write.
+    let mut out: Box<dyn Write> = match &inv.flags.output {
+        Some(p) => Box::new(
+            std::fs::File::create(p)
+                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout()),
+    };
+    let mut pre = Vec::new();
+    if normal_out {
+        for (i, t) in threads.iter().enumerate() {
+            if t.clone > 0 {
+                if t.clone == 1 {
+                    let _ = writeln!(pre, "...");
+                }
+                continue;
+            }
+            let _ = i;
+            let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));
+        }
+        let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
+        let threaded = threads.iter().all(|t| t.spec.thread);
+        let _ = writeln!(pre, "{}", normal::starting_line(threads.len(), threaded));
+    }
+    let mut layout_log = Vec::new();
+    runner::layout::lay_out(&threads, &mut layout_log)?;
+    if normal_out {
+        pre.extend_from_slice(&layout_log);
+        out.write_all(&pre).map_err(|e| e.to_string())?;
+        let _ = out.flush();
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    let disk_names = disk_names(&threads);
+    let disks_before = diskstats::snapshot();
+    let run_start_ns = clock.now_ns();
+    let results = runner::execute(threads, &clock, &stop);
+    let disks_after = diskstats::snapshot();
+
+    let (secs, ms) = time::unix_now();
+    let info = collect::RunInfo {
+        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        global_options: inv.global_options.clone(),
+        clock_source: clock.source_name().to_string(),
+        timestamp: secs,
+        timestamp_ms: ms,
+        time: time::ctime(secs),
+        run_start_ns,
+    };
+    let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
+    let report = collect::build(&results, info, disks);
+    for (_, r) in &results.threads {
+        if let Some((_, msg)) = &r.error {
+            eprintln!("ferrio: {msg}");
+        }
+    }
+    write_reports(&mut out, &inv, &report)?;
+    let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
+    Ok(if failed { 1 } else { 0 })
+}
+
+fn write_reports(out: &mut dyn Write, inv: &Invocation, report: &RunReport) -> Result<(), String> {
+    let mut text = String::new();
+    for f in &inv.flags.output_formats {
+        match f {
+            OutputFormat::Normal => text.push_str(&normal::render(report)),
+            OutputFormat::Terse => text.push_str(&terse::render(report)),
+            OutputFormat::Json => text.push_str(&json::render(report, false)),
+            OutputFormat::JsonPlus => text.push_str(&json::render(report, true)),
+        }
+    }
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+fn header_of(t: &plan::ThreadPlan) -> JobHeader {
+    let s = &t.spec;
+    JobHeader {
+        name: s.name.clone(),
+        groupid: t.groupid,
+        rw: s.rw.text.clone(),
+        bs: std::array::from_fn(|d| (s.bs[d].min, s.bs[d].max)),
+        ioengine: s.ioengine.clone(),
+        iodepth: s.iodepth,
+    }
+}
+
+/// Whole-disk names behind the files the threads use (fio's disk_util list).
+fn disk_names(threads: &[plan::ThreadPlan]) -> Vec<String> {
+    let mut names = Vec::new();
+    for t in threads.iter().filter(|t| !t.caps.diskless) {
+        for f in &t.files {
+            let probe = if f.path.exists() {
+                f.path.clone()
+            } else {
+                f.path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
+            };
+            if let Some((maj, min)) = file::device_numbers(&probe) {
+                if let Some(n) = diskstats::disk_name(maj, min) {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+        }
+    }
+    names
+}

@@ -1,0 +1,245 @@
+//! Thread results → the report model: merges threads (group_reporting), derives
+//! per-direction runtimes, CPU percentages, group aggregates and disk utilisation,
+//! with fio's arithmetic.
+
+use super::plan::ThreadPlan;
+use super::recorder::ThreadStats;
+use super::worker::ThreadResult;
+use super::RunResults;
+use crate::sys::diskstats::DiskCounters;
+use crate::sys::rusage::Usage;
+use ferrio_report::{DirReport, DiskUtil, GroupDir, GroupReport, JobReport, RunReport, SyncReport};
+use std::collections::BTreeMap;
+
+/// Run-level facts the threads don't know.
+pub struct RunInfo {
+    pub version: String,
+    pub global_options: Vec<(String, String)>,
+    pub clock_source: String,
+    pub timestamp: u64,
+    pub timestamp_ms: u64,
+    pub time: String,
+    pub run_start_ns: u64,
+}
+
+/// ms as fio stores a direction's runtime: rounded up, and only if it moved data.
+fn dir_runtime_ms(stats: &ThreadStats, d: usize) -> u64 {
+    if stats.dir[d].io_bytes == 0 && stats.dir[d].total_ios == 0 {
+        0
+    } else {
+        stats.runtime_us.div_ceil(1000)
+    }
+}
+
+struct Acc {
+    report: JobReport,
+    usage: Usage,
+}
+
+fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
+    let spec = &plan.spec;
+    let s = &r.stats;
+    let dir: [DirReport; 3] = std::array::from_fn(|d| DirReport {
+        io_bytes: s.dir[d].io_bytes,
+        total_ios: s.dir[d].total_ios,
+        short_ios: s.dir[d].short_ios,
+        drop_ios: s.dir[d].drop_ios,
+        runtime_ms: dir_runtime_ms(s, d),
+        slat: s.dir[d].slat.clone(),
+        clat: s.dir[d].clat.clone(),
+        lat: s.dir[d].lat.clone(),
+        bw_samples: s.dir[d].bw_samples.clone(),
+        iops_samples: s.dir[d].iops_samples.clone(),
+        bw_agg_pct: 0.0,
+    });
+    let report = JobReport {
+        name: spec.name.clone(),
+        description: spec.description.clone(),
+        groupid: plan.groupid,
+        error: r.error.as_ref().map(|e| e.0).unwrap_or(0),
+        pid: std::process::id(),
+        nr_threads: 1,
+        time: info.time.clone(),
+        elapsed_s: r
+            .end_ns
+            .saturating_sub(info.run_start_ns)
+            .div_ceil(1_000_000_000),
+        job_options: spec.job_options.clone(),
+        dir,
+        sync: SyncReport {
+            total_ios: s.sync_ios,
+            lat: s.sync_lat.clone(),
+        },
+        job_runtime_ms: s.runtime_us / 1000,
+        usr_cpu: 0.0,
+        sys_cpu: 0.0,
+        ctx: s.usage.ctx,
+        majf: s.usage.majf,
+        minf: s.usage.minf,
+        depth: s.depth.clone(),
+        lat_buckets: s.lat_buckets.clone(),
+        percentile_list: spec.percentile_list.clone(),
+        clat_percentiles: spec.clat_percentiles,
+        lat_percentiles: spec.lat_percentiles,
+        slat_percentiles: spec.slat_percentiles,
+        kb_base: spec.kb_base,
+        unit_base: spec.unit_base,
+        iodepth: spec.iodepth,
+    };
+    Acc {
+        report,
+        usage: s.usage,
+    }
+}
+
+/// fio's sum_thread_stats: add `src` into `dst` (group_reporting).
+fn merge_into(dst: &mut Acc, src: Acc) {
+    let (d, s) = (&mut dst.report, src.report);
+    for i in 0..3 {
+        let (a, b) = (&mut d.dir[i], &s.dir[i]);
+        a.io_bytes += b.io_bytes;
+        a.total_ios += b.total_ios;
+        a.short_ios += b.short_ios;
+        a.drop_ios += b.drop_ios;
+        a.runtime_ms = a.runtime_ms.max(b.runtime_ms);
+        a.slat.merge(&b.slat);
+        a.clat.merge(&b.clat);
+        a.lat.merge(&b.lat);
+        a.bw_samples.merge(&b.bw_samples);
+        a.iops_samples.merge(&b.iops_samples);
+    }
+    d.sync.total_ios += s.sync.total_ios;
+    d.sync.lat.merge(&s.sync.lat);
+    if d.error == 0 {
+        d.error = s.error;
+    }
+    d.nr_threads += s.nr_threads;
+    d.elapsed_s = d.elapsed_s.max(s.elapsed_s);
+    d.job_runtime_ms += s.job_runtime_ms;
+    d.ctx += s.ctx;
+    d.majf += s.majf;
+    d.minf += s.minf;
+    d.depth.merge(&s.depth);
+    d.lat_buckets.merge(&s.lat_buckets);
+    dst.usage.add(&src.usage);
+}
+
+/// Build the whole report.
+pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunReport {
+    // Merge threads: group_reporting folds every thread of a group into the group's
+    // first job; otherwise each thread is reported on its own.
+    let mut accs: Vec<Acc> = Vec::new();
+    let mut group_slot: BTreeMap<u32, usize> = BTreeMap::new();
+    for (plan, r) in &results.threads {
+        let acc = job_report_for(plan, r, &info);
+        if plan.spec.group_reporting {
+            if let Some(&slot) = group_slot.get(&plan.groupid) {
+                merge_into(&mut accs[slot], acc);
+                continue;
+            }
+            group_slot.insert(plan.groupid, accs.len());
+        }
+        accs.push(acc);
+    }
+    let mut jobs: Vec<JobReport> = accs
+        .into_iter()
+        .map(|a| {
+            let mut j = a.report;
+            if j.job_runtime_ms > 0 {
+                // fio: usr_time and sys_time in ms, as a percentage of the job runtime.
+                j.usr_cpu = (a.usage.user_us / 1000) as f64 * 100.0 / j.job_runtime_ms as f64;
+                j.sys_cpu = (a.usage.sys_us / 1000) as f64 * 100.0 / j.job_runtime_ms as f64;
+            }
+            j
+        })
+        .collect();
+    let groups = group_reports(&jobs);
+    for j in &mut jobs {
+        let g = groups.iter().find(|g| g.groupid == j.groupid);
+        for d in 0..3 {
+            let agg = g.map(|g| g.dir[d].agg_bw).unwrap_or(0);
+            let mean = j.dir[d].bw_samples.mean();
+            if agg > 0 && j.dir[d].bw_samples.samples() > 0 {
+                j.dir[d].bw_agg_pct = (mean * 100.0 / (agg as f64 / 1024.0)).min(100.0);
+            }
+        }
+    }
+    RunReport {
+        version: info.version,
+        timestamp: info.timestamp,
+        timestamp_ms: info.timestamp_ms,
+        time: info.time,
+        global_options: info.global_options,
+        jobs,
+        groups,
+        disk_util: disks,
+        clock_source: info.clock_source,
+    }
+}
+
+/// fio's group_run_stats over the reported jobs.
+pub fn group_reports(jobs: &[JobReport]) -> Vec<GroupReport> {
+    let mut groups: BTreeMap<u32, GroupReport> = BTreeMap::new();
+    for j in jobs {
+        let g = groups.entry(j.groupid).or_insert_with(|| GroupReport {
+            groupid: j.groupid,
+            kb_base: j.kb_base,
+            unit_base: j.unit_base,
+            dir: Default::default(),
+        });
+        for d in 0..3 {
+            let rt = j.dir[d].runtime_ms;
+            if rt == 0 {
+                continue;
+            }
+            let gd: &mut GroupDir = &mut g.dir[d];
+            let bw = j.dir[d].io_bytes * 1000 / rt;
+            if gd.max_run_ms == 0 {
+                gd.min_run_ms = rt;
+                gd.min_bw = bw;
+            }
+            gd.min_run_ms = gd.min_run_ms.min(rt);
+            gd.max_run_ms = gd.max_run_ms.max(rt);
+            gd.min_bw = gd.min_bw.min(bw);
+            gd.max_bw = gd.max_bw.max(bw);
+            gd.io_bytes += j.dir[d].io_bytes;
+        }
+    }
+    for g in groups.values_mut() {
+        for d in &mut g.dir {
+            d.agg_bw = (d.io_bytes * 1000).checked_div(d.max_run_ms).unwrap_or(0);
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// Disk utilisation deltas for `names`, fio's print_disk_util figures.
+pub fn disk_utils(
+    names: &[String],
+    before: &BTreeMap<String, DiskCounters>,
+    after: &BTreeMap<String, DiskCounters>,
+    wall_ms: u64,
+) -> Vec<DiskUtil> {
+    names
+        .iter()
+        .filter_map(|n| {
+            let (b, a) = (before.get(n)?, after.get(n)?);
+            let io_ticks = a.io_ticks.saturating_sub(b.io_ticks);
+            Some(DiskUtil {
+                name: n.clone(),
+                read_ios: a.read_ios.saturating_sub(b.read_ios),
+                write_ios: a.write_ios.saturating_sub(b.write_ios),
+                read_merges: a.read_merges.saturating_sub(b.read_merges),
+                write_merges: a.write_merges.saturating_sub(b.write_merges),
+                read_ticks: a.read_ticks.saturating_sub(b.read_ticks),
+                write_ticks: a.write_ticks.saturating_sub(b.write_ticks),
+                in_queue: a.in_queue.saturating_sub(b.in_queue),
+                util: if wall_ms > 0 {
+                    (io_ticks as f64 * 100.0 / wall_ms as f64).min(100.0)
+                } else {
+                    0.0
+                },
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,142 @@
+//! Lays out job files before the run, as fio does: a missing or too-small file is
+//! created and extended; if a job will read it (or overwrite=1), the new part is
+//! written with data so reads hit real blocks. An existing file that is large enough,
+//! and any block device, is left untouched.
+
+use super::plan::{job_reads, job_writes, ThreadPlan};
+use crate::sys::file::{self, OpenFlags};
+use ferrio_config::Fallocate;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+
+#[derive(Default)]
+struct Need {
+    size: u64,
+    fill: bool,
+    fallocate: Option<Fallocate>,
+    create_allowed: bool,
+    job: String,
+    /// Job name of the first thread wanting this file (for the "Laying out" line).
+    readonly: bool,
+}
+
+/// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
+pub fn lay_out(threads: &[ThreadPlan], log: &mut dyn Write) -> Result<(), String> {
+    let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
+    for t in threads {
+        if t.caps.diskless || t.spec.create_on_open {
+            continue;
+        }
+        for f in &t.files {
+            if f.block_device {
+                continue;
+            }
+            let n = needs.entry(f.path.clone()).or_default();
+            if n.job.is_empty() {
+                n.job = t.spec.name.clone();
+            }
+            n.size = n.size.max(f.region.start + f.region.len);
+            n.fill |= job_reads(&t.spec) || t.spec.overwrite || !job_writes(&t.spec);
+            n.fallocate.get_or_insert(t.spec.fallocate);
+            n.create_allowed |= t.spec.allow_file_create;
+            n.readonly |= t.spec.readonly;
+        }
+    }
+    for (path, need) in needs {
+        let current = std::fs::metadata(&path).ok().map(|m| m.len());
+        if current.is_some_and(|c| c >= need.size) {
+            continue;
+        }
+        if need.readonly {
+            return Err(format!(
+                "job '{}': '{}' would have to be created or extended, but the job is read-only",
+                need.job,
+                path.display()
+            ));
+        }
+        if current.is_none() && !need.create_allowed {
+            return Err(format!(
+                "job '{}': '{}' does not exist and allow_file_create=0",
+                need.job,
+                path.display()
+            ));
+        }
+        let _ = writeln!(
+            log,
+            "{}: Laying out IO file (1 file / {}MiB)",
+            need.job,
+            need.size >> 20
+        );
+        extend(
+            &path,
+            current.unwrap_or(0),
+            need.size,
+            need.fill,
+            need.fallocate,
+        )
+        .map_err(|e| {
+            format!(
+                "job '{}': cannot lay out '{}': {e}",
+                need.job,
+                path.display()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn extend(
+    path: &std::path::Path,
+    from: u64,
+    to: u64,
+    fill: bool,
+    mode: Option<Fallocate>,
+) -> std::io::Result<()> {
+    let f = file::open(
+        path,
+        OpenFlags {
+            read: true,
+            write: true,
+            create: true,
+            ..Default::default()
+        },
+    )?;
+    match mode.unwrap_or(Fallocate::Native) {
+        // Preallocation is advisory in fio too: a filesystem without it (tmpfs before
+        // some kernels, NFS) still gets a usable file.
+        Fallocate::Native | Fallocate::Keep => {
+            let _ = file::preallocate(&f, to, mode == Some(Fallocate::Keep));
+        }
+        Fallocate::Posix => {
+            let _ = file::posix_preallocate(&f, to);
+        }
+        Fallocate::None | Fallocate::Truncate => {}
+    }
+    if f.metadata()?.len() < to {
+        f.set_len(to)?;
+    }
+    if fill {
+        let chunk = 1usize << 20;
+        let mut buf = vec![0u8; chunk];
+        fill_random(&mut buf, from ^ to);
+        let mut pos = from;
+        while pos < to {
+            let n = ((to - pos) as usize).min(chunk);
+            f.write_all_at(&buf[..n], pos)?;
+            pos += n as u64;
+        }
+        f.sync_data()?;
+    }
+    Ok(())
+}
+
+/// Fill a buffer with pseudo-random bytes (incompressible, like fio's default buffers).
+pub fn fill_random(buf: &mut [u8], seed: u64) {
+    let mut rng = super::rng::Rng::new(seed);
+    for chunk in buf.chunks_mut(8) {
+        let v = rng.next_u64().to_le_bytes();
+        chunk.copy_from_slice(&v[..chunk.len()]);
+    }
+}

@@ -1,0 +1,113 @@
+//! The job lifecycle: plan threads, lay out files, start threads in fio's order
+//! (groups, stonewall, wait_for, startdelay), run the I/O loops, and gather results.
+
+pub mod buffers;
+pub mod collect;
+pub mod distribution;
+pub mod layout;
+pub mod pattern;
+pub mod permutation;
+pub mod plan;
+pub mod recorder;
+pub mod rng;
+pub mod worker;
+
+use ferrio_clock::Clock;
+use plan::ThreadPlan;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use worker::ThreadResult;
+
+/// Every thread's plan and result, in plan order, plus the run's wall time.
+pub struct RunResults {
+    pub threads: Vec<(ThreadPlan, ThreadResult)>,
+    pub wall_ms: u64,
+}
+
+/// Run all planned threads. `stop` ends the run early (signals, exitall).
+pub fn execute(threads: Vec<ThreadPlan>, clock: &Clock, stop: &Arc<AtomicBool>) -> RunResults {
+    let t0 = clock.now_ns();
+    let mut handles: Vec<Option<JoinHandle<ThreadResult>>> = Vec::with_capacity(threads.len());
+    let mut results: Vec<Option<ThreadResult>> = (0..threads.len()).map(|_| None).collect();
+    for i in 0..threads.len() {
+        let plan = &threads[i];
+        let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
+        if first_of_job {
+            if plan.spec.stonewall {
+                // Wait for every earlier job to finish.
+                join_where(&mut handles, &mut results, |_| true);
+            }
+            if let Some(name) = &plan.spec.wait_for {
+                let name = name.clone();
+                let waits: Vec<bool> = (0..handles.len())
+                    .map(|j| threads[j].spec.name == name)
+                    .collect();
+                join_where(&mut handles, &mut results, |j| waits[j]);
+            }
+        }
+        let plan = plan.clone();
+        let clock = clock.clone();
+        let stop = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("{}.{}", plan.spec.name, plan.clone))
+            .spawn(move || {
+                if sleep_start_delay(&plan, &stop) {
+                    return ThreadResult::default();
+                }
+                let r = worker::run_thread(&plan, &clock, &stop);
+                if plan.spec.exitall {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                r
+            })
+            .expect("spawn a job thread");
+        handles.push(Some(handle));
+    }
+    join_where(&mut handles, &mut results, |_| true);
+    let wall_ms = (clock.now_ns() - t0) / 1_000_000;
+    RunResults {
+        threads: threads
+            .into_iter()
+            .zip(results.into_iter().map(|r| r.unwrap_or_default()))
+            .collect(),
+        wall_ms,
+    }
+}
+
+fn join_where(
+    handles: &mut [Option<JoinHandle<ThreadResult>>],
+    results: &mut [Option<ThreadResult>],
+    pick: impl Fn(usize) -> bool,
+) {
+    for (j, h) in handles.iter_mut().enumerate() {
+        if pick(j) {
+            if let Some(h) = h.take() {
+                results[j] = Some(h.join().unwrap_or_else(|_| ThreadResult {
+                    error: Some((libc::EIO, "job thread panicked".into())),
+                    ..Default::default()
+                }));
+            }
+        }
+    }
+}
+
+/// Sleep for the job's startdelay; true if the run was stopped meanwhile.
+fn sleep_start_delay(plan: &ThreadPlan, stop: &AtomicBool) -> bool {
+    let (lo, hi) = plan.spec.startdelay_us;
+    let us = if hi > lo {
+        lo + rng::Rng::new(plan.seed).below(hi - lo + 1)
+    } else {
+        lo
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_micros(us);
+    while std::time::Instant::now() < until {
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        std::thread::sleep(
+            std::time::Duration::from_millis(10).min(until - std::time::Instant::now()),
+        );
+    }
+    false
+}

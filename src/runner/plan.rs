@@ -1,0 +1,235 @@
+//! Jobs → threads: expands numjobs clones, assigns reporting groups, names files and
+//! sizes the I/O region of each, all before anything touches the disk.
+
+use super::pattern::Region;
+use crate::engine::{self, Capabilities};
+use crate::sys::file;
+use ferrio_config::{JobSpec, RwKind, SizeOrPercent};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One file a thread does I/O on.
+#[derive(Clone, Debug)]
+pub struct PlannedFile {
+    pub path: PathBuf,
+    pub region: Region,
+    /// Whether the path is a block device (never created, extended or truncated).
+    pub block_device: bool,
+}
+
+/// One worker thread (a job or one of its numjobs clones).
+#[derive(Clone, Debug)]
+pub struct ThreadPlan {
+    pub spec: Arc<JobSpec>,
+    /// Index of the job in the invocation (for stonewall/wait_for ordering).
+    pub job_index: usize,
+    /// Clone number within the job (fio's $jobnum).
+    pub clone: u32,
+    pub groupid: u32,
+    pub caps: Capabilities,
+    pub files: Vec<PlannedFile>,
+    /// Bytes per pass (io_size, or the sum of the regions).
+    pub pass_bytes: u64,
+    /// Seed of this thread's generators.
+    pub seed: u64,
+}
+
+/// Whether the job issues writes (or trims, which also modify data).
+pub fn job_writes(spec: &JobSpec) -> bool {
+    !matches!(spec.rw.kind, RwKind::Read)
+}
+
+/// Whether the job reads data that must exist beforehand.
+pub fn job_reads(spec: &JobSpec) -> bool {
+    matches!(spec.rw.kind, RwKind::Read | RwKind::ReadWrite)
+}
+
+/// Expand every job of the run into thread plans, in start order.
+pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
+    let mut out = Vec::new();
+    let mut groupid: u32 = 0;
+    let mut jobs_in_group = 0u32;
+    for (job_index, spec) in jobs.iter().enumerate() {
+        // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
+        if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
+            groupid += 1;
+            jobs_in_group = 0;
+        }
+        jobs_in_group += 1;
+        let caps = engine::capabilities_of(&spec.ioengine).ok_or_else(|| {
+            format!(
+                "job '{}': ioengine '{}' is not available ({})",
+                spec.name, spec.ioengine, spec.origin
+            )
+        })?;
+        let spec = Arc::new(spec.clone());
+        for clone in 0..spec.numjobs.max(1) {
+            let files = plan_files(&spec, clone, caps)?;
+            let region_total: u64 = files.iter().map(|f| f.region.len).sum();
+            let pass_bytes = spec.io_size.unwrap_or(region_total);
+            if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
+                return Err(format!(
+                    "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
+                    spec.name, spec.origin
+                ));
+            }
+            let seed = thread_seed(&spec, job_index, clone);
+            out.push(ThreadPlan {
+                spec: spec.clone(),
+                job_index,
+                clone,
+                groupid,
+                caps,
+                files,
+                pass_bytes,
+                seed,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
+/// thread's position); randrepeat=0 seeds from the time.
+fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
+    let base = if spec.randrepeat {
+        spec.randseed
+    } else {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    };
+    base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// fio's filename_format expansion: $jobname, $jobnum, $filenum, $clientuid.
+pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u32, filenum: u32) -> String {
+    format
+        .replace("$jobname", jobname)
+        .replace("$jobnum", &jobnum.to_string())
+        .replace("$filenum", &filenum.to_string())
+        .replace("$clientuid", "0")
+}
+
+fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<PlannedFile>, String> {
+    let names: Vec<PathBuf> = if caps.diskless {
+        vec![PathBuf::from(if spec.filenames.is_empty() {
+            spec.name.as_str()
+        } else {
+            spec.filenames[0].as_str()
+        })]
+    } else if !spec.filenames.is_empty() {
+        spec.filenames
+            .iter()
+            .map(|n| join_dir(spec.directory.as_deref(), n))
+            .collect()
+    } else {
+        (0..spec.nrfiles.max(1))
+            .map(|i| {
+                let n = expand_filename_format(&spec.filename_format, &spec.name, clone, i);
+                join_dir(spec.directory.as_deref(), &n)
+            })
+            .collect()
+    };
+    let nfiles = names.len() as u64;
+    // Existing sizes are needed for size=N% and for jobs without size=.
+    let existing: Vec<Option<u64>> = names
+        .iter()
+        .map(|p| {
+            if caps.diskless {
+                None
+            } else {
+                std::fs::File::open(p)
+                    .ok()
+                    .and_then(|f| file::size_of(&f).ok())
+            }
+        })
+        .collect();
+    let mut files = Vec::with_capacity(names.len());
+    for (i, path) in names.into_iter().enumerate() {
+        let block_device = !caps.diskless && file::is_block_device(&path);
+        let real = existing[i];
+        let per_file = match (spec.filesize, spec.size) {
+            (Some((min, max)), _) => {
+                if min == max {
+                    min
+                } else {
+                    // Deterministic per file within [min, max], aligned to the block size.
+                    let span = max - min + 1;
+                    let pick = min + (spec.randseed ^ (i as u64 * 0x9e37)).wrapping_mul(2654435761) % span;
+                    pick - pick % spec.bs[0].min.max(1)
+                }
+            }
+            (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
+            (None, Some(SizeOrPercent::Percent(p))) => match real {
+                Some(r) => (r as f64 * p / 100.0) as u64 / nfiles.max(1),
+                None => {
+                    return Err(format!(
+                        "job '{}': size={p}% needs an existing file or device, but '{}' does not exist ({})",
+                        spec.name,
+                        path.display(),
+                        spec.origin
+                    ))
+                }
+            },
+            (None, None) => match real {
+                Some(r) => r,
+                None if caps.diskless || spec.fill_device => u64::MAX / 4,
+                None => {
+                    return Err(format!(
+                        "job '{}': size= is not set and '{}' does not exist, so its size is unknown ({})",
+                        spec.name,
+                        path.display(),
+                        spec.origin
+                    ))
+                }
+            },
+        };
+        let offset = match spec.offset {
+            SizeOrPercent::Bytes(b) => b,
+            SizeOrPercent::Percent(p) => (real.unwrap_or(per_file) as f64 * p / 100.0) as u64,
+        } + spec.offset_increment * clone as u64;
+        // A job without size= on an existing file covers the file from offset to its end.
+        let len = if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
+            per_file.saturating_sub(offset)
+        } else {
+            per_file
+        };
+        let min_bs = spec
+            .bs
+            .iter()
+            .map(|b| b.min)
+            .filter(|&b| b > 0)
+            .min()
+            .unwrap_or(1);
+        let len = len - len % min_bs;
+        files.push(PlannedFile {
+            path,
+            region: Region { start: offset, len },
+            block_device,
+        });
+    }
+    Ok(files)
+}
+
+fn join_dir(dir: Option<&Path>, name: &str) -> PathBuf {
+    match dir {
+        Some(d) if !name.starts_with('/') => d.join(name),
+        _ => PathBuf::from(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filename_format_expands_fio_keywords() {
+        assert_eq!(
+            expand_filename_format("$jobname.$jobnum.$filenum", "t", 2, 0),
+            "t.2.0"
+        );
+        assert_eq!(expand_filename_format("data-$filenum", "t", 0, 3), "data-3");
+    }
+}

@@ -1,0 +1,139 @@
+//! Per-thread statistics, owned by the worker and handed to the reporter when the
+//! thread ends. Recording is plain field updates: no locks, no allocation.
+
+use crate::sys::rusage::Usage;
+use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, SampleStats};
+
+/// One direction's counters and distributions.
+#[derive(Clone, Debug, Default)]
+pub struct DirStats {
+    pub io_bytes: u64,
+    pub total_ios: u64,
+    pub short_ios: u64,
+    pub drop_ios: u64,
+    pub slat: LatencyHistogram,
+    pub clat: LatencyHistogram,
+    pub lat: LatencyHistogram,
+    pub bw_samples: SampleStats,
+    pub iops_samples: SampleStats,
+}
+
+/// Everything one thread measured.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadStats {
+    pub dir: [DirStats; 3],
+    pub sync_ios: u64,
+    pub sync_lat: LatencyHistogram,
+    pub lat_buckets: LatencyBuckets,
+    pub depth: DepthHistogram,
+    pub usage: Usage,
+    /// Microseconds the thread did measured I/O (ramp excluded).
+    pub runtime_us: u64,
+}
+
+/// Which latencies to record (disable_* / gtod_reduce).
+#[derive(Clone, Copy, Debug)]
+pub struct Recording {
+    pub slat: bool,
+    pub clat: bool,
+    pub lat: bool,
+}
+
+impl ThreadStats {
+    /// Account one completed data I/O.
+    #[inline]
+    pub fn complete(
+        &mut self,
+        rec: Recording,
+        d: usize,
+        bytes: u64,
+        short: bool,
+        clat_ns: u64,
+        lat_ns: u64,
+    ) {
+        let s = &mut self.dir[d];
+        s.io_bytes += bytes;
+        s.total_ios += 1;
+        s.short_ios += short as u64;
+        if rec.clat {
+            s.clat.record(clat_ns);
+            self.lat_buckets.record(clat_ns);
+        }
+        if rec.lat {
+            s.lat.record(lat_ns);
+        }
+    }
+
+    /// Account one submission latency (asynchronous engines only, as in fio).
+    #[inline]
+    pub fn submitted(&mut self, rec: Recording, d: usize, slat_ns: u64) {
+        if rec.slat {
+            self.dir[d].slat.record(slat_ns);
+        }
+    }
+
+    /// Account one fsync/fdatasync.
+    pub fn synced(&mut self, lat_ns: u64) {
+        self.sync_ios += 1;
+        self.sync_lat.record(lat_ns);
+    }
+}
+
+/// Periodic bw/IOPS samples, taken by the worker itself every bwavgtime/iopsavgtime
+/// (one comparison per I/O; no helper thread reads the worker's counters).
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    period_ns: [u64; 2],
+    last_ns: [u64; 2],
+    last_bytes: [u64; 3],
+    last_ios: [u64; 3],
+    /// The earliest time any sample is due (the hot path compares against this only).
+    pub next_due_ns: u64,
+}
+
+impl Sampler {
+    pub fn new(now_ns: u64, bw_period_ms: u64, iops_period_ms: u64) -> Sampler {
+        let period_ns = [
+            bw_period_ms.max(1) * 1_000_000,
+            iops_period_ms.max(1) * 1_000_000,
+        ];
+        Sampler {
+            period_ns,
+            last_ns: [now_ns; 2],
+            last_bytes: [0; 3],
+            last_ios: [0; 3],
+            next_due_ns: now_ns + period_ns[0].min(period_ns[1]),
+        }
+    }
+
+    /// Take whatever samples are due at `now_ns` (fio: a direction with no I/O in the
+    /// interval adds no sample; rates are integers: KiB/s for bw, I/Os per second).
+    pub fn sample(&mut self, now_ns: u64, stats: &mut ThreadStats) {
+        if now_ns >= self.last_ns[0] + self.period_ns[0] {
+            let spent_ms = (now_ns - self.last_ns[0]) / 1_000_000;
+            for d in 0..3 {
+                let delta = stats.dir[d].io_bytes - self.last_bytes[d];
+                self.last_bytes[d] = stats.dir[d].io_bytes;
+                if delta > 0 && spent_ms > 0 {
+                    let rate = delta * 1000 / spent_ms / 1024;
+                    stats.dir[d].bw_samples.add(rate as f64);
+                }
+            }
+            self.last_ns[0] = now_ns;
+        }
+        if now_ns >= self.last_ns[1] + self.period_ns[1] {
+            let spent_ms = (now_ns - self.last_ns[1]) / 1_000_000;
+            for d in 0..3 {
+                let delta = stats.dir[d].total_ios - self.last_ios[d];
+                self.last_ios[d] = stats.dir[d].total_ios;
+                if delta > 0 && spent_ms > 0 {
+                    let rate = delta * 1000 / spent_ms;
+                    stats.dir[d].iops_samples.add(rate as f64);
+                }
+            }
+            self.last_ns[1] = now_ns;
+        }
+        self.next_due_ns =
+            (self.last_ns[0] + self.period_ns[0]).min(self.last_ns[1] + self.period_ns[1]);
+    }
+}

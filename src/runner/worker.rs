@@ -1,0 +1,495 @@
+//! One job thread: opens its files, then runs the I/O loop until a stopping rule
+//! fires. The loop is the same for synchronous and asynchronous engines (fio's
+//! completed / queued / busy contract), and it is the hot path: per I/O it does one
+//! pattern step, one or two clock reads, one engine call and a few counter updates —
+//! no allocation, no lock, no division, no system call beyond the engine's own.
+
+use super::buffers::BufferPolicy;
+use super::pattern::{NextIo, Pattern, Region};
+use super::plan::{job_reads, job_writes, ThreadPlan};
+use super::recorder::{Recording, Sampler, ThreadStats};
+use super::rng::Rng;
+use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
+use crate::sys::file::{self, OpenFlags};
+use crate::sys::memory::{page_size, AlignedBuf};
+use crate::sys::{affinity, rusage::Usage};
+use ferrio_clock::Clock;
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What a thread hands back to the reporter.
+#[derive(Debug, Default)]
+pub struct ThreadResult {
+    pub stats: ThreadStats,
+    /// First error: (errno, message). fio stops a job at its first I/O error.
+    pub error: Option<(i32, String)>,
+    /// Clock time the thread started its measured phase and ended.
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+/// Run one thread to completion.
+pub fn run_thread(plan: &ThreadPlan, clock: &Clock, stop: &AtomicBool) -> ThreadResult {
+    let spec = &plan.spec;
+    let mut result = ThreadResult::default();
+    if let Some(cpus) = &spec.cpus_allowed {
+        if let Err(e) = affinity::pin_current_thread(cpus) {
+            result.error = Some((
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("cpus_allowed: {e}"),
+            ));
+            return result;
+        }
+    }
+    if let Err(e) = affinity::set_nice(spec.nice) {
+        result.error = Some((
+            e.raw_os_error().unwrap_or(libc::EPERM),
+            format!("nice: {e}"),
+        ));
+        return result;
+    }
+    match Worker::new(plan, clock) {
+        Ok(mut w) => {
+            w.run(stop);
+            result.stats = w.stats;
+            result.error = w.error;
+            result.start_ns = w.stats_start_ns;
+            result.end_ns = w.end_ns;
+        }
+        Err(e) => result.error = Some(e),
+    }
+    result
+}
+
+struct Worker<'a> {
+    plan: &'a ThreadPlan,
+    clock: &'a Clock,
+    engine: Box<dyn engine::IoEngine>,
+    files: Vec<Option<File>>,
+    fds: Vec<i32>,
+    units: Vec<IoUnit>,
+    /// Per unit: when it was generated and issued, and its direction (0..3).
+    unit_start_ns: Vec<u64>,
+    unit_issue_ns: Vec<u64>,
+    buffers: Vec<AlignedBuf>,
+    free: Vec<usize>,
+    pattern: Pattern,
+    policy: BufferPolicy,
+    rng: Rng,
+    rec: Recording,
+    stats: ThreadStats,
+    error: Option<(i32, String)>,
+    stats_start_ns: u64,
+    end_ns: u64,
+    writes_since_sync: u32,
+}
+
+fn errno_text(errno: i32) -> String {
+    std::io::Error::from_raw_os_error(errno).to_string()
+}
+
+impl<'a> Worker<'a> {
+    fn new(plan: &'a ThreadPlan, clock: &'a Clock) -> Result<Worker<'a>, (i32, String)> {
+        let spec = &plan.spec;
+        let engine = engine::create(
+            &spec.ioengine,
+            EngineOptions {
+                iodepth: spec.iodepth,
+                hipri: spec.hipri,
+            },
+        )
+        .map_err(|e| (libc::EINVAL, e))?;
+        let caps = engine.capabilities();
+        let mut files = Vec::new();
+        let mut fds = Vec::new();
+        for f in &plan.files {
+            if caps.diskless {
+                files.push(None);
+                fds.push(-1);
+                continue;
+            }
+            let writes = job_writes(spec);
+            let flags = OpenFlags {
+                read: job_reads(spec) || !writes,
+                write: writes,
+                create: spec.allow_file_create,
+                direct: spec.direct,
+                sync: spec.sync,
+            };
+            let handle = file::open(&f.path, flags).map_err(|e| {
+                (
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    format!("cannot open '{}': {e}", f.path.display()),
+                )
+            })?;
+            if spec.invalidate && !spec.direct {
+                file::invalidate_cache(&handle);
+            }
+            fds.push(handle.as_raw_fd());
+            files.push(Some(handle));
+        }
+        let depth = if caps.synchronous {
+            1
+        } else {
+            spec.iodepth.max(1) as usize
+        };
+        let max_bs = spec
+            .bs
+            .iter()
+            .flat_map(|b| std::iter::once(b.max).chain(b.split.iter().map(|s| s.0)))
+            .max()
+            .unwrap_or(4096)
+            .max(1) as usize;
+        let policy = BufferPolicy::from_spec(spec);
+        let mut buffers = Vec::with_capacity(depth);
+        let mut units = Vec::with_capacity(depth);
+        for i in 0..depth {
+            let mut b = AlignedBuf::new(max_bs, page_size());
+            if !caps.diskless {
+                policy.init(b.as_mut_slice(), plan.seed ^ i as u64);
+            }
+            units.push(IoUnit {
+                op: IoOp::Read,
+                file: 0,
+                fd: -1,
+                offset: 0,
+                len: 0,
+                buf: b.as_mut_ptr(),
+                result: 0,
+            });
+            buffers.push(b);
+        }
+        let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
+        let reduce = spec.gtod_reduce;
+        let rec = Recording {
+            slat: !(spec.disable_slat || reduce),
+            clat: !(spec.disable_clat || reduce),
+            lat: !(spec.disable_lat || reduce),
+        };
+        Ok(Worker {
+            plan,
+            clock,
+            engine,
+            files,
+            fds,
+            unit_start_ns: vec![0; depth],
+            unit_issue_ns: vec![0; depth],
+            free: (0..depth).rev().collect(),
+            units,
+            buffers,
+            pattern: Pattern::new(spec, &regions, plan.seed),
+            policy,
+            rng: Rng::new(plan.seed.rotate_left(17)),
+            rec,
+            stats: ThreadStats::default(),
+            error: None,
+            stats_start_ns: 0,
+            end_ns: 0,
+            writes_since_sync: 0,
+        })
+    }
+
+    fn run(&mut self, stop: &AtomicBool) {
+        let spec = self.plan.spec.clone();
+        let synchronous = self.engine.capabilities().synchronous;
+        let depth = self.units.len();
+        let begin_ns = self.clock.now_ns();
+        let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
+        let mut ramping = spec.ramp_time_us > 0;
+        let deadline_ns = spec
+            .runtime_us
+            .map(|r| ramp_end_ns.saturating_add(r * 1000))
+            .unwrap_or(u64::MAX);
+        let mut usage_start = Usage::thread();
+        self.stats_start_ns = begin_ns;
+        let mut sampler = Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
+        let max_ios = spec.number_ios.unwrap_or(u64::MAX);
+        let mut issued_ios: u64 = 0;
+        let mut pass_issued: u64 = 0;
+        let mut passes: u32 = 0;
+        let mut inflight: usize = 0;
+        let mut pass_done = self.plan.pass_bytes == 0;
+        let mut done_list: Vec<usize> = Vec::with_capacity(depth);
+        // Units queued since the last commit.
+        let mut pending: Vec<usize> = Vec::with_capacity(depth);
+        let mut now = begin_ns;
+
+        loop {
+            if stop.load(Ordering::Relaxed) || self.error.is_some() || now >= deadline_ns {
+                break;
+            }
+            if ramping && now >= ramp_end_ns {
+                // Ramp over: everything measured so far is discarded.
+                ramping = false;
+                self.stats = ThreadStats::default();
+                usage_start = Usage::thread();
+                self.stats_start_ns = now;
+                sampler = Sampler::new(now, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
+            }
+            if now >= sampler.next_due_ns && !ramping {
+                sampler.sample(now, &mut self.stats);
+            }
+            // Fill the queue.
+            while inflight < depth && !pass_done && issued_ios < max_ios {
+                let Some(idx) = self.free.pop() else { break };
+                let io = self.pattern.next_io();
+                let issue_ns = self.prepare_unit(idx, io);
+                let t_issue = issue_ns.unwrap_or(now);
+                self.unit_start_ns[idx] = now;
+                self.unit_issue_ns[idx] = t_issue;
+                issued_ios += 1;
+                pass_issued += io.len;
+                if pass_issued >= self.plan.pass_bytes {
+                    pass_done = true;
+                }
+                match self.engine.queue(idx, &mut self.units[idx]) {
+                    Queued::Completed => {
+                        now = self.clock.now_ns();
+                        self.stats.depth.record_depth(1, 1);
+                        self.stats.depth.record_submit(1);
+                        self.stats.depth.record_complete(1);
+                        self.complete(idx, now, ramping);
+                        self.free.push(idx);
+                        if !synchronous {
+                            continue;
+                        }
+                        break;
+                    }
+                    Queued::Queued => {
+                        inflight += 1;
+                        pending.push(idx);
+                        self.stats.depth.record_depth(inflight as u32, 1);
+                    }
+                    Queued::Busy => {
+                        // Undo: the unit goes back and is retried after a reap.
+                        issued_ios -= 1;
+                        pass_issued -= io.len;
+                        pass_done = false;
+                        self.free.push(idx);
+                        break;
+                    }
+                }
+            }
+            if !pending.is_empty() {
+                if let Err(e) = self.engine.commit() {
+                    self.error = Some((
+                        e.raw_os_error().unwrap_or(libc::EIO),
+                        format!("submit: {e}"),
+                    ));
+                    break;
+                }
+                let t = self.clock.now_ns();
+                self.stats.depth.record_submit(pending.len() as u32);
+                for &idx in &pending {
+                    // slat: generated → handed to the kernel (asynchronous engines only, as fio).
+                    let d = ddir_of(self.units[idx].op);
+                    if !ramping && d < 3 {
+                        self.stats
+                            .submitted(self.rec, d, t - self.unit_start_ns[idx]);
+                    }
+                    self.unit_issue_ns[idx] = t;
+                }
+                pending.clear();
+                now = t;
+            }
+            if inflight > 0 {
+                let must_wait = inflight == depth || pass_done || issued_ios >= max_ios;
+                done_list.clear();
+                let min = if must_wait { 1 } else { 0 };
+                if let Err(e) = self
+                    .engine
+                    .reap(&mut self.units, min, depth, &mut done_list)
+                {
+                    self.error =
+                        Some((e.raw_os_error().unwrap_or(libc::EIO), format!("reap: {e}")));
+                    break;
+                }
+                now = self.clock.now_ns();
+                if !done_list.is_empty() {
+                    self.stats.depth.record_complete(done_list.len() as u32);
+                }
+                for &idx in &done_list {
+                    self.complete(idx, now, ramping);
+                    self.free.push(idx);
+                    inflight -= 1;
+                }
+            }
+            if inflight == 0 && (pass_done || issued_ios >= max_ios) {
+                if issued_ios >= max_ios {
+                    break;
+                }
+                passes += 1;
+                if spec.time_based || passes < spec.loops.max(1) {
+                    self.pattern.reset_pass();
+                    pass_issued = 0;
+                    pass_done = false;
+                } else {
+                    break;
+                }
+            }
+            if synchronous && inflight == 0 && !pass_done {
+                // `now` is the last completion time: reused as the next I/O's start.
+                continue;
+            }
+            now = self.clock.now_ns();
+        }
+        // Drain anything still in flight (stop signal or deadline mid-queue).
+        while inflight > 0 {
+            done_list.clear();
+            if self
+                .engine
+                .reap(&mut self.units, 1, depth, &mut done_list)
+                .is_err()
+            {
+                break;
+            }
+            now = self.clock.now_ns();
+            for &idx in &done_list {
+                self.complete(idx, now, ramping);
+                self.free.push(idx);
+                inflight -= 1;
+            }
+        }
+        if spec.end_fsync && job_writes(&spec) {
+            self.sync_all_files(false);
+        }
+        let end = self.clock.now_ns();
+        if !ramping && now >= sampler.next_due_ns {
+            sampler.sample(end, &mut self.stats);
+        }
+        self.end_ns = end;
+        self.stats.runtime_us = if ramping {
+            0
+        } else {
+            (end - self.stats_start_ns) / 1000
+        };
+        self.stats.usage = Usage::thread().since(&usage_start);
+        if spec.fsync_on_close && job_writes(&spec) {
+            self.sync_all_files(false);
+        }
+        self.files.clear();
+        if spec.unlink {
+            for f in &self.plan.files {
+                if !f.block_device && !self.plan.caps.diskless {
+                    let _ = std::fs::remove_file(&f.path);
+                }
+            }
+        }
+    }
+
+    /// Point unit `idx` at the next I/O; returns a fresh issue time when buffer
+    /// preparation took time worth excluding from the completion latency.
+    #[inline]
+    fn prepare_unit(&mut self, idx: usize, io: NextIo) -> Option<u64> {
+        let u = &mut self.units[idx];
+        u.op = io.op;
+        u.file = io.file;
+        u.fd = self.fds[io.file];
+        u.offset = io.offset;
+        u.len = io.len as usize;
+        u.result = 0;
+        if io.op == IoOp::Write && self.policy.per_write_work() && !self.plan.caps.diskless {
+            let buf = self.buffers[idx].as_mut_slice();
+            let len = u.len.min(buf.len());
+            self.policy
+                .prepare(&mut buf[..len], io.offset, &mut self.rng);
+            return Some(self.clock.now_ns());
+        }
+        None
+    }
+
+    #[inline]
+    fn complete(&mut self, idx: usize, now: u64, ramping: bool) {
+        let u = &self.units[idx];
+        let d = ddir_of(u.op);
+        if u.result < 0 {
+            let errno = (-u.result) as i32;
+            self.error = Some((
+                errno,
+                format!(
+                    "io_u error on file {}: {}: {} offset={}, buflen={}",
+                    self.plan.files[u.file].path.display(),
+                    errno_text(errno),
+                    op_name(u.op),
+                    u.offset,
+                    u.len
+                ),
+            ));
+            return;
+        }
+        if d == 3 {
+            if !ramping {
+                self.stats.synced(now - self.unit_issue_ns[idx]);
+            }
+            return;
+        }
+        let bytes = u.result as u64;
+        let short = bytes < u.len as u64;
+        if !ramping {
+            let clat = now - self.unit_issue_ns[idx];
+            let lat = now - self.unit_start_ns[idx];
+            self.stats.complete(self.rec, d, bytes, short, clat, lat);
+        }
+        if u.op == IoOp::Write {
+            self.after_write(idx, ramping);
+        }
+    }
+
+    /// fsync=N / fdatasync=N: after every N writes, sync the file just written.
+    fn after_write(&mut self, idx: usize, ramping: bool) {
+        let spec = &self.plan.spec;
+        let every = if spec.fsync > 0 {
+            spec.fsync
+        } else {
+            spec.fdatasync
+        };
+        if every == 0 {
+            return;
+        }
+        self.writes_since_sync += 1;
+        if self.writes_since_sync < every {
+            return;
+        }
+        self.writes_since_sync = 0;
+        let data_only = spec.fsync == 0;
+        let fd = self.units[idx].fd;
+        let t0 = self.clock.now_ns();
+        let r = crate::sys::io::sync(fd, data_only);
+        let t1 = self.clock.now_ns();
+        if r < 0 {
+            let errno = (-r) as i32;
+            self.error = Some((errno, format!("fsync: {}", errno_text(errno))));
+        } else if !ramping {
+            self.stats.synced(t1 - t0);
+        }
+    }
+
+    fn sync_all_files(&mut self, data_only: bool) {
+        for &fd in &self.fds {
+            if fd >= 0 {
+                let _ = crate::sys::io::sync(fd, data_only);
+            }
+        }
+    }
+}
+
+#[inline]
+fn ddir_of(op: IoOp) -> usize {
+    match op {
+        IoOp::Read => 0,
+        IoOp::Write => 1,
+        IoOp::Trim => 2,
+        IoOp::Fsync | IoOp::Fdatasync => 3,
+    }
+}
+
+fn op_name(op: IoOp) -> &'static str {
+    match op {
+        IoOp::Read => "read",
+        IoOp::Write => "write",
+        IoOp::Trim => "trim",
+        IoOp::Fsync => "fsync",
+        IoOp::Fdatasync => "fdatasync",
+    }
+}

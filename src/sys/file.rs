@@ -1,0 +1,103 @@
+//! Opening, sizing and preparing the files a job does I/O on.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::Path;
+
+/// How to open a job file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpenFlags {
+    pub read: bool,
+    pub write: bool,
+    pub create: bool,
+    pub direct: bool,
+    pub sync: bool,
+}
+
+pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
+    let mut custom = 0;
+    if f.direct {
+        custom |= libc::O_DIRECT;
+    }
+    if f.sync {
+        custom |= libc::O_SYNC;
+    }
+    OpenOptions::new()
+        .read(f.read || !f.write)
+        .write(f.write)
+        .create(f.create && f.write)
+        .custom_flags(custom)
+        .mode(0o644)
+        .open(path)
+}
+
+/// True if `path` names a block device.
+pub fn is_block_device(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .map(|m| m.file_type().is_block_device())
+        .unwrap_or(false)
+}
+
+/// Size in bytes of a regular file or block device.
+pub fn size_of(file: &File) -> io::Result<u64> {
+    let meta = file.metadata()?;
+    if meta.file_type().is_block_device() {
+        let mut bytes: u64 = 0;
+        // BLKGETSIZE64 = _IOR(0x12, 114, size_t)
+        const BLKGETSIZE64: libc::c_ulong = 0x8008_1272;
+        // SAFETY: the ioctl writes one u64 into `bytes`, which we own.
+        let r = unsafe { libc::ioctl(file.as_raw_fd(), BLKGETSIZE64, &mut bytes) };
+        if r != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(bytes)
+    } else {
+        Ok(meta.len())
+    }
+}
+
+/// Reserve space for `len` bytes with fallocate(2) (mode 0, or KEEP_SIZE when `keep_size`).
+pub fn preallocate(file: &File, len: u64, keep_size: bool) -> io::Result<()> {
+    let mode = if keep_size {
+        libc::FALLOC_FL_KEEP_SIZE
+    } else {
+        0
+    };
+    // SAFETY: fallocate takes only integers and a descriptor we own.
+    let r = unsafe { libc::fallocate(file.as_raw_fd(), mode, 0, len as libc::off_t) };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// posix_fallocate(3): allocate for real (fallocate=posix).
+pub fn posix_preallocate(file: &File, len: u64) -> io::Result<()> {
+    // SAFETY: integers and a descriptor we own.
+    let r = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len as libc::off_t) };
+    if r != 0 {
+        return Err(io::Error::from_raw_os_error(r));
+    }
+    Ok(())
+}
+
+/// Drop the file's pages from the page cache (fio's invalidate=1).
+pub fn invalidate_cache(file: &File) {
+    // SAFETY: integers and a descriptor we own. Failure is harmless (as in fio, best effort).
+    unsafe {
+        libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+    }
+}
+
+/// (major, minor) of the device holding `path` (the device itself for a block device).
+pub fn device_numbers(path: &Path) -> Option<(u32, u32)> {
+    let meta = std::fs::metadata(path).ok()?;
+    let dev = if meta.file_type().is_block_device() {
+        meta.rdev()
+    } else {
+        meta.dev()
+    };
+    Some((libc::major(dev), libc::minor(dev)))
+}

@@ -1,0 +1,10 @@
+//! Thin, safe wrappers over the system calls ferrio needs. Every `unsafe` block that
+//! talks to the kernel lives here or in `engine/`, each with a `// SAFETY:` comment.
+
+pub mod affinity;
+pub mod diskstats;
+pub mod file;
+pub mod io;
+pub mod memory;
+pub mod rusage;
+pub mod time;
