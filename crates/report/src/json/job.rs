@@ -1,0 +1,106 @@
+//! fio's `show_thread_status_json`: one element of the "jobs" array.
+
+use super::ddir::{ddir_object, sync_object};
+use super::value::Object;
+use crate::model::{JobReport, RunReport};
+use ferrio_stats::{calc_dist, calc_lat_pct};
+
+/// What fio 3.33 prints as "eta" once every job has finished (its ETA code leaves
+/// INT_MAX there at the end of a run).
+const FINAL_ETA: i32 = i32::MAX;
+
+/// Labels of the iodepth_level object.
+const LEVEL_KEYS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
+/// Labels of the iodepth_submit/iodepth_complete objects.
+const MAP_KEYS: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
+const LAT_KEYS: [&str; 12] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+];
+
+fn pct_object(keys: &[&str], vals: &[f64]) -> Object {
+    let mut o = Object::new();
+    for (k, v) in keys.iter().zip(vals) {
+        o.float(k, *v);
+    }
+    o
+}
+
+fn options_object(opts: &[(String, String)]) -> Object {
+    let mut o = Object::new();
+    for (k, v) in opts {
+        o.str(k, v);
+    }
+    o
+}
+
+/// "global options"/"job options": omitted by the caller when empty, like fio.
+pub fn options(opts: &[(String, String)]) -> Option<Object> {
+    (!opts.is_empty()).then(|| options_object(opts))
+}
+
+/// The whole job object.
+pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
+    let group = run.groups.iter().find(|g| g.groupid == job.groupid);
+    let mut o = Object::new();
+    o.str("jobname", &job.name)
+        .int("groupid", job.groupid)
+        .int("error", job.error)
+        .int("eta", FINAL_ETA)
+        .int("elapsed", job.elapsed_s);
+    if let Some(opts) = options(&job.job_options) {
+        o.obj("job options", opts);
+    }
+    for (i, name) in ["read", "write", "trim"].iter().enumerate() {
+        let gdir = group.map(|g| &g.dir[i]);
+        o.obj(name, ddir_object(job, &job.dir[i], gdir, plus));
+    }
+    o.obj("sync", sync_object(job, plus));
+
+    o.int("job_runtime", job.job_runtime_ms)
+        .float("usr_cpu", job.usr_cpu)
+        .float("sys_cpu", job.sys_cpu)
+        .int("ctx", job.ctx)
+        .int("majf", job.majf)
+        .int("minf", job.minf);
+
+    let total_ios: u64 = job.dir.iter().map(|d| d.total_ios).sum();
+    let d = &job.depth;
+    o.obj(
+        "iodepth_level",
+        pct_object(&LEVEL_KEYS, &calc_dist(&d.level, total_ios)),
+    );
+    o.obj(
+        "iodepth_submit",
+        pct_object(&MAP_KEYS, &calc_dist(&d.submit, d.total_submit)),
+    );
+    o.obj(
+        "iodepth_complete",
+        pct_object(&MAP_KEYS, &calc_dist(&d.complete, d.total_complete)),
+    );
+    let b = &job.lat_buckets;
+    o.obj(
+        "latency_ns",
+        pct_object(&LAT_KEYS, &calc_lat_pct(&b.ns, total_ios)),
+    );
+    o.obj(
+        "latency_us",
+        pct_object(&LAT_KEYS, &calc_lat_pct(&b.us, total_ios)),
+    );
+    o.obj(
+        "latency_ms",
+        pct_object(&LAT_KEYS, &calc_lat_pct(&b.ms, total_ios)),
+    );
+
+    // fio prints the latency-target block whenever the job's queue depth is
+    // non-zero; ferrio has no latency_target support, so fio's defaults follow.
+    if job.iodepth != 0 {
+        o.int("latency_depth", job.iodepth)
+            .int("latency_target", 0u64)
+            .float("latency_percentile", 100.0)
+            .int("latency_window", 0u64);
+    }
+    if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
+        o.str("desc", desc);
+    }
+    o
+}
