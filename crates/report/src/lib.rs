@@ -7,5 +7,6 @@ pub mod model;
 pub mod json;
 pub mod normal;
 pub mod terse;
+pub mod units;
 
 pub use model::*;

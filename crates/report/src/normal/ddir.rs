@@ -1,0 +1,135 @@
+//! One data direction of a job (fio's `show_ddir_status`): the `read: IOPS=..` line,
+//! the slat/clat/lat summary lines, the percentile tables and the bw/iops sample lines;
+//! and the fsync block, which fio prints through the same routine.
+
+use ferrio_stats::{LatencyHistogram, SampleStats};
+
+use super::percentiles::{self, PercentileList};
+use crate::model::{JobReport, DDIR_WRITE};
+use crate::units::{cfmt, is_pow2_base, num2str, LatUnit, N2sUnit, SIG_FIGS};
+
+const NAMES: [&str; 3] = ["read", "write", "trim"];
+
+/// The block of direction `ddir`; "" when it has no runtime. `kb_base` is the group's.
+pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
+    let d = &job.dir[ddir];
+    if d.runtime_ms == 0 {
+        return String::new();
+    }
+    let i2p = is_pow2_base(kb_base);
+    let rate = N2sUnit::rate_for_unit_base(job.unit_base);
+    let runt = d.runtime_ms as u128;
+    let bw = (1000 * d.io_bytes as u128 / runt) as u64;
+    let iops = (1000 * d.total_ios as u128 / runt) as u64;
+    let post = if ddir == DDIR_WRITE {
+        "; 0 zone resets"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "  {}: IOPS={}, BW={} ({})({}/{}msec){}\n",
+        NAMES[ddir],
+        num2str(iops, SIG_FIGS, 1, false, N2sUnit::None),
+        num2str(bw, SIG_FIGS, 1, i2p, rate),
+        num2str(bw, SIG_FIGS, 1, !i2p, rate),
+        num2str(d.io_bytes, SIG_FIGS, 1, i2p, N2sUnit::Byte),
+        d.runtime_ms,
+        post
+    );
+    out.push_str(&lat_line("slat", &d.slat));
+    out.push_str(&lat_line("clat", &d.clat));
+    out.push_str(&lat_line(" lat", &d.lat));
+
+    let list = PercentileList::new(&job.percentile_list);
+    if job.slat_percentiles {
+        out.push_str(&percentiles::table(&d.slat, &list, "slat"));
+    }
+    if job.clat_percentiles {
+        out.push_str(&percentiles::table(&d.clat, &list, "clat"));
+    }
+    if job.lat_percentiles {
+        out.push_str(&percentiles::table(&d.lat, &list, "lat"));
+    }
+    out.push_str(&bw_line(&d.bw_samples, d.bw_agg_pct, kb_base));
+    out.push_str(&iops_line(&d.iops_samples));
+    out
+}
+
+/// The fsync/fdatasync block, "" when no sync was timed.
+pub fn sync_block(job: &JobReport) -> String {
+    let h = &job.sync.lat;
+    if h.count() == 0 {
+        return String::new();
+    }
+    let list = PercentileList::new(&job.percentile_list);
+    let mut out = String::from("  fsync/fdatasync/sync_file_range:\n");
+    out.push_str(&lat_line("sync", h));
+    out.push_str(&percentiles::table(h, &list, "sync"));
+    out
+}
+
+/// `    clat (usec): min=51, max=254, avg=60.50, stdev=18.85` (fio's `display_lat`);
+/// "" for an empty histogram.
+pub fn lat_line(name: &str, h: &LatencyHistogram) -> String {
+    if h.count() == 0 {
+        return String::new();
+    }
+    let (min, max, mean, dev) = (h.min(), h.max(), h.mean(), h.stddev());
+    let unit = LatUnit::choose(min, max, dev);
+    let div = unit.divisor();
+    format!(
+        "    {} ({}): min={}, max={}, avg={}, stdev={}\n",
+        name,
+        unit.name(),
+        num2str(min / div, 6, 1, false, N2sUnit::None),
+        num2str(max / div, 6, 1, false, N2sUnit::None),
+        cfmt(mean / div as f64, 5, 2),
+        cfmt(dev / div as f64, 5, 2),
+    )
+}
+
+/// `   bw (  KiB/s): min= 2000, max= 2008, per=100.00%, avg=2002.67, stdev= 4.62, samples=3`
+///
+/// Samples are KiB/s; past kb_base² the line switches to "MiB" (fio says "MiB" even with
+/// kb_base=1000) and divides by kb_base, truncating min and max.
+pub fn bw_line(s: &SampleStats, per: f64, kb_base: u32) -> String {
+    if s.samples() == 0 {
+        return String::new();
+    }
+    let kb = if kb_base == 0 { 1024.0 } else { kb_base as f64 };
+    let mut unit = if is_pow2_base(kb_base) { "KiB" } else { "kB" };
+    let (mut min, mut max) = (s.min() as u64, s.max() as u64);
+    let (mut mean, mut dev) = (s.mean(), s.stddev());
+    if mean > kb * kb {
+        min = (min as f64 / kb) as u64;
+        max = (max as f64 / kb) as u64;
+        mean /= kb;
+        dev /= kb;
+        unit = "MiB";
+    }
+    format!(
+        "   bw ({:>5}/s): min={:5}, max={:5}, per={}%, avg={}, stdev={}, samples={}\n",
+        unit,
+        min,
+        max,
+        cfmt(per, 3, 2),
+        cfmt(mean, 5, 2),
+        cfmt(dev, 5, 2),
+        s.samples()
+    )
+}
+
+/// `   iops        : min=  500, max=  502, avg=500.67, stdev= 1.15, samples=3`
+pub fn iops_line(s: &SampleStats) -> String {
+    if s.samples() == 0 {
+        return String::new();
+    }
+    format!(
+        "   iops        : min={:5}, max={:5}, avg={}, stdev={}, samples={}\n",
+        s.min() as u64,
+        s.max() as u64,
+        cfmt(s.mean(), 5, 2),
+        cfmt(s.stddev(), 5, 2),
+        s.samples()
+    )
+}
