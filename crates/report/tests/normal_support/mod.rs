@@ -326,3 +326,63 @@ pub fn after_start(capture: &str) -> Vec<&str> {
         .expect("capture has a Starting line");
     lines[start + 1..].to_vec()
 }
+
+/// Mirrors `fio --name=t --ioengine=posixaio --iodepth=4 --rw=randread --bs=4k --size=1M
+/// --time_based --runtime=2 --rate_iops=300 --kb_base=1000 --slat_percentiles=1`
+/// (captured in golden/normal_fio333_posixaio_kb1000.txt): slat, msec buckets, kB units.
+pub fn posixaio_kb1000() -> RunReport {
+    let mut j = job("t", 16438, "Sun Nov 22 03:42:08 2026");
+    j.kb_base = 1000;
+    j.iodepth = 4;
+    j.slat_percentiles = true;
+    let clat = [
+        (59_000, 1),
+        (70_000, 5),
+        (130_000, 560),
+        (2_278_000, 24),
+        (5_000_000, 10),
+    ];
+    let r = &mut j.dir[DDIR_READ];
+    *r = dir(600, 4096, 2001, &clat, 2000);
+    r.slat = hist(&[
+        (100, 1),
+        (171, 6),
+        (2300, 90),
+        (4600, 400),
+        (9000, 102),
+        (117_325, 1),
+    ]);
+    r.bw_samples = samples(&[1197.0, 1208.0, 1200.0]);
+    r.iops_samples = samples(&[299.0, 302.0, 300.0]);
+    j.lat_buckets.us = [0, 0, 0, 0, 0, 44, 523, 14, 3, 1];
+    j.lat_buckets.ms = [7, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    j.sys_cpu = 1.05;
+    j.ctx = 1203;
+    j.minf = 26;
+    j.depth.level = [587, 10, 3, 0, 0, 0, 0];
+    j.depth.submit[1] = 600;
+    j.depth.complete[1] = 600;
+    let g = group_of(0, &[&j]);
+    let mut d = vda(615, 73, 79, 104, 185, 0.40);
+    d.write_merges = 282;
+    report(vec![j], vec![g], vec![d])
+}
+
+/// Mirrors `fio --name=t --ioengine=psync --rw=write --bs=4k --size=64k --filename=/dev/full`
+/// (captured in golden/normal_fio333_error_enospc.txt): the first write fails with ENOSPC,
+/// so the job has one issued write, no bytes, no latencies, and its group no direction.
+pub fn error_enospc() -> RunReport {
+    let mut j = job("t", 16652, "Sun Nov 22 03:42:13 2026");
+    j.error = 28;
+    j.dir[DDIR_WRITE].total_ios = 1;
+    j.minf = 19;
+    j.depth.level[0] = 1;
+    j.depth.submit[1] = 1;
+    j.depth.complete = [1, 1, 0, 0, 0, 0, 0];
+    let g = GroupReport {
+        groupid: 0,
+        kb_base: 1024,
+        ..Default::default()
+    };
+    report(vec![j], vec![g], vec![])
+}
