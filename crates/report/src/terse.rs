@@ -96,3 +96,47 @@ fn lat_usec_with_nsec(job: &JobReport, total: u64) -> Vec<f64> {
     }
     us
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nsec_buckets_fold_into_the_first_usec_bucket() {
+        let mut j = JobReport::default();
+        j.dir[0].total_ios = 4;
+        j.lat_buckets.ns = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        j.lat_buckets.us = [1, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+        let us = lat_usec_with_nsec(&j, 4);
+        assert_eq!(us[0], 75.0);
+        assert_eq!(us[1], 25.0);
+    }
+
+    #[test]
+    fn no_io_prints_minus_nan_like_glibc() {
+        let j = JobReport::default();
+        let line = job_line("v", &j, None, &[]);
+        assert!(
+            line.contains(";0.0%;0.0%;0.0%;0.0%;0.0%;0.0%;0.0%;-nan%;0.00%;"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn header_fields_and_field_count() {
+        let mut j = JobReport {
+            name: "job one".into(),
+            groupid: 3,
+            error: 5,
+            ..Default::default()
+        };
+        j.dir[0].total_ios = 1;
+        let line = job_line("ferrio-0.1.0", &j, None, &[]);
+        assert!(line.starts_with("3;ferrio-0.1.0;job one;3;5;"));
+        // 5 + 2 * (4 + 4 + 4 + 20 + 4 + 5) + 5 + 7 + 10 + 12 fields: no disks, no description
+        assert_eq!(
+            line.trim_end().split(';').count(),
+            5 + 2 * 41 + 5 + 7 + 10 + 12
+        );
+    }
+}

@@ -133,3 +133,107 @@ pub fn iops_line(s: &SampleStats) -> String {
         s.samples()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(v: &[(u64, u64)]) -> LatencyHistogram {
+        let mut h = LatencyHistogram::new();
+        for &(ns, n) in v {
+            for _ in 0..n {
+                h.record(ns);
+            }
+        }
+        h
+    }
+
+    fn s(v: &[f64]) -> SampleStats {
+        let mut s = SampleStats::default();
+        for &x in v {
+            s.add(x);
+        }
+        s
+    }
+
+    #[test]
+    fn lat_line_units() {
+        assert_eq!(lat_line("clat", &LatencyHistogram::new()), "");
+        // one sample: stdev 0 keeps nsec even for large values; max shortened to 6 chars
+        assert_eq!(
+            lat_line("clat", &h(&[(12_345_678, 1)])),
+            "    clat (nsec): min=12346k, max=12346k, avg=12345678.00, stdev= 0.00\n"
+        );
+        assert_eq!(
+            lat_line(" lat", &h(&[(3000, 1), (200_000, 1)])),
+            "     lat (usec): min=3, max=200, avg=101.50, stdev=139.30\n"
+        );
+        assert_eq!(
+            lat_line("sync", &h(&[(3_000_000, 1), (200_000_000, 1)])),
+            "    sync (msec): min=3, max=200, avg=101.50, stdev=139.30\n"
+        );
+    }
+
+    #[test]
+    fn bw_line_labels_and_scaling() {
+        assert_eq!(bw_line(&SampleStats::default(), 100.0, 1024), "");
+        let small = s(&[2000.0, 2008.0, 2000.0]);
+        assert_eq!(
+            bw_line(&small, 100.0, 1024),
+            "   bw (  KiB/s): min= 2000, max= 2008, per=100.00%, avg=2002.67, stdev= 4.62, samples=3\n"
+        );
+        assert_eq!(
+            bw_line(&small, 49.5, 1000),
+            "   bw (   kB/s): min= 2000, max= 2008, per=49.50%, avg=2002.67, stdev= 4.62, samples=3\n"
+        );
+        // past 1024^2 KiB/s: MiB, min/max truncated
+        let big = s(&[1_049_599.0, 2_098_175.0]);
+        assert_eq!(
+            bw_line(&big, 100.0, 1024),
+            "   bw (  MiB/s): min= 1024, max= 2048, per=100.00%, avg=1537.00, stdev=724.08, samples=2\n"
+        );
+        // exactly kb_base^2 stays in KiB
+        let edge = s(&[1_048_576.0]);
+        assert!(bw_line(&edge, 100.0, 1024).starts_with("   bw (  KiB/s): min=1048576,"));
+    }
+
+    #[test]
+    fn iops_line_format() {
+        assert_eq!(iops_line(&SampleStats::default()), "");
+        assert_eq!(
+            iops_line(&s(&[6_804_500.0, 7_396_936.0])),
+            "   iops        : min=6804500, max=7396936, avg=7100718.00, stdev=418915.51, samples=2\n"
+        );
+    }
+
+    #[test]
+    fn direction_needs_runtime() {
+        let mut job = JobReport::default();
+        job.dir[0].io_bytes = 4096;
+        job.dir[0].total_ios = 1;
+        assert_eq!(render(&job, 0, 1024), "");
+        job.dir[0].runtime_ms = 1;
+        assert_eq!(
+            render(&job, 0, 1024),
+            "  read: IOPS=1000, BW=4000KiB/s (4096kB/s)(4096B/1msec)\n"
+        );
+        job.dir[2] = job.dir[0].clone();
+        assert!(render(&job, 2, 1024).starts_with("  trim: IOPS=1000,"));
+        job.dir[1] = job.dir[0].clone();
+        assert!(render(&job, 1, 1024).ends_with("(4096B/1msec); 0 zone resets\n"));
+    }
+
+    #[test]
+    fn sync_block_only_with_samples() {
+        let mut job = JobReport {
+            percentile_list: vec![50.0, 99.0],
+            ..Default::default()
+        };
+        assert_eq!(sync_block(&job), "");
+        job.sync.lat = h(&[(98_000, 2)]);
+        assert_eq!(
+            sync_block(&job),
+            "  fsync/fdatasync/sync_file_range:\n    sync (nsec): min=98000, max=98000, avg=98000.00, stdev= 0.00\n    sync percentiles (nsec):\n     |  50th=[97792],  99th=[97792]\n"
+        );
+    }
+}

@@ -112,3 +112,83 @@ fn issued(job: &JobReport) -> String {
         t.drop_ios
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> JobReport {
+        JobReport {
+            name: "t".into(),
+            pid: 7,
+            nr_threads: 1,
+            time: "Sun Nov 22 03:34:51 2026".into(),
+            iodepth: 1,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn job_without_io_is_skipped() {
+        assert_eq!(render(&base(), None), "");
+    }
+
+    #[test]
+    fn title_with_and_without_error() {
+        let mut j = base();
+        assert_eq!(
+            title(&j),
+            "t: (groupid=0, jobs=1): err= 0: pid=7: Sun Nov 22 03:34:51 2026\n"
+        );
+        j.error = 28;
+        j.groupid = 2;
+        j.nr_threads = 4;
+        assert_eq!(
+            title(&j),
+            "t: (groupid=2, jobs=4): err=28 (error=No space left on device): pid=7: Sun Nov 22 03:34:51 2026\n"
+        );
+    }
+
+    #[test]
+    fn depth_lines_use_their_own_denominators() {
+        let mut j = base();
+        j.depth.level = [1, 1, 0, 0, 0, 0, 1];
+        j.depth.submit = [0, 3, 1, 0, 0, 0, 0];
+        j.depth.complete = [1, 1, 0, 0, 0, 0, 0];
+        assert_eq!(
+            depths(&j, 3),
+            "  IO depths    : 1=33.3%, 2=33.3%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=33.3%\n     submit    : 0=0.0%, 4=75.0%, 8=25.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n     complete  : 0=50.0%, 4=50.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n"
+        );
+    }
+
+    #[test]
+    fn issued_counts_syncs_fourth() {
+        let mut j = base();
+        j.dir[0].total_ios = 5;
+        j.dir[1].total_ios = 6;
+        j.dir[2].total_ios = 7;
+        j.dir[1].short_ios = 2;
+        j.dir[2].drop_ios = 3;
+        j.sync.total_ios = 9;
+        assert_eq!(
+            issued(&j),
+            "     issued rwts: total=5,6,7,9 short=0,2,0,0 dropped=0,0,3,0\n"
+        );
+    }
+
+    #[test]
+    fn latency_line_needs_a_depth_and_description_is_optional() {
+        let mut j = base();
+        j.dir[0].total_ios = 1;
+        j.iodepth = 0;
+        j.description = Some(String::new());
+        let out = render(&j, None);
+        assert!(!out.contains("latency   :"));
+        assert!(!out.contains("Description"));
+        j.iodepth = 8;
+        j.description = Some("d".into());
+        let out = render(&j, None);
+        assert!(out.ends_with("     latency   : target=0, window=0, percentile=100.00%, depth=8\n"));
+        assert_eq!(out.lines().nth(1), Some("  Description  : [d]"));
+    }
+}
