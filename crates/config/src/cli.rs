@@ -1,7 +1,20 @@
-//! fio-style command line → [`Command`]. CONTRACT (implemented by the config owner).
+//! fio-style command line → [`Command`].
+//!
+//! Arguments are an ordered stream: `--option=value` (or `--option value` for options
+//! that need a value, as fio's getopt allows), `--name=JOB` starts a new job (and
+//! `--name=global` a global group), options before the first `--name` are global, and
+//! arguments not starting with `--` are job files. Run-wide flags (`--output-format`,
+//! `--section`, ...) may appear anywhere. See [`HELP`].
 
+use crate::builder::Overrides;
+use crate::error::Loc;
+use crate::jobfile::{self, subst::replace_keywords, Env, RawOpt, Section};
+use crate::session::{assemble, showcmd};
 use crate::spec::JobSpec;
+use crate::table;
 use std::path::PathBuf;
+
+pub use crate::error::ConfigError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -30,6 +43,21 @@ pub struct GlobalFlags {
     pub eta: EtaMode,
     /// --debug=... categories (free-form, for diagnostics).
     pub debug: Vec<String>,
+    /// --readonly: every job was checked not to write or trim.
+    pub readonly: bool,
+}
+
+impl Default for GlobalFlags {
+    fn default() -> Self {
+        GlobalFlags {
+            output_formats: vec![OutputFormat::Normal],
+            output: None,
+            terse_version: 3,
+            eta: EtaMode::Auto,
+            debug: Vec::new(),
+            readonly: false,
+        }
+    }
 }
 
 /// A validated run: what to run and how to report it.
@@ -50,22 +78,291 @@ pub enum Command {
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
+    /// --clock-bench
+    ClockBench,
 }
 
-/// One-line, user-facing error: names the option, the job, the file and line, and the
-/// allowed values where that applies. main prints it as "ferrio: <message>" and exits 1.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+/// Usage text for --help.
+pub const HELP: &str = "\
+Usage: ferrio [options] [job files...]
 
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+ferrio runs storage I/O benchmarks described like fio's: in job files (INI
+sections) and/or on the command line. On the command line, --name=JOB starts a
+job and the options after it belong to that job; options before the first --name
+(or after --name=global) are global defaults for the jobs after them and for all
+job files. Example:
+
+  ferrio --name=t --rw=randread --bs=4k --size=32M --filename=/tmp/x --ioengine=psync
+  ferrio --direct=1 jobs.fio --section=randread
+
+Run-wide options:
+  --output-format=FMT   normal, terse, json, json+ (comma list for several)
+  --output=FILE         write the report to FILE instead of stdout
+  --minimal             same as --output-format=terse
+  --terse-version=3     terse format version (3)
+  --eta=WHEN            progress line: auto, always, never
+  --section=NAME        run only job section NAME of the job files (repeatable)
+  --readonly            refuse any job that would write or trim
+  --parse-only          check the jobs and exit
+  --showcmd             print each job file as an equivalent command line
+  --cmdhelp[=OPTION]    list all job options, or details on one
+  --debug=WHAT          diagnostic output categories (comma list)
+  --cpuclock-test       check the CPU clock source and exit
+  --clock-bench         measure clock read costs and exit
+  --version             print the version
+  --help                this text
+
+Job options are the same as in job files (--bs=4k is bs=4k); see --cmdhelp.
+";
+
+struct Raw {
+    flags: GlobalFlags,
+    sections: Vec<Section>,
+    files: Vec<PathBuf>,
+    only: Vec<String>,
+    parse_only: bool,
+    showcmd: bool,
 }
-
-impl std::error::Error for ConfigError {}
 
 /// Parse the process arguments (without argv[0]).
-pub fn parse_command_line(_args: &[String]) -> Result<Command, ConfigError> {
-    todo!()
+pub fn parse_command_line(args: &[String]) -> Result<Command, ConfigError> {
+    parse_with(args, &Env::system())
 }
+
+/// [`parse_command_line`] with an explicit environment (file reading, variables,
+/// keywords), for tests.
+pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
+    let raw = match lex_args(args, env)? {
+        Ok(raw) => raw,
+        Err(cmd) => return Ok(cmd),
+    };
+    let mut file_sections = Vec::new();
+    for f in &raw.files {
+        file_sections.push(jobfile::parse_file(f, env)?);
+    }
+    if raw.showcmd {
+        if file_sections.is_empty() {
+            return Err(ConfigError("--showcmd needs job files to show".into()));
+        }
+        let lines: Vec<String> = file_sections.iter().map(|s| showcmd(s)).collect();
+        return Ok(Command::Print(lines.join("\n") + "\n"));
+    }
+    let ov = Overrides {
+        readonly: raw.flags.readonly,
+    };
+    let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
+    if raw.parse_only {
+        return Ok(Command::Print(String::new()));
+    }
+    Ok(Command::Run(Invocation {
+        flags: raw.flags,
+        jobs: a.jobs,
+        global_options: a.global_options,
+    }))
+}
+
+fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {
+    ConfigError(format!(
+        "bad value '{v}' for --{flag} (at command line); allowed: {allowed}"
+    ))
+}
+
+/// Lex the arguments. Ok(Err(cmd)) short-circuits (help, version, ...).
+fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigError> {
+    let mut raw = Raw {
+        flags: GlobalFlags::default(),
+        sections: Vec::new(),
+        files: Vec::new(),
+        only: Vec::new(),
+        parse_only: false,
+        showcmd: false,
+    };
+    let mut special: Option<Command> = None;
+    let mut i = 0;
+    let mut files_only = false;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if files_only || !arg.starts_with('-') || arg == "-" {
+            raw.files.push(PathBuf::from(arg));
+            continue;
+        }
+        if arg == "--" {
+            files_only = true;
+            continue;
+        }
+        let Some(body) = arg.strip_prefix("--") else {
+            return Err(ConfigError(format!("unknown flag '{arg}' (at command line); options are written --option=value, see --help")));
+        };
+        let (key, inline) = match body.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (body, None),
+        };
+        // Value for options that need one: inline, or the next argument (getopt style).
+        let mut need = |what: &str| -> Result<String, ConfigError> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            if i < args.len() {
+                i += 1;
+                return Ok(args[i - 1].clone());
+            }
+            Err(ConfigError(format!(
+                "--{what} needs a value (at command line)"
+            )))
+        };
+        match key {
+            "help" | "h" => special = special.or(Some(Command::Print(HELP.to_string()))),
+            "version" => {
+                special = special.or(Some(Command::Print(format!(
+                    "ferrio-{}\n",
+                    env!("CARGO_PKG_VERSION")
+                ))))
+            }
+            "cpuclock-test" => special = special.or(Some(Command::CpuClockTest)),
+            "clock-bench" => special = special.or(Some(Command::ClockBench)),
+            "cmdhelp" => {
+                let text = match inline.as_deref() {
+                    None | Some("") | Some("all") => table::cmdhelp_all(),
+                    Some(o) => {
+                        table::cmdhelp_one(o).map_err(|e| ConfigError(format!("--cmdhelp: {e}")))?
+                    }
+                };
+                special = special.or(Some(Command::Print(text)));
+            }
+            "output-format" => {
+                let v = need(key)?;
+                raw.flags.output_formats = parse_formats(&v)?;
+            }
+            "minimal" => raw.flags.output_formats = vec![OutputFormat::Terse],
+            "output" => {
+                let v = need(key)?;
+                if v.is_empty() {
+                    return Err(flag_err(key, &v, "a file name"));
+                }
+                raw.flags.output = Some(PathBuf::from(v));
+            }
+            "terse-version" => {
+                let v = need(key)?;
+                if v.trim() != "3" {
+                    return Err(flag_err(
+                        key,
+                        &v,
+                        "3 (the only terse version ferrio writes)",
+                    ));
+                }
+                raw.flags.terse_version = 3;
+            }
+            "eta" => {
+                let v = need(key)?;
+                raw.flags.eta = match v.as_str() {
+                    "auto" => EtaMode::Auto,
+                    "always" => EtaMode::Always,
+                    "never" => EtaMode::Never,
+                    _ => return Err(flag_err(key, &v, "auto, always, never")),
+                };
+            }
+            "section" => {
+                let v = need(key)?;
+                raw.only.extend(
+                    v.split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty()),
+                );
+            }
+            "debug" => {
+                let v = need(key)?;
+                raw.flags.debug.extend(
+                    v.split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty()),
+                );
+            }
+            "readonly" => raw.flags.readonly = true,
+            "parse-only" => raw.parse_only = true,
+            "showcmd" => raw.showcmd = true,
+            "name" => {
+                let v = need(key)?;
+                if v.trim().is_empty() {
+                    return Err(ConfigError(
+                        "--name needs a job name (at command line)".into(),
+                    ));
+                }
+                let mut s = Section {
+                    name: v.clone(),
+                    loc: Loc::CommandLine,
+                    options: Vec::new(),
+                };
+                if !s.is_global() {
+                    s.options.push(RawOpt {
+                        key: "name".into(),
+                        value: Some(v),
+                        loc: Loc::CommandLine,
+                    });
+                }
+                raw.sections.push(s);
+            }
+            _ => {
+                let Some(spec) = table::find(key) else {
+                    let hint = table::suggest(key)
+                        .map(|s| format!("; did you mean '--{s}'?"))
+                        .unwrap_or_default();
+                    return Err(ConfigError(format!(
+                        "unknown option '--{key}' (at command line){hint}"
+                    )));
+                };
+                let value = match inline {
+                    Some(v) => Some(v),
+                    None if spec.bare_ok() => None,
+                    None => Some(need(key)?),
+                };
+                let value = value.map(|v| replace_keywords(&v, &env.keywords));
+                if raw.sections.is_empty() {
+                    raw.sections.push(Section {
+                        name: "global".into(),
+                        loc: Loc::CommandLine,
+                        options: Vec::new(),
+                    });
+                }
+                let opt = RawOpt {
+                    key: key.to_string(),
+                    value,
+                    loc: Loc::CommandLine,
+                };
+                if let Some(s) = raw.sections.last_mut() {
+                    s.options.push(opt);
+                }
+            }
+        }
+    }
+    Ok(match special {
+        Some(c) => Err(c),
+        None => Ok(raw),
+    })
+}
+
+fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
+    let mut out = Vec::new();
+    for f in v.split(',').map(str::trim) {
+        let f = match f {
+            "normal" => OutputFormat::Normal,
+            "terse" => OutputFormat::Terse,
+            "json" => OutputFormat::Json,
+            "json+" => OutputFormat::JsonPlus,
+            _ => {
+                return Err(flag_err(
+                    "output-format",
+                    f,
+                    "normal, terse, json, json+ (comma list)",
+                ))
+            }
+        };
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

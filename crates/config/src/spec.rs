@@ -67,7 +67,10 @@ pub enum RandomDistribution {
     Zipf(f64),
     Pareto(f64),
     /// normal:<stddev percent>[:center]
-    Normal { dev_pct: f64, center: Option<f64> },
+    Normal {
+        dev_pct: f64,
+        center: Option<f64>,
+    },
     /// zoned: list of (access %, range %) per direction.
     Zoned([Vec<(u32, u32)>; 3]),
     /// zoned_abs: list of (access %, size in bytes) per direction.

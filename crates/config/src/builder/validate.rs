@@ -1,0 +1,35 @@
+//! Whole-job checks that need more than one option (fio's cross-option rules).
+
+use crate::error::ConfigError;
+use crate::spec::JobSpec;
+
+/// Final fix-ups and checks after all options are applied.
+pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
+    let at = |msg: String| ConfigError(format!("job '{}': {msg} (at {})", job.name, job.origin));
+    if job.readonly && job.writes() {
+        return Err(at(format!(
+            "rw={} writes or trims, but read-only mode is on (--readonly or readonly=1)",
+            job.rw.text
+        )));
+    }
+    if job.hipri && job.ioengine != "pvsync2" {
+        return Err(at(format!(
+            "option 'hipri' needs ioengine=pvsync2 (ioengine is '{}')",
+            job.ioengine
+        )));
+    }
+    for (d, bs) in job.bs.iter().enumerate() {
+        if bs.min == 0 || bs.min > bs.max {
+            return Err(at(format!(
+                "bad block size range {}-{} for direction {d}",
+                bs.min, bs.max
+            )));
+        }
+    }
+    if let Some((lo, _)) = job.filesize {
+        if lo == 0 {
+            return Err(at("filesize must be > 0".into()));
+        }
+    }
+    Ok(())
+}

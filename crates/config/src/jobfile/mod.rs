@@ -1,0 +1,199 @@
+//! The job-file lexer: INI sections, `key=value` and bare `key` lines, `;`/`#`
+//! comments, `include FILE` and value substitutions. It knows no option meanings:
+//! it turns text into [`Section`]s of [`RawOpt`]s, each carrying its file and line.
+//!
+//! Rules (fio 3.33, checked with `fio --debug=parse`):
+//! - leading blanks are skipped; a line starting with `;` or `#` is a comment, and
+//!   anything from the first `;` or `#` on a line is dropped (trailing comment);
+//! - blanks around the key and the value are removed (fio keeps the blank after
+//!   `=`, so `bs = 8k` reads as 8 bytes there; ferrio reads 8k);
+//! - `[name]` starts a section; `[global]` sections hold defaults for the jobs after
+//!   them in the same file;
+//! - `include FILE` splices FILE's lines into the current section; a relative FILE is
+//!   relative to the including file's directory; included files may not hold sections;
+//! - `${VAR}` is replaced from the environment and `$pagesize`, `$ncpus`,
+//!   `$mb_memory` by system values (see [`subst`]);
+//! - an option before any section is an error.
+
+pub mod subst;
+
+use crate::error::{ConfigError, Loc};
+use std::path::{Path, PathBuf};
+use subst::{expand_env, replace_keywords, Keywords};
+
+/// One option as written: key, value (None for a bare key), where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawOpt {
+    pub key: String,
+    pub value: Option<String>,
+    pub loc: Loc,
+}
+
+/// A `[name]` section (or a command-line `--name=` group).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub name: String,
+    pub loc: Loc,
+    pub options: Vec<RawOpt>,
+}
+
+impl Section {
+    pub fn is_global(&self) -> bool {
+        self.name == "global"
+    }
+}
+
+/// What the lexer needs from the outside world: file reading, environment, keywords.
+pub struct Env<'a> {
+    pub read: &'a dyn Fn(&Path) -> std::io::Result<String>,
+    pub var: &'a dyn Fn(&str) -> Option<String>,
+    pub keywords: Keywords,
+}
+
+impl Env<'static> {
+    /// The real file system and environment.
+    pub fn system() -> Self {
+        Env {
+            read: &|p: &Path| std::fs::read_to_string(p),
+            var: &|k: &str| std::env::var(k).ok(),
+            keywords: Keywords::system(),
+        }
+    }
+}
+
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Read and lex one job file.
+pub fn parse_file(path: &Path, env: &Env) -> Result<Vec<Section>, ConfigError> {
+    let text = (env.read)(path).map_err(|e| {
+        ConfigError(format!(
+            "cannot read job file '{}': {}",
+            path.display(),
+            io_reason(&e)
+        ))
+    })?;
+    parse_text(&text, path, env)
+}
+
+/// Lex job-file text; `path` names it in messages and anchors relative includes.
+pub fn parse_text(text: &str, path: &Path, env: &Env) -> Result<Vec<Section>, ConfigError> {
+    let mut sections = Vec::new();
+    lex(text, path, env, &mut sections, 0)?;
+    Ok(sections)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    s.split(" (os error").next().unwrap_or(&s).to_string()
+}
+
+fn lex(
+    text: &str,
+    path: &Path,
+    env: &Env,
+    out: &mut Vec<Section>,
+    depth: usize,
+) -> Result<(), ConfigError> {
+    let display = path.display().to_string();
+    for (n, raw) in text.lines().enumerate() {
+        let loc = Loc::File {
+            path: display.clone(),
+            line: n + 1,
+        };
+        let line = raw.trim_start();
+        if line.starts_with([';', '#']) {
+            continue;
+        }
+        let line = line.split([';', '#']).next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            if depth > 0 {
+                return Err(ConfigError(format!(
+                    "included file may not contain sections: '{line}' (at {loc})"
+                )));
+            }
+            let name = rest
+                .strip_suffix(']')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| {
+                    ConfigError(format!(
+                        "malformed section header '{line}' (at {loc}); expected [name]"
+                    ))
+                })?;
+            out.push(Section {
+                name: name.to_string(),
+                loc,
+                options: Vec::new(),
+            });
+            continue;
+        }
+        if let Some(file) = include_target(line) {
+            if depth >= MAX_INCLUDE_DEPTH {
+                return Err(ConfigError(format!(
+                    "include nesting deeper than {MAX_INCLUDE_DEPTH} (include loop?) (at {loc})"
+                )));
+            }
+            let file = expand_env(file, env.var);
+            let target = resolve(path, &file);
+            let inc = (env.read)(&target).map_err(|e| {
+                ConfigError(format!(
+                    "cannot read include file '{}' (at {loc}): {}",
+                    target.display(),
+                    io_reason(&e)
+                ))
+            })?;
+            lex(&inc, &target, env, out, depth + 1)?;
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k.trim(), Some(v.trim())),
+            None => (line, None),
+        };
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            return Err(ConfigError(format!(
+                "malformed line '{line}' (at {loc}); expected option=value or option"
+            )));
+        }
+        let value = value.map(|v| replace_keywords(&expand_env(v, env.var), &env.keywords));
+        let opt = RawOpt {
+            key: key.to_string(),
+            value,
+            loc: loc.clone(),
+        };
+        match out.last_mut() {
+            Some(s) => s.options.push(opt),
+            None => {
+                return Err(ConfigError(format!(
+                    "option '{key}' outside of any [section] (at {loc}); put it under [global] or a job section"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn include_target(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("include")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let f = rest.trim();
+    (!f.is_empty() && !f.contains('=')).then_some(f)
+}
+
+fn resolve(including: &Path, file: &str) -> PathBuf {
+    let p = Path::new(file);
+    if p.is_absolute() {
+        return p.to_path_buf();
+    }
+    match including.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(p),
+        _ => p.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,340 @@
+//! Options: target files, sizes and file handling.
+
+use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::spec::Fallocate;
+use crate::values::{parse_list, parse_range, parse_size_or_percent};
+
+pub const FILES: &[OptSpec] = &[
+    opt(
+        "filename",
+        K::List,
+        C::Files,
+        "File or device to use; several separated by ':' ('\\:' for a colon in a name)",
+        |j, _, v| {
+            j.filenames = parse_list(v);
+            if j.filenames.is_empty() {
+                return Err("empty filename".into());
+            }
+            Ok(())
+        },
+    ),
+    opt(
+        "directory",
+        K::Str,
+        C::Files,
+        "Directory to put generated file names in",
+        |j, _, v| {
+            let dirs = parse_list(v);
+            match dirs.len() {
+                0 => Err("empty directory".into()),
+                1 => {
+                    j.directory = Some(dirs[0].clone().into());
+                    Ok(())
+                }
+                _ => Err("several directories (a:b) are not supported by ferrio yet".into()),
+            }
+        },
+    ),
+    opt(
+        "filename_format",
+        K::Str,
+        C::Files,
+        "Pattern for generated file names ($jobname, $jobnum, $filenum)",
+        |j, _, v| {
+            if v.is_empty() {
+                return Err("empty filename_format".into());
+            }
+            j.filename_format = v.to_string();
+            Ok(())
+        },
+    )
+    .def("$jobname.$jobnum.$filenum"),
+    opt(
+        "nrfiles",
+        K::Int,
+        C::Files,
+        "Number of files to generate for this job",
+        |j, c, v| {
+            j.nrfiles = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("1")
+    .min(1),
+    opt(
+        "size",
+        K::SizeOrPercent,
+        C::Files,
+        "Total size of I/O region across the job's files (or % of the existing file/device)",
+        |j, c, v| {
+            j.size = Some(parse_size_or_percent(v, c.kb_base)?);
+            Ok(())
+        },
+    ),
+    opt(
+        "filesize",
+        K::Range,
+        C::Files,
+        "Size of each file, or a range to pick sizes from (overrides size/nrfiles split)",
+        |j, c, v| {
+            let r = parse_range(v, c.kb_base)?;
+            if r.0 == 0 {
+                return Err("file size must be > 0".into());
+            }
+            j.filesize = Some(r);
+            Ok(())
+        },
+    ),
+    opt(
+        "io_size",
+        K::Size,
+        C::Files,
+        "Total amount of I/O to do (default: size)",
+        |j, c, v| {
+            j.io_size = Some(c.size(v)?);
+            Ok(())
+        },
+    )
+    .alias(&["io_limit"]),
+    opt(
+        "offset",
+        K::SizeOrPercent,
+        C::Files,
+        "Start I/O at this offset in each file (or % of it)",
+        |j, c, v| {
+            j.offset = parse_size_or_percent(v, c.kb_base)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "offset_increment",
+        K::Size,
+        C::Files,
+        "Offset added per clone (job number * this)",
+        |j, c, v| {
+            j.offset_increment = c.size(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "number_ios",
+        K::Int,
+        C::Files,
+        "Stop after this many I/Os (0 = no limit)",
+        |j, c, v| {
+            let n = c.uint(v)?;
+            j.number_ios = (n > 0).then_some(n);
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "fill_device",
+        K::Bool,
+        C::Files,
+        "Write until the device or file system is full (ENOSPC)",
+        |j, c, v| {
+            j.fill_device = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .alias(&["fill_fs"])
+    .def("0"),
+    opt(
+        "direct",
+        K::Bool,
+        C::Files,
+        "Use O_DIRECT (non-buffered) I/O",
+        |j, c, v| {
+            j.direct = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "buffered",
+        K::Bool,
+        C::Files,
+        "Use buffered I/O (the opposite of direct)",
+        |j, c, v| {
+            j.direct = !c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("1"),
+    opt(
+        "sync",
+        K::Choice,
+        C::Files,
+        "Open files with O_SYNC",
+        |j, _, v| {
+            j.sync = match v {
+                "0" | "none" => false,
+                "1" | "sync" => true,
+                "dsync" => return Err("sync=dsync is not supported by ferrio yet".into()),
+                _ => return Err("not an allowed value".into()),
+            };
+            Ok(())
+        },
+    )
+    .def("none")
+    .vals(&[
+        ("none", "no O_SYNC (also 0)"),
+        ("sync", "O_SYNC (also 1)"),
+        ("0", "same as none"),
+        ("1", "same as sync"),
+    ]),
+    opt(
+        "fsync",
+        K::Int,
+        C::Files,
+        "fsync the file after every N writes (0 = never)",
+        |j, c, v| {
+            j.fsync = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "fdatasync",
+        K::Int,
+        C::Files,
+        "fdatasync the file after every N writes (0 = never)",
+        |j, c, v| {
+            j.fdatasync = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "end_fsync",
+        K::Bool,
+        C::Files,
+        "fsync files when the job's writes are done",
+        |j, c, v| {
+            j.end_fsync = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "fsync_on_close",
+        K::Bool,
+        C::Files,
+        "fsync a file when closing it",
+        |j, c, v| {
+            j.fsync_on_close = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "create_on_open",
+        K::Bool,
+        C::Files,
+        "Create files when the job opens them, not before it starts",
+        |j, c, v| {
+            j.create_on_open = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "create_only",
+        K::Bool,
+        C::Files,
+        "Only lay out the files; do no I/O",
+        |j, c, v| {
+            j.create_only = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "allow_file_create",
+        K::Bool,
+        C::Files,
+        "Allow creating files that do not exist",
+        |j, c, v| {
+            j.allow_file_create = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("1"),
+    opt(
+        "overwrite",
+        K::Bool,
+        C::Files,
+        "When writing, lay the file out fully first so writes overwrite existing blocks",
+        |j, c, v| {
+            j.overwrite = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "unlink",
+        K::Bool,
+        C::Files,
+        "Remove the job's files when it is done",
+        |j, c, v| {
+            j.unlink = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
+        "fallocate",
+        K::Choice,
+        C::Files,
+        "How to preallocate files when laying them out",
+        |j, _, v| {
+            j.fallocate = match v {
+                "none" | "0" => Fallocate::None,
+                "posix" | "1" => Fallocate::Posix,
+                "keep" => Fallocate::Keep,
+                "native" => Fallocate::Native,
+                "truncate" => Fallocate::Truncate,
+                _ => return Err("not an allowed value".into()),
+            };
+            Ok(())
+        },
+    )
+    .def("native")
+    .vals(&[
+        (
+            "native",
+            "platform's native preallocation, fall back to none",
+        ),
+        ("none", "do not preallocate"),
+        ("posix", "posix_fallocate(3)"),
+        ("keep", "fallocate(2) with FALLOC_FL_KEEP_SIZE"),
+        ("truncate", "extend the file with ftruncate(2)"),
+        ("0", "same as none"),
+        ("1", "same as posix"),
+    ]),
+    opt(
+        "invalidate",
+        K::Bool,
+        C::Files,
+        "Drop the page cache for the file before I/O starts",
+        |j, c, v| {
+            j.invalidate = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("1"),
+    opt(
+        "readonly",
+        K::Flag,
+        C::Files,
+        "Refuse to run this job if it would write or trim",
+        |j, c, v| {
+            j.readonly = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+];

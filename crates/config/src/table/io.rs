@@ -1,0 +1,225 @@
+//! Options: I/O pattern, block sizes and the I/O engine.
+
+use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
+use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
+use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
+
+/// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
+/// To add an engine: move its line from here into `ioengine`'s value list.
+pub const ENGINES_NOT_YET: &[&str] = &[
+    "io_uring",
+    "libaio",
+    "mmap",
+    "sim",
+    "posixaio",
+    "splice",
+    "sg",
+    "net",
+    "rdma",
+    "falloc",
+    "e4defrag",
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "cpuio",
+    "exec",
+    "nbd",
+    "dfs",
+    "xnvme",
+    "windowsaio",
+    "solarisaio",
+];
+
+const RW_VALUES: &[(&str, &str)] = &[
+    ("read", "sequential reads"),
+    ("write", "sequential writes"),
+    ("trim", "sequential trims"),
+    ("randread", "random reads"),
+    ("randwrite", "random writes"),
+    ("randtrim", "random trims"),
+    ("rw", "sequential mixed reads and writes"),
+    ("readwrite", "sequential mixed reads and writes"),
+    ("randrw", "random mixed reads and writes"),
+    ("trimwrite", "trim and write the same blocks, sequentially"),
+];
+
+fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    let (mode, nr) = match v.split_once(':') {
+        Some((m, n)) => (m.trim(), Some(n.trim())),
+        None => (v, None),
+    };
+    let (kind, random) = match mode {
+        "read" => (RwKind::Read, false),
+        "write" => (RwKind::Write, false),
+        "trim" => (RwKind::Trim, false),
+        "randread" => (RwKind::Read, true),
+        "randwrite" => (RwKind::Write, true),
+        "randtrim" => (RwKind::Trim, true),
+        "rw" | "readwrite" => (RwKind::ReadWrite, false),
+        "randrw" => (RwKind::ReadWrite, true),
+        "trimwrite" => (RwKind::TrimWrite, false),
+        "randtrimwrite" => return Err("rw=randtrimwrite is not supported by ferrio yet".into()),
+        _ => return Err("not an allowed value".into()),
+    };
+    let nr = match nr {
+        None => 1,
+        Some(n) => {
+            let n = parse_size(n, c.kb_base).map_err(|e| format!("bad ':N' suffix: {e}"))?;
+            u32::try_from(n)
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("':N' suffix {n} out of range 1..{}", u32::MAX))?
+        }
+    };
+    j.rw = RwMode {
+        kind,
+        random,
+        nr,
+        text: v.to_string(),
+    };
+    Ok(())
+}
+
+fn bs(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    for (d, p) in per_direction(v)?.into_iter().enumerate() {
+        if let Some(p) = p {
+            let n = parse_size(p, c.kb_base)?;
+            if n == 0 {
+                return Err("block size must be > 0".into());
+            }
+            j.bs[d].min = n;
+            j.bs[d].max = n;
+        }
+    }
+    Ok(())
+}
+
+fn bsrange(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    for (d, p) in per_direction(v)?.into_iter().enumerate() {
+        if let Some(p) = p {
+            let (lo, hi) = parse_range(p, c.kb_base)?;
+            if lo == 0 {
+                return Err("block size must be > 0".into());
+            }
+            j.bs[d].min = lo;
+            j.bs[d].max = hi;
+        }
+    }
+    Ok(())
+}
+
+fn bssplit(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    for (d, s) in parse_bssplit(v, c.kb_base)?.into_iter().enumerate() {
+        if let Some(s) = s {
+            j.bs[d] = BlockSize {
+                min: s[0].0,
+                max: s[s.len() - 1].0,
+                split: s,
+            };
+        }
+    }
+    Ok(())
+}
+
+fn blockalign(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    for (d, p) in per_direction(v)?.into_iter().enumerate() {
+        if let Some(p) = p {
+            j.blockalign[d] = parse_size(p, c.kb_base)?;
+        }
+    }
+    Ok(())
+}
+
+pub const IO: &[OptSpec] = &[
+    opt("rw", K::Choice, C::Io, "I/O pattern; ':N' suffix: I/Os per new offset (random) or bytes skipped after each I/O (sequential)", rw)
+        .alias(&["readwrite"])
+        .def("read")
+        .vals(RW_VALUES),
+    opt("rw_sequencer", K::Choice, C::Io, "How the rw=...:N offset modifier generates offsets", |j, c, v| {
+        j.rw_sequencer = match c.choice(v)? {
+            "sequential" => RwSequencer::Sequential,
+            _ => RwSequencer::Identical,
+        };
+        Ok(())
+    })
+    .def("sequential")
+    .vals(&[("sequential", "generate sequential offsets"), ("identical", "repeat the same offset N times")]),
+    opt("rwmixread", K::Int, C::Io, "Percentage of a mixed workload that is reads", |j, c, v| {
+        j.rwmixread = c.u32(v)?;
+        Ok(())
+    })
+    .def("50")
+    .range(0, 100),
+    opt("rwmixwrite", K::Int, C::Io, "Percentage of a mixed workload that is writes (sets rwmixread to 100 minus this)", |j, c, v| {
+        j.rwmixread = 100 - c.u32(v)?;
+        Ok(())
+    })
+    .def("50")
+    .range(0, 100),
+];
+
+pub const BLOCK_SIZE: &[OptSpec] = &[
+    opt("bs", K::PerDirSize, C::BlockSize, "Block size for I/O units, or read,write,trim block sizes", bs)
+        .alias(&["blocksize"])
+        .def("4k")
+        .min(1),
+    opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges", bsrange)
+        .alias(&["blocksize_range"]),
+    opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest), per direction with ','", bssplit),
+    opt("blockalign", K::PerDirSize, C::BlockSize, "Align random offsets to this boundary (default: the minimum block size)", blockalign)
+        .alias(&["ba"]),
+    opt("bs_unaligned", K::Flag, C::BlockSize, "Allow any block size within the range, not only multiples of the minimum", |j, c, v| {
+        j.bs_unaligned = c.bool(v)?;
+        Ok(())
+    })
+    .alias(&["blocksize_unaligned"])
+    .def("0"),
+];
+
+pub const ENGINE: &[OptSpec] = &[
+    opt(
+        "ioengine",
+        K::Choice,
+        C::Engine,
+        "How the job issues I/O",
+        |j, c, v| {
+            if ENGINES_NOT_YET.contains(&v) {
+                return Err(format!("I/O engine '{v}' is not supported by ferrio yet"));
+            }
+            j.ioengine = c.choice(v)?.to_string();
+            Ok(())
+        },
+    )
+    .def("psync")
+    .vals(&[
+        ("psync", "pread(2)/pwrite(2)"),
+        ("sync", "read(2)/write(2) with lseek(2)"),
+        ("vsync", "readv(2)/writev(2) with lseek(2)"),
+        ("pvsync", "preadv(2)/pwritev(2)"),
+        ("pvsync2", "preadv2(2)/pwritev2(2), supports hipri"),
+        ("null", "no I/O at all: measures ferrio's own overhead"),
+    ]),
+    opt(
+        "iodepth",
+        K::Int,
+        C::Engine,
+        "Number of I/O units to keep in flight",
+        |j, c, v| {
+            j.iodepth = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("1")
+    .range(1, 65535),
+    opt(
+        "hipri",
+        K::Flag,
+        C::Engine,
+        "pvsync2: use RWF_HIPRI (polled) I/O",
+        |j, c, v| {
+            j.hipri = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+];

@@ -1,0 +1,131 @@
+//! Options: statistics, units and process placement.
+
+use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::values::{parse_cpus, parse_float_list, TimeUnit};
+
+pub const STATS: &[OptSpec] = &[
+    opt("percentile_list", K::FloatList, C::Stats, "Completion latency percentiles to report", |j, _, v| {
+        let l = parse_float_list(v)?;
+        if l.len() > 20 {
+            return Err(format!("{} percentiles given, at most 20 allowed", l.len()));
+        }
+        if let Some(p) = l.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+            return Err(format!("percentile {p} out of range (0, 100]"));
+        }
+        j.percentile_list = l;
+        Ok(())
+    })
+    .def("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"),
+    opt("clat_percentiles", K::Bool, C::Stats, "Report completion latency percentiles", |j, c, v| {
+        j.clat_percentiles = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("lat_percentiles", K::Bool, C::Stats, "Report total latency percentiles", |j, c, v| {
+        j.lat_percentiles = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("slat_percentiles", K::Bool, C::Stats, "Report submission latency percentiles", |j, c, v| {
+        j.slat_percentiles = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("disable_lat", K::Bool, C::Stats, "Do not measure total latency", |j, c, v| {
+        j.disable_lat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("disable_clat", K::Bool, C::Stats, "Do not measure completion latency", |j, c, v| {
+        j.disable_clat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("disable_slat", K::Bool, C::Stats, "Do not measure submission latency", |j, c, v| {
+        j.disable_slat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("gtod_reduce", K::Bool, C::Stats, "Reduce clock calls: sets disable_lat, disable_clat, disable_slat and turns latency percentiles off", |j, c, v| {
+        let on = c.bool(v)?;
+        j.gtod_reduce = on;
+        j.disable_lat = on;
+        j.disable_clat = on;
+        j.disable_slat = on;
+        j.clat_percentiles = !on;
+        j.lat_percentiles = false;
+        j.slat_percentiles = false;
+        Ok(())
+    })
+    .def("0"),
+    opt("bwavgtime", K::Time(TimeUnit::Ms), C::Stats, "Period over which bandwidth samples are averaged", |j, c, v| {
+        j.bw_avg_time_ms = interval_ms(c.time(v)?)?;
+        Ok(())
+    })
+    .def("500"),
+    opt("iopsavgtime", K::Time(TimeUnit::Ms), C::Stats, "Period over which IOPS samples are averaged", |j, c, v| {
+        j.iops_avg_time_ms = interval_ms(c.time(v)?)?;
+        Ok(())
+    })
+    .def("500"),
+    opt("kb_base", K::Choice, C::Stats, "Meaning of unit prefixes in input and output", |j, c, v| {
+        j.kb_base = c.choice(v)?.parse().map_err(|_| "not an allowed value")?;
+        Ok(())
+    })
+    .def("1024")
+    .vals(&[("1024", "k = 1024 (KiB = 1000, fio's compatibility mode)"), ("1000", "k = 1000, KiB = 1024 (SI/IEC)")]),
+    opt("unit_base", K::Choice, C::Stats, "Report bandwidth in bits or bytes", |j, c, v| {
+        j.unit_base = c.choice(v)?.parse().map_err(|_| "not an allowed value")?;
+        Ok(())
+    })
+    .def("0")
+    .vals(&[("0", "auto-detect"), ("8", "bytes"), ("1", "bits")]),
+    opt("clocksource", K::Choice, C::Stats, "Clock used for timing", |j, c, v| {
+        j.clocksource = Some(c.choice(v)?.to_string());
+        Ok(())
+    })
+    .vals(&[
+        ("cpu", "CPU time stamp counter (fastest; used when reliable)"),
+        ("clock_gettime", "clock_gettime(2)"),
+        ("gettimeofday", "gettimeofday(2)"),
+    ]),
+];
+
+fn interval_ms(us: u64) -> Result<u64, String> {
+    if us < 1000 || (us / 1000) * 1000 != us {
+        return Err("must be a whole number of milliseconds, at least 1".into());
+    }
+    Ok(us / 1000)
+}
+
+pub const PROCESS: &[OptSpec] = &[
+    opt(
+        "cpus_allowed",
+        K::Special,
+        C::Process,
+        "CPUs the job may run on: list of CPUs and ranges (0-3,5)",
+        |j, _, v| {
+            j.cpus_allowed = Some(parse_cpus(v)?);
+            Ok(())
+        },
+    ),
+    opt(
+        "nice",
+        K::SignedInt,
+        C::Process,
+        "Run the job at this nice value",
+        |j, _, v| {
+            let n: i32 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("malformed integer '{v}'"))?;
+            if !(-20..=19).contains(&n) {
+                return Err(format!("{n} is out of range"));
+            }
+            j.nice = n;
+            Ok(())
+        },
+    )
+    .def("0")
+    .vals(&[("-20..19", "lower is higher priority")]),
+];

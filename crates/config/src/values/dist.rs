@@ -1,0 +1,229 @@
+//! `random_distribution=`: random, zipf:θ, pareto:h, normal:dev[:center],
+//! zoned:a/r:a/r[,..], zoned_abs:a/size:a/size[,..].
+//!
+//! Checks follow fio: zipf θ must be positive and not 1.0, pareto h in (0, 1),
+//! normal deviation in [0, 100] and center in [0, 1]; zoned access and range
+//! percentages must each add up to 100, zoned_abs access percentages too; at most
+//! 256 zones per direction.
+
+use super::list::per_direction;
+use super::size::parse_size;
+use crate::spec::RandomDistribution;
+
+fn float(s: &str, what: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("malformed {what} '{}'", s.trim()))
+}
+
+/// Parse a random_distribution value.
+pub fn parse_distribution(text: &str, kb_base: u32) -> Result<RandomDistribution, String> {
+    let s = text.trim();
+    if s == "random" {
+        return Ok(RandomDistribution::Random);
+    }
+    if let Some(rest) = s.strip_prefix("zoned_abs") {
+        let rest = rest
+            .strip_prefix([':', '='])
+            .ok_or("zoned_abs needs zones: zoned_abs:60/20g:40/100g")?;
+        let mut dirs: [Vec<(u32, u64)>; 3] = Default::default();
+        let parts = per_direction(rest)?;
+        for (d, p) in dirs.iter_mut().zip(parts) {
+            let p = p
+                .or(parts.iter().flatten().next().copied())
+                .unwrap_or_default();
+            *d = zones(p, |z| parse_size(z, kb_base))?;
+            let acc: u32 = d.iter().map(|z| z.0).sum();
+            if acc != 100 {
+                return Err(format!(
+                    "zoned_abs access percentages in '{p}' add up to {acc}, must be 100"
+                ));
+            }
+        }
+        return Ok(RandomDistribution::ZonedAbs(dirs));
+    }
+    if let Some(rest) = s.strip_prefix("zoned") {
+        let rest = rest
+            .strip_prefix([':', '='])
+            .ok_or("zoned needs zones: zoned:60/10:40/90")?;
+        let mut dirs: [Vec<(u32, u32)>; 3] = Default::default();
+        let parts = per_direction(rest)?;
+        for (d, p) in dirs.iter_mut().zip(parts) {
+            let p = p
+                .or(parts.iter().flatten().next().copied())
+                .unwrap_or_default();
+            *d = zones(p, |z| {
+                z.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("malformed zone range percentage '{z}'"))
+            })?;
+            let acc: u32 = d.iter().map(|z| z.0).sum();
+            let range: u32 = d.iter().map(|z| z.1).sum();
+            if acc != 100 || range != 100 {
+                return Err(format!(
+                    "zoned percentages in '{p}' add up to {acc} (access) and {range} (range), both must be 100"
+                ));
+            }
+        }
+        return Ok(RandomDistribution::Zoned(dirs));
+    }
+    let (kind, args) = s.split_once(':').unwrap_or((s, ""));
+    let args: Vec<&str> = if args.is_empty() {
+        vec![]
+    } else {
+        args.split(':').collect()
+    };
+    match kind {
+        "zipf" => {
+            if args.len() != 1 {
+                return Err("zipf needs one value, zipf:<theta> (a center value is not supported by ferrio yet)".into());
+            }
+            let t = float(args[0], "zipf theta")?;
+            if t <= 0.0 || t == 1.0 {
+                return Err(format!(
+                    "zipf theta {t} out of range (must be > 0 and not 1.0)"
+                ));
+            }
+            Ok(RandomDistribution::Zipf(t))
+        }
+        "pareto" => {
+            if args.len() != 1 {
+                return Err("pareto needs one value, pareto:<h> (a center value is not supported by ferrio yet)".into());
+            }
+            let h = float(args[0], "pareto power")?;
+            if !(h > 0.0 && h < 1.0) {
+                return Err(format!("pareto power {h} out of range (0, 1)"));
+            }
+            Ok(RandomDistribution::Pareto(h))
+        }
+        "normal" | "gauss" => {
+            if args.is_empty() || args.len() > 2 {
+                return Err("normal needs normal:<deviation %>[:<center 0..1>]".into());
+            }
+            let dev = float(args[0], "normal deviation")?;
+            if !(0.0..=100.0).contains(&dev) {
+                return Err(format!("normal deviation {dev} out of range [0, 100]"));
+            }
+            let center = match args.get(1) {
+                None => None,
+                Some(c) => {
+                    let c = float(c, "normal center")?;
+                    if !(0.0..=1.0).contains(&c) {
+                        return Err(format!("normal center {c} out of range [0, 1]"));
+                    }
+                    Some(c)
+                }
+            };
+            Ok(RandomDistribution::Normal {
+                dev_pct: dev,
+                center,
+            })
+        }
+        _ => Err(format!("unknown distribution '{kind}'")),
+    }
+}
+
+fn zones<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<(u32, T)>, String> {
+    let mut out = Vec::new();
+    for z in text.split(':') {
+        let (a, r) = z
+            .split_once('/')
+            .ok_or_else(|| format!("malformed zone '{z}' (expected access%/range)"))?;
+        let a = a
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| format!("malformed zone access percentage '{a}'"))?;
+        out.push((a, parse(r)?));
+    }
+    if out.len() > 256 {
+        return Err("too many zones (at most 256)".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use RandomDistribution as D;
+
+    fn d(s: &str) -> Result<D, String> {
+        parse_distribution(s, 1024)
+    }
+
+    #[test]
+    fn simple() {
+        assert_eq!(d("random"), Ok(D::Random));
+        assert_eq!(d("zipf:1.2"), Ok(D::Zipf(1.2)));
+        assert_eq!(d("pareto:0.9"), Ok(D::Pareto(0.9)));
+        assert_eq!(
+            d("normal:20"),
+            Ok(D::Normal {
+                dev_pct: 20.0,
+                center: None
+            })
+        );
+        assert_eq!(
+            d("normal:20:0.25"),
+            Ok(D::Normal {
+                dev_pct: 20.0,
+                center: Some(0.25)
+            })
+        );
+    }
+
+    #[test]
+    fn zoned() {
+        let z = vec![(60, 10), (30, 20), (8, 30), (2, 40)];
+        assert_eq!(
+            d("zoned:60/10:30/20:8/30:2/40"),
+            Ok(D::Zoned([z.clone(), z.clone(), z]))
+        );
+        let r = vec![(50, 50), (50, 50)];
+        let w = vec![(100, 100)];
+        assert_eq!(
+            d("zoned:50/50:50/50,100/100"),
+            Ok(D::Zoned([r, w.clone(), w]))
+        );
+        let g = 1u64 << 30;
+        let a = vec![(60, 20 * g), (40, 100 * g)];
+        assert_eq!(
+            d("zoned_abs:60/20g:40/100g"),
+            Ok(D::ZonedAbs([a.clone(), a.clone(), a.clone()]))
+        );
+        assert_eq!(
+            d("zoned_abs=60/20G:40/100G"),
+            Ok(D::ZonedAbs([a.clone(), a.clone(), a]))
+        );
+    }
+
+    #[test]
+    fn errors() {
+        for bad in [
+            "zipf",
+            "zipf:1",
+            "zipf:0",
+            "zipf:x",
+            "zipf:1.2:0.5",
+            "pareto:1",
+            "pareto:0",
+            "normal",
+            "normal:101",
+            "normal:10:2",
+            "zoned",
+            "zoned:50/50",
+            "zoned:60/10:30/20",
+            "zoned:x/50:50/50",
+            "zoned_abs:50/1g",
+            "zoned_abs:100/1q",
+            "uniform",
+            "",
+        ] {
+            assert!(d(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Small value shapes: booleans, integers, ranges, per-direction lists, colon lists,
+//! CPU lists and float lists.
+
+use super::size::parse_size;
+
+/// Parse a boolean. fio takes integers only (`true`/`yes` are errors in fio 3.33).
+/// `flag` options (fio's "set" type: time_based, thread, ...) may be given bare and
+/// accept any non-negative integer (non-zero = on); plain booleans need 0 or 1.
+pub fn parse_bool(value: Option<&str>, flag: bool) -> Result<bool, String> {
+    let Some(v) = value else {
+        return if flag {
+            Ok(true)
+        } else {
+            Err("a value is required (0 or 1)".into())
+        };
+    };
+    let n =
+        parse_int(v, 1024).map_err(|_| format!("malformed boolean '{}' (use 0 or 1)", v.trim()))?;
+    match n {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ if flag => Ok(true),
+        _ => Err(format!("boolean '{}' out of range (use 0 or 1)", v.trim())),
+    }
+}
+
+/// Parse a non-negative integer. Like fio, integers accept size suffixes (`1k` = 1024),
+/// `0x` hex and parenthesised arithmetic.
+pub fn parse_int(text: &str, kb_base: u32) -> Result<u64, String> {
+    parse_size(text, kb_base).map_err(|e| e.replace("size", "integer"))
+}
+
+/// Parse a byte range `4k-64k` or `4k:64k`; a single value gives (v, v).
+/// A reversed range is swapped, as fio does.
+pub fn parse_range(text: &str, kb_base: u32) -> Result<(u64, u64), String> {
+    let s = text.trim();
+    let sep = if s.starts_with('(') {
+        None
+    } else {
+        s.find(['-', ':'])
+    };
+    match sep {
+        None => {
+            let v = parse_size(s, kb_base)?;
+            Ok((v, v))
+        }
+        Some(i) => {
+            let a = parse_size(&s[..i], kb_base)?;
+            let b = parse_size(&s[i + 1..], kb_base)?;
+            Ok((a.min(b), a.max(b)))
+        }
+    }
+}
+
+/// Split a per-direction value (read,write,trim) by fio's rule: a value not followed
+/// by a comma also applies to the directions after it; an empty slot means "default".
+/// `bs=8k,32k` → [8k, 32k, 32k]; `bs=8k,32k,` → [8k, 32k, default];
+/// `bs=,8k` → [default, 8k, 8k].
+pub fn per_direction(text: &str) -> Result<[Option<&str>; 3], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "too many comma-separated values in '{text}' (at most read,write,trim)"
+        ));
+    }
+    let mut out = [None; 3];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let p = parts[i.min(parts.len() - 1)];
+        if !p.is_empty() {
+            *slot = Some(p);
+        }
+    }
+    if out.iter().all(Option::is_none) {
+        return Err("empty value".into());
+    }
+    Ok(out)
+}
+
+/// Split a colon-separated list where `\:` stands for a literal colon
+/// (filename=/dev/sda:/dev/sdb, directory=a:b). Empty entries are dropped.
+pub fn parse_list(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => {
+                cur.push(':');
+                chars.next();
+            }
+            ':' => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out.into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+/// Parse a CPU list in fio's syntax: `0-3,5,7-8` (comma list of CPUs and ranges).
+/// Returns the sorted, deduplicated CPU numbers.
+pub fn parse_cpus(text: &str) -> Result<Vec<usize>, String> {
+    let mut cpus = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let num = |s: &str| {
+            s.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n < 65536)
+                .ok_or_else(|| format!("malformed CPU list '{text}' (e.g. 0-3,5)"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    return Err(format!("bad CPU range '{part}' (start > end)"));
+                }
+                cpus.extend(a..=b);
+            }
+            None => cpus.push(num(part)?),
+        }
+    }
+    cpus.sort_unstable();
+    cpus.dedup();
+    Ok(cpus)
+}
+
+/// Parse a ':'-separated list of floats (percentile_list=1:5:99.9).
+pub fn parse_float_list(text: &str) -> Result<Vec<f64>, String> {
+    text.split(':')
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("malformed number '{}' in list '{text}'", p.trim()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bools() {
+        assert_eq!(parse_bool(Some("1"), false), Ok(true));
+        assert_eq!(parse_bool(Some("0"), false), Ok(false));
+        assert_eq!(parse_bool(Some(" 1 "), false), Ok(true));
+        assert_eq!(parse_bool(Some("0x1"), false), Ok(true));
+        assert!(parse_bool(Some("2"), false).is_err());
+        assert_eq!(parse_bool(Some("2"), true), Ok(true));
+        assert!(parse_bool(None, false).is_err());
+        assert_eq!(parse_bool(None, true), Ok(true));
+        for bad in ["true", "false", "yes", "on", "", "-1"] {
+            assert!(parse_bool(Some(bad), true).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ints() {
+        assert_eq!(parse_int("16", 1024), Ok(16));
+        assert_eq!(parse_int("1k", 1024), Ok(1024));
+        assert_eq!(parse_int("0x10", 1024), Ok(16));
+        assert_eq!(parse_int("(4*8)", 1024), Ok(32));
+        let e = parse_int("x", 1024).unwrap_err();
+        assert!(e.contains("integer"), "{e}");
+    }
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("4k-64k", 1024), Ok((4096, 65536)));
+        assert_eq!(parse_range("1k:4k", 1024), Ok((1024, 4096)));
+        assert_eq!(parse_range("64k-4k", 1024), Ok((4096, 65536)));
+        assert_eq!(parse_range("8k", 1024), Ok((8192, 8192)));
+        assert_eq!(parse_range("(2*4k)", 1024), Ok((8192, 8192)));
+        assert!(parse_range("4k-", 1024).is_err());
+        assert!(parse_range("-4k", 1024).is_err());
+        assert!(parse_range("a-b", 1024).is_err());
+    }
+
+    #[test]
+    fn directions() {
+        assert_eq!(per_direction("256k").unwrap(), [Some("256k"); 3]);
+        assert_eq!(
+            per_direction("8k,32k").unwrap(),
+            [Some("8k"), Some("32k"), Some("32k")]
+        );
+        assert_eq!(
+            per_direction("8k,32k,").unwrap(),
+            [Some("8k"), Some("32k"), None]
+        );
+        assert_eq!(
+            per_direction(",8k").unwrap(),
+            [None, Some("8k"), Some("8k")]
+        );
+        assert_eq!(per_direction(",8k,").unwrap(), [None, Some("8k"), None]);
+        assert_eq!(
+            per_direction("1k,2k,3k").unwrap(),
+            [Some("1k"), Some("2k"), Some("3k")]
+        );
+        assert!(per_direction("1,2,3,4").is_err());
+        assert!(per_direction(",").is_err());
+        assert!(per_direction("").is_err());
+    }
+
+    #[test]
+    fn colon_lists() {
+        assert_eq!(parse_list("a:b"), vec!["a", "b"]);
+        assert_eq!(
+            parse_list("/dev/dsk/foo@3,0\\:c"),
+            vec!["/dev/dsk/foo@3,0:c"]
+        );
+        assert_eq!(parse_list("F\\:\\filename"), vec!["F:\\filename"]);
+        assert_eq!(parse_list("a::b:"), vec!["a", "b"]);
+        assert_eq!(parse_list("single"), vec!["single"]);
+        assert!(parse_list("").is_empty());
+    }
+
+    #[test]
+    fn cpus() {
+        assert_eq!(parse_cpus("0-3,5").unwrap(), vec![0, 1, 2, 3, 5]);
+        assert_eq!(parse_cpus("5,1,1").unwrap(), vec![1, 5]);
+        assert_eq!(parse_cpus("7").unwrap(), vec![7]);
+        for bad in ["", "a", "3-1", "1-", "1,,2", "-1", "99999"] {
+            assert!(parse_cpus(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(parse_float_list("1:5:99.9").unwrap(), vec![1.0, 5.0, 99.9]);
+        assert_eq!(parse_float_list("50").unwrap(), vec![50.0]);
+        assert!(parse_float_list("1::2").is_err());
+        assert!(parse_float_list("a").is_err());
+        assert!(parse_float_list("inf").is_err());
+    }
+}

@@ -1,0 +1,207 @@
+//! Sizes: `4k`, `1m`, `1MiB`, `0x1000`, `(1024*1024)`, `50%`.
+//!
+//! Suffixes (case-insensitive): k, m, g, t, p, each optionally followed by `i` and/or
+//! `b`; a lone `b` means bytes. With kb_base=1024 (default) `k` is 1024; with
+//! kb_base=1000 `k` is 1000. A suffix ending in `ib` ("KiB", "mib") flips the base:
+//! it means 1000 under kb_base=1024 and 1024 under kb_base=1000 (fio 3.33's actual
+//! behaviour; a bare `i`, as in `1mi`, does not flip).
+
+use super::arith::{eval, Unit};
+use crate::spec::SizeOrPercent;
+
+/// The multiplier of a size suffix (already lowercased), or None if it is not one.
+pub(crate) fn size_suffix_mult(suffix: &str, kb_base: u32) -> Option<u64> {
+    let s = suffix.to_ascii_lowercase();
+    if s.is_empty() || s == "b" {
+        return Some(1);
+    }
+    let mut chars = s.chars();
+    let pow = match chars.next()? {
+        'k' => 1,
+        'm' => 2,
+        'g' => 3,
+        't' => 4,
+        'p' => 5,
+        _ => return None,
+    };
+    let rest: String = chars.collect();
+    let base: u64 = match rest.as_str() {
+        "" | "b" | "i" => kb_base as u64,
+        "ib" => {
+            if kb_base == 1000 {
+                1024
+            } else {
+                1000
+            }
+        }
+        _ => return None,
+    };
+    Some(base.pow(pow))
+}
+
+/// Parse a size in bytes.
+pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {
+    let s = text.trim();
+    if s.is_empty() {
+        return Err("empty size".into());
+    }
+    if s.starts_with('(') {
+        return eval(s, Unit::Bytes { kb_base });
+    }
+    if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16).map_err(|_| format!("malformed size '{s}'"));
+    }
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, suffix) = s.split_at(split);
+    if digits.is_empty() {
+        return Err(format!("malformed size '{s}'"));
+    }
+    let mult = size_suffix_mult(suffix, kb_base).ok_or_else(|| {
+        if suffix.starts_with('.') {
+            format!("malformed size '{s}' (fractional sizes are not accepted; use a smaller unit)")
+        } else {
+            format!("malformed size '{s}' (units: k, m, g, t, p with optional i/b, e.g. 4k, 1MiB)")
+        }
+    })?;
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("size '{s}' is too large"))?;
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("size '{s}' is too large"))
+}
+
+/// Parse a size that may also be a percentage (`50%`) of the file or device.
+pub fn parse_size_or_percent(text: &str, kb_base: u32) -> Result<SizeOrPercent, String> {
+    let s = text.trim();
+    if let Some(p) = s.strip_suffix('%') {
+        let v: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("malformed percentage '{s}'"))?;
+        if !(v > 0.0 && v <= 100.0) {
+            return Err(format!("percentage '{s}' out of range (0%, 100%]"));
+        }
+        return Ok(SizeOrPercent::Percent(v));
+    }
+    parse_size(s, kb_base).map(SizeOrPercent::Bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sz(s: &str) -> u64 {
+        parse_size(s, 1024).unwrap()
+    }
+
+    #[test]
+    fn plain_and_units_kb1024() {
+        assert_eq!(sz("0"), 0);
+        assert_eq!(sz("4096"), 4096);
+        assert_eq!(sz("4k"), 4096);
+        assert_eq!(sz("4K"), 4096);
+        assert_eq!(sz("4kb"), 4096);
+        assert_eq!(sz("4KB"), 4096);
+        assert_eq!(sz("1m"), 1 << 20);
+        assert_eq!(sz("1MB"), 1 << 20);
+        assert_eq!(sz("1g"), 1 << 30);
+        assert_eq!(sz("1t"), 1 << 40);
+        assert_eq!(sz("1p"), 1 << 50);
+        assert_eq!(sz("4096b"), 4096);
+        assert_eq!(sz("4096B"), 4096);
+        assert_eq!(sz(" 4k "), 4096);
+    }
+
+    #[test]
+    fn ib_suffix_flips_base() {
+        // fio 3.33: 1MiB -> 1000000 and 1kib -> 1000 with kb_base=1024.
+        assert_eq!(sz("1MiB"), 1_000_000);
+        assert_eq!(sz("1kib"), 1000);
+        // ... but a bare 'i' does not flip (fio 3.33 gives 1048576 for 1mi).
+        assert_eq!(sz("1mi"), 1 << 20);
+    }
+
+    #[test]
+    fn kb_base_1000() {
+        assert_eq!(parse_size("1k", 1000).unwrap(), 1000);
+        assert_eq!(parse_size("1KB", 1000).unwrap(), 1000);
+        assert_eq!(parse_size("1ki", 1000).unwrap(), 1000);
+        assert_eq!(parse_size("1kib", 1000).unwrap(), 1024);
+        assert_eq!(parse_size("1KiB", 1000).unwrap(), 1024);
+        assert_eq!(parse_size("1m", 1000).unwrap(), 1_000_000);
+        assert_eq!(parse_size("1MiB", 1000).unwrap(), 1 << 20);
+        assert_eq!(parse_size("1g", 1000).unwrap(), 1_000_000_000);
+    }
+
+    #[test]
+    fn hex() {
+        assert_eq!(sz("0x10"), 16);
+        assert_eq!(sz("0X1000"), 4096);
+        assert!(parse_size("0x10k", 1024).is_err());
+        assert!(parse_size("0x", 1024).is_err());
+    }
+
+    #[test]
+    fn arithmetic() {
+        assert_eq!(sz("(1024*1024)"), 1 << 20);
+        assert_eq!(sz("(2*1k)"), 2048);
+        assert_eq!(sz("(1m/4)"), 256 * 1024);
+        assert_eq!(sz("(4k+512)"), 4608);
+    }
+
+    #[test]
+    fn malformed() {
+        for bad in [
+            "", "abc", "k", "4q", "4k4", "1kk", "1.5m", "-1", "1 k", "1e", "4kibb", "%",
+        ] {
+            assert!(parse_size(bad, 1024).is_err(), "{bad:?} should be rejected");
+        }
+        let e = parse_size("1.5m", 1024).unwrap_err();
+        assert!(e.contains("fractional"), "{e}");
+    }
+
+    #[test]
+    fn overflow() {
+        assert_eq!(sz("18446744073709551615"), u64::MAX);
+        assert!(parse_size("18446744073709551616", 1024).is_err());
+        assert!(parse_size("16384p", 1024).is_err());
+        assert_eq!(sz("16383p"), 16383u64 << 50);
+    }
+
+    #[test]
+    fn percent() {
+        assert_eq!(
+            parse_size_or_percent("50%", 1024).unwrap(),
+            SizeOrPercent::Percent(50.0)
+        );
+        assert_eq!(
+            parse_size_or_percent("12.5%", 1024).unwrap(),
+            SizeOrPercent::Percent(12.5)
+        );
+        assert_eq!(
+            parse_size_or_percent("4k", 1024).unwrap(),
+            SizeOrPercent::Bytes(4096)
+        );
+        assert!(parse_size_or_percent("0%", 1024).is_err());
+        assert!(parse_size_or_percent("101%", 1024).is_err());
+        assert!(parse_size_or_percent("x%", 1024).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn size_roundtrip(n in 0u64..(1u64 << 40), unit in 0usize..5) {
+            let (suf, mult) = [("", 1u64), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("t", 1 << 40)][unit];
+            let s = format!("{n}{suf}");
+            match n.checked_mul(mult) {
+                Some(v) => proptest::prop_assert_eq!(parse_size(&s, 1024).unwrap(), v),
+                None => proptest::prop_assert!(parse_size(&s, 1024).is_err()),
+            }
+        }
+
+        #[test]
+        fn size_never_panics(s in "\\PC{0,24}", base in proptest::sample::select(vec![1000u32, 1024])) {
+            let _ = parse_size(&s, base);
+            let _ = parse_size_or_percent(&s, base);
+        }
+    }
+}
