@@ -1,1 +1,509 @@
+//! Option-family tests: each option through the table onto a JobSpec, plus defaults
+//! and cross-option validation.
 
+use super::*;
+use crate::spec::*;
+
+fn raw(line: &str, n: usize) -> RawOpt {
+    let (key, value) = match line.split_once('=') {
+        Some((k, v)) => (k.to_string(), Some(v.to_string())),
+        None => (line.to_string(), None),
+    };
+    RawOpt {
+        key,
+        value,
+        loc: Loc::File {
+            path: "t.fio".into(),
+            line: n + 2,
+        },
+    }
+}
+
+fn job_ov(lines: &[&str], ov: &Overrides) -> Result<JobSpec, ConfigError> {
+    let own: Vec<RawOpt> = lines.iter().enumerate().map(|(n, l)| raw(l, n)).collect();
+    let chain: Vec<Applied> = own
+        .iter()
+        .map(|o| Applied {
+            opt: o,
+            section: "j",
+        })
+        .collect();
+    build(
+        "j",
+        &Loc::File {
+            path: "t.fio".into(),
+            line: 1,
+        },
+        &chain,
+        &own,
+        ov,
+    )
+}
+
+fn job(lines: &[&str]) -> JobSpec {
+    job_ov(lines, &Overrides::default()).unwrap()
+}
+
+fn bad(lines: &[&str]) -> String {
+    job_ov(lines, &Overrides::default()).unwrap_err().0
+}
+
+#[test]
+fn defaults_match_fio() {
+    let j = job(&[]);
+    assert_eq!(j.name, "j");
+    assert_eq!(j.origin, "t.fio:1");
+    assert_eq!(j.ioengine, "psync");
+    assert_eq!(j.iodepth, 1);
+    assert_eq!(
+        j.rw,
+        RwMode {
+            kind: RwKind::Read,
+            random: false,
+            nr: 1,
+            text: "read".into()
+        }
+    );
+    assert_eq!(
+        j.bs[0],
+        BlockSize {
+            min: 4096,
+            max: 4096,
+            split: vec![]
+        }
+    );
+    assert_eq!(j.bs[2].max, 4096);
+    assert_eq!(j.rwmixread, 50);
+    assert_eq!(j.percentage_random, [100; 3]);
+    assert_eq!(j.kb_base, 1024);
+    assert_eq!(j.unit_base, 0);
+    assert_eq!(j.randseed, 0x89);
+    assert!(j.randrepeat);
+    assert_eq!(j.filename_format, "$jobname.$jobnum.$filenum");
+    assert_eq!((j.nrfiles, j.loops, j.numjobs), (1, 1, 1));
+    assert_eq!((j.bw_avg_time_ms, j.iops_avg_time_ms), (500, 500));
+    assert!(j.clat_percentiles && !j.lat_percentiles && !j.slat_percentiles);
+    assert_eq!(j.percentile_list, DEFAULT_PERCENTILES.to_vec());
+    assert!(j.allow_file_create && j.invalidate && !j.overwrite && j.scramble_buffers);
+    assert_eq!(j.fallocate, Fallocate::Native);
+    assert_eq!(j.offset, SizeOrPercent::Bytes(0));
+    assert_eq!(j.size, None);
+    assert_eq!(j.runtime_us, None);
+    assert_eq!(j.random_distribution, RandomDistribution::Random);
+    assert_eq!(j.random_generator, RandomGenerator::Tausworthe);
+    assert!(j.job_options.is_empty());
+}
+
+#[test]
+fn table_defaults_agree_with_spec_defaults() {
+    // Every option's documented default, applied explicitly, must not change the job.
+    let base = format!("{:?}", job(&[]));
+    for o in crate::table::all()
+        .filter(|o| o.support == crate::table::Support::Yes && !o.default.is_empty())
+    {
+        let line = format!("{}={}", o.name, o.default);
+        let j = job_ov(&[&line], &Overrides::default()).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut j = j;
+        j.job_options.clear();
+        j.rw.text = "read".into();
+        assert_eq!(
+            format!("{j:?}"),
+            base,
+            "default of {} differs from JobSpec::with_defaults",
+            o.name
+        );
+    }
+}
+
+#[test]
+fn rw_modes() {
+    let cases = [
+        ("read", RwKind::Read, false),
+        ("write", RwKind::Write, false),
+        ("trim", RwKind::Trim, false),
+        ("randread", RwKind::Read, true),
+        ("randwrite", RwKind::Write, true),
+        ("randtrim", RwKind::Trim, true),
+        ("rw", RwKind::ReadWrite, false),
+        ("readwrite", RwKind::ReadWrite, false),
+        ("randrw", RwKind::ReadWrite, true),
+        ("trimwrite", RwKind::TrimWrite, false),
+    ];
+    for (text, kind, random) in cases {
+        let j = job(&[&format!("rw={text}")]);
+        assert_eq!(
+            j.rw,
+            RwMode {
+                kind,
+                random,
+                nr: 1,
+                text: text.into()
+            },
+            "{text}"
+        );
+    }
+    let j = job(&["readwrite=randread:8"]);
+    assert_eq!(
+        (j.rw.kind, j.rw.random, j.rw.nr, j.rw.text.as_str()),
+        (RwKind::Read, true, 8, "randread:8")
+    );
+    assert_eq!(job(&["rw=write:4k"]).rw.nr, 4096);
+    assert!(bad(&["rw=randread:0"]).contains("out of range"));
+    assert!(bad(&["rw=randread:x"]).contains("bad ':N' suffix"));
+    assert!(bad(&["rw=randtrimwrite"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["rw=randreadx"]).contains("allowed: read, write"));
+}
+
+#[test]
+fn rw_sequencer_and_mix() {
+    assert_eq!(
+        job(&["rw_sequencer=identical"]).rw_sequencer,
+        RwSequencer::Identical
+    );
+    assert_eq!(job(&["rwmixread=70"]).rwmixread, 70);
+    assert_eq!(job(&["rwmixwrite=30"]).rwmixread, 70);
+    // The later of the two wins (fio's rule).
+    assert_eq!(job(&["rwmixread=10", "rwmixwrite=30"]).rwmixread, 70);
+    assert_eq!(job(&["rwmixwrite=30", "rwmixread=10"]).rwmixread, 10);
+    assert_eq!(bad(&["rwmixread=101"]), "job 'j': bad value '101' for option 'rwmixread' (at t.fio:2): 101 is out of range; allowed: 0..100");
+    assert!(bad(&["rw_sequencer=random"]).contains("allowed: sequential, identical"));
+}
+
+#[test]
+fn block_sizes() {
+    let j = job(&["bs=8k,32k"]);
+    assert_eq!(
+        [j.bs[0].min, j.bs[1].min, j.bs[2].min],
+        [8192, 32768, 32768]
+    );
+    let j = job(&["bs=8k,32k,"]);
+    assert_eq!([j.bs[0].min, j.bs[1].min, j.bs[2].min], [8192, 32768, 4096]);
+    let j = job(&["bs=,8k"]);
+    assert_eq!([j.bs[0].min, j.bs[1].min, j.bs[2].min], [4096, 8192, 8192]);
+    let j = job(&["blocksize=64k"]);
+    assert_eq!(
+        j.bs[2],
+        BlockSize {
+            min: 65536,
+            max: 65536,
+            split: vec![]
+        }
+    );
+    let j = job(&["bsrange=1k-4k,2k-8k"]);
+    assert_eq!(
+        (j.bs[0].min, j.bs[0].max, j.bs[1].min, j.bs[1].max),
+        (1024, 4096, 2048, 8192)
+    );
+    let j = job(&["blocksize_range=64k:4k"]);
+    assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 65536));
+    let j = job(&["bssplit=4k/10:64k/50:32k/40"]);
+    assert_eq!(
+        j.bs[1],
+        BlockSize {
+            min: 4096,
+            max: 65536,
+            split: vec![(4096, 10), (32768, 40), (65536, 50)]
+        }
+    );
+    let j = job(&["bssplit=2k/50:4k/50,4k/90:8k/10"]);
+    assert_eq!(j.bs[0].split, vec![(2048, 50), (4096, 50)]);
+    assert_eq!(j.bs[2].split, vec![(4096, 90), (8192, 10)]);
+    let j = job(&["ba=512,4k"]);
+    assert_eq!(j.blockalign, [512, 4096, 4096]);
+    assert!(job(&["bs_unaligned"]).bs_unaligned);
+    assert!(job(&["blocksize_unaligned=1"]).bs_unaligned);
+    assert!(bad(&["bs=0"]).contains("block size must be > 0"));
+    assert!(bad(&["bs=4k,8k,16k,32k"]).contains("too many"));
+    assert!(bad(&["bsrange=0-4k"]).contains("block size must be > 0"));
+    assert!(bad(&["bssplit=4k/50:8k/60"]).contains("more than 100"));
+}
+
+#[test]
+fn kb_base_applies_to_every_size_in_the_job() {
+    // kb_base is found first, so an earlier bs uses it too (fio gives kb_base priority).
+    let j = job(&["bs=4k", "size=1m", "kb_base=1000"]);
+    assert_eq!(j.bs[0].min, 4000);
+    assert_eq!(j.size, Some(SizeOrPercent::Bytes(1_000_000)));
+    assert_eq!(j.kb_base, 1000);
+    let j = job(&["kb_base=1000", "bs=4KiB"]);
+    assert_eq!(j.bs[0].min, 4096);
+    assert!(bad(&["kb_base=1001"]).contains("allowed: 1024, 1000"));
+}
+
+#[test]
+fn files_and_sizes() {
+    let j = job(&[
+        "filename=/dev/sda:/dev/sdb",
+        "directory=/mnt",
+        "nrfiles=4",
+        "size=50%",
+        "filesize=1m-2m",
+        "io_limit=10m",
+        "offset=25%",
+        "offset_increment=1g",
+        "number_ios=100",
+        "fill_fs=1",
+    ]);
+    assert_eq!(j.filenames, vec!["/dev/sda", "/dev/sdb"]);
+    assert_eq!(j.directory, Some("/mnt".into()));
+    assert_eq!(j.nrfiles, 4);
+    assert_eq!(j.size, Some(SizeOrPercent::Percent(50.0)));
+    assert_eq!(j.filesize, Some((1 << 20, 2 << 20)));
+    assert_eq!(j.io_size, Some(10 << 20));
+    assert_eq!(j.offset, SizeOrPercent::Percent(25.0));
+    assert_eq!(j.offset_increment, 1 << 30);
+    assert_eq!(j.number_ios, Some(100));
+    assert!(j.fill_device);
+    assert_eq!(job(&["filename=a\\:b"]).filenames, vec!["a:b"]);
+    assert_eq!(job(&["filesize=4k"]).filesize, Some((4096, 4096)));
+    assert_eq!(
+        job(&["size=(1024*1024)"]).size,
+        Some(SizeOrPercent::Bytes(1 << 20))
+    );
+    assert!(bad(&["nrfiles=0"]).contains("allowed: 1 or more"));
+    assert!(bad(&["directory=a:b"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["size=1.5g"]).contains("fractional"));
+    assert!(bad(&["size=4q"]).contains("malformed size '4q'"));
+    assert!(bad(&["filesize=0"]).contains("> 0"));
+}
+
+#[test]
+fn file_handling_booleans() {
+    let j = job(&[
+        "direct=1",
+        "sync=1",
+        "fsync=8",
+        "fdatasync=4",
+        "end_fsync=1",
+        "fsync_on_close=1",
+        "create_on_open=1",
+        "create_only=1",
+        "allow_file_create=0",
+        "overwrite=1",
+        "unlink=1",
+        "invalidate=0",
+    ]);
+    assert!(
+        j.direct && j.sync && j.end_fsync && j.fsync_on_close && j.create_on_open && j.create_only
+    );
+    assert!(!j.allow_file_create && j.overwrite && j.unlink && !j.invalidate);
+    assert_eq!((j.fsync, j.fdatasync), (8, 4));
+    assert!(!job(&["direct=1", "buffered=1"]).direct);
+    assert!(job(&["buffered=0"]).direct);
+    assert!(!job(&["sync=none"]).sync);
+    assert!(job(&["sync=sync"]).sync);
+    assert!(bad(&["sync=dsync"]).contains("not supported"));
+    assert_eq!(job(&["fallocate=none"]).fallocate, Fallocate::None);
+    assert_eq!(job(&["fallocate=posix"]).fallocate, Fallocate::Posix);
+    assert_eq!(job(&["fallocate=keep"]).fallocate, Fallocate::Keep);
+    assert_eq!(job(&["fallocate=truncate"]).fallocate, Fallocate::Truncate);
+    assert_eq!(job(&["fallocate=0"]).fallocate, Fallocate::None);
+    // Plain booleans need a value and only take 0/1 (fio 3.33).
+    assert_eq!(
+        bad(&["direct"]),
+        "job 'j': option 'direct' needs a value (at t.fio:2); expected boolean (opt=1 or opt=0)"
+    );
+    assert!(bad(&["direct=2"]).contains("out of range"));
+    assert!(bad(&["direct=true"]).contains("malformed boolean"));
+}
+
+#[test]
+fn engine() {
+    for e in ["null", "sync", "psync", "vsync", "pvsync", "pvsync2"] {
+        assert_eq!(job(&[&format!("ioengine={e}")]).ioengine, e);
+    }
+    let e = bad(&["ioengine=libaio"]);
+    assert!(
+        e.contains("I/O engine 'libaio' is not supported by ferrio yet"),
+        "{e}"
+    );
+    let e = bad(&["ioengine=bogus"]);
+    assert!(
+        e.contains("allowed: psync, sync, vsync, pvsync, pvsync2, null"),
+        "{e}"
+    );
+    assert_eq!(job(&["iodepth=32"]).iodepth, 32);
+    assert!(bad(&["iodepth=0"]).contains("allowed: 1..65535"));
+    assert!(job(&["ioengine=pvsync2", "hipri"]).hipri);
+    assert!(bad(&["hipri"]).contains("needs ioengine=pvsync2"));
+}
+
+#[test]
+fn jobs_and_groups() {
+    let j = job(&[
+        "numjobs=4",
+        "thread",
+        "group_reporting",
+        "wait_for_previous",
+        "new_group",
+        "wait_for=other",
+        "exitall",
+    ]);
+    assert_eq!(j.numjobs, 4);
+    assert!(j.thread && j.group_reporting && j.stonewall && j.new_group && j.exitall);
+    assert_eq!(j.wait_for.as_deref(), Some("other"));
+    assert!(!job(&["thread=0"]).thread);
+    // Flags accept any integer, like fio's "set" options.
+    assert!(job(&["time_based=2"]).time_based);
+    assert!(bad(&["numjobs=0"]).contains("allowed: 1..4096"));
+}
+
+#[test]
+fn times() {
+    let j = job(&[
+        "time_based",
+        "runtime=10",
+        "ramp_time=500ms",
+        "startdelay=1-5",
+        "loops=3",
+    ]);
+    assert!(j.time_based);
+    assert_eq!(j.runtime_us, Some(10_000_000));
+    assert_eq!(j.ramp_time_us, 500_000);
+    assert_eq!(j.startdelay_us, (1_000_000, 5_000_000));
+    assert_eq!(j.loops, 3);
+    assert_eq!(job(&["timeout=1m"]).runtime_us, Some(60_000_000));
+    assert_eq!(job(&["runtime=10", "runtime=0"]).runtime_us, None);
+    assert_eq!(
+        job(&["startdelay=2s"]).startdelay_us,
+        (2_000_000, 2_000_000)
+    );
+    assert!(bad(&["runtime=1.5"]).contains("malformed time"));
+    assert!(bad(&["loops=0"]).contains("1 or more"));
+}
+
+#[test]
+fn randomness() {
+    let j = job(&[
+        "randrepeat=0",
+        "randseed=1234",
+        "norandommap",
+        "random_generator=lfsr",
+        "random_distribution=zipf:1.2",
+        "percentage_random=50,10",
+    ]);
+    assert!(!j.randrepeat && j.norandommap);
+    assert_eq!(j.randseed, 1234);
+    assert_eq!(j.random_generator, RandomGenerator::Lfsr);
+    assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));
+    assert_eq!(j.percentage_random, [50, 10, 10]);
+    assert_eq!(
+        job(&["random_generator=tausworthe64"]).random_generator,
+        RandomGenerator::Tausworthe64
+    );
+    assert!(bad(&["percentage_random=101"]).contains("out of range"));
+    assert!(bad(&["random_distribution=zipf:1"]).contains("not 1.0"));
+    assert!(bad(&["random_generator=xorshift"]).contains("allowed: tausworthe, lfsr, tausworthe64"));
+}
+
+#[test]
+fn buffers() {
+    let j = job(&[
+        "zero_buffers",
+        "refill_buffers",
+        "scramble_buffers=0",
+        "buffer_pattern=0xdeadbeef",
+    ]);
+    assert!(j.zero_buffers && j.refill_buffers && !j.scramble_buffers);
+    assert_eq!(j.buffer_pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
+    assert_eq!(
+        job(&["buffer_pattern=\"ab\""]).buffer_pattern,
+        Some(b"ab".to_vec())
+    );
+    assert!(bad(&["buffer_pattern='file'"]).contains("not supported"));
+}
+
+#[test]
+fn statistics() {
+    let j = job(&[
+        "percentile_list=99:50:99.99",
+        "lat_percentiles=1",
+        "slat_percentiles=1",
+        "clat_percentiles=0",
+        "bwavgtime=1000",
+        "iopsavgtime=2s",
+        "unit_base=8",
+        "clocksource=clock_gettime",
+    ]);
+    assert_eq!(j.percentile_list, vec![99.0, 50.0, 99.99]);
+    assert!(j.lat_percentiles && j.slat_percentiles && !j.clat_percentiles);
+    assert_eq!((j.bw_avg_time_ms, j.iops_avg_time_ms), (1000, 2000));
+    assert_eq!(j.unit_base, 8);
+    assert_eq!(j.clocksource.as_deref(), Some("clock_gettime"));
+    let j = job(&["disable_lat=1", "disable_clat=1", "disable_slat=1"]);
+    assert!(j.disable_lat && j.disable_clat && j.disable_slat && !j.gtod_reduce);
+    let j = job(&["gtod_reduce=1"]);
+    assert!(
+        j.gtod_reduce && j.disable_lat && j.disable_clat && j.disable_slat && !j.clat_percentiles
+    );
+    assert!(bad(&["percentile_list=0"]).contains("out of range"));
+    assert!(bad(&["percentile_list=101"]).contains("out of range"));
+    let many = format!(
+        "percentile_list={}",
+        (1..=21)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    );
+    assert!(bad(&[&many]).contains("at most 20"));
+    assert!(bad(&["bwavgtime=0"]).contains("at least 1"));
+    assert!(bad(&["unit_base=2"]).contains("allowed: 0, 8, 1"));
+    assert!(bad(&["clocksource=tsc"]).contains("allowed: cpu, clock_gettime, gettimeofday"));
+}
+
+#[test]
+fn placement() {
+    let j = job(&["cpus_allowed=0-3,5", "nice=-5"]);
+    assert_eq!(j.cpus_allowed, Some(vec![0, 1, 2, 3, 5]));
+    assert_eq!(j.nice, -5);
+    assert!(bad(&["nice=20"]).contains("out of range"));
+    assert!(bad(&["cpus_allowed=3-1"]).contains("start > end"));
+}
+
+#[test]
+fn description_and_name() {
+    let j = job(&["description=hello world", "name=renamed"]);
+    assert_eq!(j.description.as_deref(), Some("hello world"));
+    assert_eq!(j.name, "renamed");
+}
+
+#[test]
+fn readonly() {
+    assert!(job(&["readonly", "rw=read"]).readonly);
+    let e = bad(&["readonly", "rw=randwrite"]);
+    assert_eq!(e, "job 'j': rw=randwrite writes or trims, but read-only mode is on (--readonly or readonly=1) (at t.fio:1)");
+    let e = job_ov(&["rw=trim"], &Overrides { readonly: true })
+        .unwrap_err()
+        .0;
+    assert!(e.contains("read-only"), "{e}");
+    assert!(
+        job_ov(&["rw=randread"], &Overrides { readonly: true })
+            .unwrap()
+            .readonly
+    );
+}
+
+#[test]
+fn unknown_unsupported_and_noop() {
+    assert_eq!(
+        bad(&["iodepht=4"]),
+        "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
+    );
+    assert_eq!(
+        bad(&["rate=1m"]),
+        "job 'j': option 'rate' is not supported by ferrio yet (at t.fio:2)"
+    );
+    assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
+    let j = job(&["create_serialize=0", "unique_filename=0"]);
+    assert_eq!(j.job_options.len(), 2);
+}
+
+#[test]
+fn job_options_as_given() {
+    let j = job(&["rw=randread", "time_based", "bs=4k", "bs=8k"]);
+    let want: Vec<(String, String)> = [("rw", "randread"), ("bs", "4k"), ("bs", "8k")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(j.job_options, want);
+}

@@ -123,3 +123,315 @@ fn bad_rw_names_everything() {
         "job 'rand': bad value 'rando' for option 'rw' (at j.fio:7); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite"
     );
 }
+
+fn print(args: &[&str], files: &[(&str, &str)]) -> String {
+    match run(args, files) {
+        Ok(Command::Print(s)) => s,
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn globals_before_first_name_apply_to_all_command_line_jobs() {
+    let i = inv(
+        &[
+            "--ioengine=null",
+            "--size=1m",
+            "--name=a",
+            "--bs=8k",
+            "--name=b",
+            "--rw=write",
+        ],
+        &[],
+    );
+    assert_eq!(i.jobs.len(), 2);
+    assert_eq!(
+        i.global_options,
+        pairs(&[("ioengine", "null"), ("size", "1m")])
+    );
+    let (a, b) = (&i.jobs[0], &i.jobs[1]);
+    assert_eq!((a.name.as_str(), b.name.as_str()), ("a", "b"));
+    assert_eq!((a.ioengine.as_str(), b.ioengine.as_str()), ("null", "null"));
+    assert_eq!(a.bs[0].min, 8192);
+    // Options after --name=a belong to a only.
+    assert_eq!(b.bs[0].min, 4096);
+    assert_eq!(b.rw.kind, crate::spec::RwKind::Write);
+    assert_eq!(a.job_options, pairs(&[("name", "a"), ("bs", "8k")]));
+}
+
+#[test]
+fn name_global_starts_a_global_group() {
+    let i = inv(
+        &[
+            "--name=global",
+            "--rw=randread",
+            "--size=128m",
+            "--name=job1",
+            "--name=job2",
+        ],
+        &[],
+    );
+    assert_eq!(i.jobs.len(), 2);
+    assert!(i
+        .jobs
+        .iter()
+        .all(|j| j.rw.random && j.size == Some(crate::spec::SizeOrPercent::Bytes(128 << 20))));
+    // A later global group only affects the jobs after it.
+    let i = inv(&["--name=a", "--name=global", "--bs=8k", "--name=b"], &[]);
+    assert_eq!((i.jobs[0].bs[0].min, i.jobs[1].bs[0].min), (4096, 8192));
+}
+
+#[test]
+fn space_separated_values_and_bare_flags() {
+    let i = inv(
+        &[
+            "--name",
+            "t",
+            "--bs",
+            "8k",
+            "--time_based",
+            "--runtime",
+            "5",
+            "--output-format",
+            "json",
+        ],
+        &[],
+    );
+    let j = &i.jobs[0];
+    assert_eq!(j.name, "t");
+    assert_eq!(j.bs[0].min, 8192);
+    assert!(j.time_based);
+    assert_eq!(j.runtime_us, Some(5_000_000));
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Json]);
+    // A bare flag does not swallow the next argument.
+    let i = inv(&["--name=t", "--thread", "j.fio"], &[("j.fio", "[f]\n")]);
+    assert!(i.jobs[0].thread);
+    assert_eq!(i.jobs[1].name, "f");
+}
+
+#[test]
+fn keywords_on_the_command_line() {
+    let i = inv(&["--name=t", "--numjobs=$ncpus", "--bs=$pagesize"], &[]);
+    assert_eq!(i.jobs[0].numjobs, 4);
+    assert_eq!(i.jobs[0].bs[0].min, 4096);
+}
+
+#[test]
+fn job_files_mixed_with_command_line() {
+    let a = "[global]\nbs=8k\n[a1]\n[global]\nbs=16k\n[a2]\nrw=write\n";
+    let b = "[b1]\niodepth=${QD}\n";
+    let i = inv(
+        &["a.fio", "--size=1m", "--name=cli", "--rw=randread", "b.fio"],
+        &[("a.fio", a), ("b.fio", b)],
+    );
+    let names: Vec<&str> = i.jobs.iter().map(|j| j.name.as_str()).collect();
+    // Command-line jobs first, then job files in the order given (fio's order).
+    assert_eq!(names, ["cli", "a1", "a2", "b1"]);
+    let by = |n: &str| i.jobs.iter().find(|j| j.name == n).unwrap();
+    // Command-line globals reach every job file.
+    assert!(i
+        .jobs
+        .iter()
+        .all(|j| j.size == Some(crate::spec::SizeOrPercent::Bytes(1 << 20))));
+    // Several [global]s: each applies to the jobs below it, later ones override.
+    assert_eq!(by("a1").bs[0].min, 8192);
+    assert_eq!(by("a2").bs[0].min, 16384);
+    // A file's globals do not leak into the next file.
+    assert_eq!(by("b1").bs[0].min, 4096);
+    assert_eq!(by("b1").iodepth, 8);
+    // Command-line job options do not leak into files.
+    assert!(!by("a1").rw.random);
+    assert_eq!(by("a2").origin, "a.fio:6");
+    assert_eq!(
+        i.global_options,
+        pairs(&[("size", "1m"), ("bs", "8k"), ("bs", "16k")])
+    );
+}
+
+#[test]
+fn job_overrides_global_in_file() {
+    let i = inv(
+        &["j.fio"],
+        &[("j.fio", "[global]\nrw=randread\nbs=8k\n[a]\nbs=4k\n")],
+    );
+    assert_eq!(i.jobs[0].bs[0].min, 4096);
+    assert!(i.jobs[0].rw.random);
+}
+
+#[test]
+fn section_filter() {
+    let f = "[global]\nsize=1m\n[a]\n[b]\nrw=write\n[c]\n";
+    let i = inv(&["--section=b", "j.fio", "--section", "c"], &[("j.fio", f)]);
+    let names: Vec<&str> = i.jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["b", "c"]);
+    assert!(i.jobs.iter().all(|j| j.size.is_some()));
+    assert_eq!(
+        err(&["--section=zz", "j.fio"], &[("j.fio", f)]),
+        "--section=zz: no such job section in the job files"
+    );
+}
+
+#[test]
+fn run_flags() {
+    let i = inv(
+        &[
+            "--output-format=json,terse,json+",
+            "--output=/tmp/out.json",
+            "--eta=never",
+            "--debug=parse,io",
+            "--name=t",
+        ],
+        &[],
+    );
+    assert_eq!(
+        i.flags.output_formats,
+        vec![
+            OutputFormat::Json,
+            OutputFormat::Terse,
+            OutputFormat::JsonPlus
+        ]
+    );
+    assert_eq!(i.flags.output, Some(PathBuf::from("/tmp/out.json")));
+    assert_eq!(i.flags.eta, EtaMode::Never);
+    assert_eq!(i.flags.debug, vec!["parse", "io"]);
+    assert_eq!(i.flags.terse_version, 3);
+    let i = inv(
+        &["--minimal", "--terse-version=3", "--eta=always", "--name=t"],
+        &[],
+    );
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Terse]);
+    assert_eq!(i.flags.eta, EtaMode::Always);
+    assert!(err(&["--output-format=xml", "--name=t"], &[])
+        .contains("allowed: normal, terse, json, json+"));
+    assert!(err(&["--eta=sometimes", "--name=t"], &[]).contains("allowed: auto, always, never"));
+    assert!(
+        err(&["--terse-version=2", "--name=t"], &[]).contains("bad value '2' for --terse-version")
+    );
+    assert!(err(&["--output"], &[]).contains("--output needs a value"));
+}
+
+#[test]
+fn readonly_flag() {
+    let e = err(&["--readonly", "--name=w", "--rw=write"], &[]);
+    assert_eq!(e, "job 'w': rw=write writes or trims, but read-only mode is on (--readonly or readonly=1) (at command line)");
+    let i = inv(&["--readonly", "--name=r"], &[]);
+    assert!(i.flags.readonly && i.jobs[0].readonly);
+}
+
+#[test]
+fn special_commands() {
+    assert_eq!(
+        print(&["--version"], &[]),
+        format!("ferrio-{}\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(print(&["--help"], &[]).contains("Usage: ferrio"));
+    assert!(print(&["--cmdhelp"], &[]).contains("iodepth"));
+    assert!(print(&["--cmdhelp=bs"], &[]).contains("blocksize"));
+    assert!(err(&["--cmdhelp=bz"], &[]).contains("did you mean 'bs'"));
+    assert!(matches!(
+        run(&["--cpuclock-test"], &[]),
+        Ok(Command::CpuClockTest)
+    ));
+    assert!(matches!(
+        run(&["--clock-bench"], &[]),
+        Ok(Command::ClockBench)
+    ));
+    assert_eq!(print(&["--parse-only", "--name=t"], &[]), "");
+    // --parse-only still validates.
+    assert!(err(&["--parse-only", "--name=t", "--bs=0"], &[]).contains("bs"));
+}
+
+#[test]
+fn showcmd_round_trips() {
+    let f = "[global]\nbs=8k\ninclude inc.fio\n[a]\ntime_based\nruntime=1\ndescription=hello world\n[global]\nbs=16k\n[b]\nfilename=x\\:y\n";
+    let out = print(
+        &["--showcmd", "j.fio"],
+        &[("j.fio", f), ("inc.fio", "iodepth=${QD}\n")],
+    );
+    assert_eq!(
+        out,
+        "ferrio --name=global --bs=8k --iodepth=8 --name=a --time_based --runtime=1 --description='hello world' --name=global --bs=16k --name=b --filename='x\\:y'\n"
+    );
+    // Feeding the printed line back gives the same jobs.
+    let from_file = inv(&["j.fio"], &[("j.fio", f), ("inc.fio", "iodepth=${QD}\n")]);
+    let args = [
+        "--name=global",
+        "--bs=8k",
+        "--iodepth=8",
+        "--name=a",
+        "--time_based",
+        "--runtime=1",
+        "--description=hello world",
+        "--name=global",
+        "--bs=16k",
+        "--name=b",
+        "--filename=x\\:y",
+    ];
+    let from_cli = inv(&args, &[]);
+    for (x, y) in from_file.jobs.iter().zip(&from_cli.jobs) {
+        assert_eq!(
+            (
+                x.name.as_str(),
+                x.bs[0].min,
+                x.iodepth,
+                x.runtime_us,
+                &x.filenames
+            ),
+            (
+                y.name.as_str(),
+                y.bs[0].min,
+                y.iodepth,
+                y.runtime_us,
+                &y.filenames
+            )
+        );
+    }
+    assert!(err(&["--showcmd"], &[]).contains("needs job files"));
+}
+
+#[test]
+fn command_line_errors() {
+    assert_eq!(
+        err(&["--name=t", "--iodepht=2"], &[]),
+        "unknown option '--iodepht' (at command line); did you mean '--iodepth'?"
+    );
+    assert_eq!(err(&["--name=t", "--rw=rando"], &[]), "job 't': bad value 'rando' for option 'rw' (at command line); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite");
+    assert_eq!(err(&["--bs=4q", "--name=t"], &[]), "job 'global': bad value '4q' for option 'bs' (at command line): malformed size '4q' (units: k, m, g, t, p with optional i/b, e.g. 4k, 1MiB); allowed: 1 or more");
+    assert!(err(&["--name=t", "--rate=1m"], &[])
+        .contains("option 'rate' is not supported by ferrio yet"));
+    assert!(err(&["--name=t", "--bs"], &[]).contains("--bs needs a value"));
+    assert!(err(&["--name="], &[]).contains("needs a job name"));
+    assert!(err(&["-x"], &[]).contains("unknown flag '-x'"));
+    assert_eq!(
+        err(&[], &[]),
+        "no jobs defined: give a job file or --name=JOB options (see --help)"
+    );
+    assert_eq!(
+        err(&["--size=1m"], &[]),
+        "no jobs defined: give a job file or --name=JOB options (see --help)"
+    );
+    assert_eq!(
+        err(&["missing.fio"], &[]),
+        "cannot read job file 'missing.fio': No such file or directory"
+    );
+}
+
+#[test]
+fn double_dash_ends_options() {
+    let i = inv(&["--", "--weird.fio"], &[("--weird.fio", "[w]\n")]);
+    assert_eq!(i.jobs[0].name, "w");
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_arguments_never_panic(args in proptest::collection::vec("(--)?[a-z_=0-9,:.-]{0,12}", 0..8)) {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = run(&refs, &[("a.fio", "[a]\n")]);
+    }
+}
