@@ -65,10 +65,9 @@ fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
         None => 1,
         Some(n) => {
             let n = parse_size(n, c.kb_base).map_err(|e| format!("bad ':N' suffix: {e}"))?;
-            u32::try_from(n)
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("':N' suffix {n} out of range 1..{}", u32::MAX))?
+            // fio treats :0 like :1.
+            u32::try_from(n.max(1))
+                .map_err(|_| format!("':N' suffix {n} out of range 0..{}", u32::MAX))?
         }
     };
     j.rw = RwMode {
@@ -210,7 +209,7 @@ pub const ENGINE: &[OptSpec] = &[
         },
     )
     .def("1")
-    .range(1, 65535),
+    .min(1),
     opt(
         "hipri",
         K::Flag,

@@ -146,12 +146,11 @@ pub const TIME: &[OptSpec] = &[
         "loops",
         K::Int,
         C::Time,
-        "Run the workload this many times",
+        "Run the workload this many times (0 runs it once, as in fio)",
         |j, c, v| {
-            j.loops = c.u32(v)?;
+            j.loops = c.u32(v)?.max(1);
             Ok(())
         },
     )
-    .def("1")
-    .min(1),
+    .def("1"),
 ];

@@ -9,8 +9,8 @@ pub const STATS: &[OptSpec] = &[
         if l.len() > 20 {
             return Err(format!("{} percentiles given, at most 20 allowed", l.len()));
         }
-        if let Some(p) = l.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
-            return Err(format!("percentile {p} out of range (0, 100]"));
+        if let Some(p) = l.iter().find(|p| !(0.0..=100.0).contains(*p)) {
+            return Err(format!("percentile {p} out of range [0, 100]"));
         }
         j.percentile_list = l;
         Ok(())
