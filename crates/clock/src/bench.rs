@@ -47,8 +47,8 @@ fn min_step(clock: &Clock) -> Option<u64> {
 
 /// Measure and print the per-read cost of every clock source.
 pub fn clock_bench(out: &mut dyn Write) {
-    const ITERS: u32 = 200_000;
-    const ROUNDS: u32 = 5;
+    const ITERS: u32 = 100_000;
+    const ROUNDS: u32 = 9;
     let _ = writeln!(
         out,
         "clock source     ns/read   step ns  notes   (best of {ROUNDS} x {ITERS} reads)"
