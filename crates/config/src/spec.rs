@@ -30,8 +30,11 @@ pub enum RwKind {
 pub struct RwMode {
     pub kind: RwKind,
     pub random: bool,
-    /// The `:N` suffix: with sequential I/O, add N-1 blocks of hole after each I/O
-    /// (rw_sequencer=sequential) or repeat the same offset N times (identical). 1 = none.
+    /// The `:N` suffix (1 = none; fio treats `:0` as none too). With random I/O: a new
+    /// random offset every N I/Os, the ones between following rw_sequencer (sequential:
+    /// the next block; identical: the same offset). With sequential I/O fio reads N as a
+    /// size (`rw=write:4k`) and skips that many bytes after each I/O; ferrio parses it
+    /// the same way, so `nr` is then in bytes.
     pub nr: u32,
     /// The value exactly as given, for printing (e.g. "randrw").
     pub text: String,

@@ -438,6 +438,10 @@ fn statistics() {
     assert!(
         j.gtod_reduce && j.disable_lat && j.disable_clat && j.disable_slat && !j.clat_percentiles
     );
+    // A later explicit setting wins; gtod_reduce=0 leaves the others alone (fio).
+    assert!(job(&["gtod_reduce=1", "clat_percentiles=1"]).clat_percentiles);
+    let j = job(&["disable_clat=1", "lat_percentiles=1", "gtod_reduce=0"]);
+    assert!(j.disable_clat && j.lat_percentiles && !j.gtod_reduce);
     assert_eq!(
         job(&["percentile_list=0:100"]).percentile_list,
         vec![0.0, 100.0]

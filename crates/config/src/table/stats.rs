@@ -46,15 +46,18 @@ pub const STATS: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
-    opt("gtod_reduce", K::Bool, C::Stats, "Reduce clock calls: sets disable_lat, disable_clat, disable_slat and turns latency percentiles off", |j, c, v| {
+    opt("gtod_reduce", K::Bool, C::Stats, "Reduce clock calls: =1 sets disable_lat, disable_clat, disable_slat and turns all latency percentiles off (=0 changes nothing else)", |j, c, v| {
         let on = c.bool(v)?;
         j.gtod_reduce = on;
-        j.disable_lat = on;
-        j.disable_clat = on;
-        j.disable_slat = on;
-        j.clat_percentiles = !on;
-        j.lat_percentiles = false;
-        j.slat_percentiles = false;
+        // fio: only gtod_reduce=1 touches the other options.
+        if on {
+            j.disable_lat = true;
+            j.disable_clat = true;
+            j.disable_slat = true;
+            j.clat_percentiles = false;
+            j.lat_percentiles = false;
+            j.slat_percentiles = false;
+        }
         Ok(())
     })
     .def("0"),
