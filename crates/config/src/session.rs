@@ -77,6 +77,7 @@ pub fn assemble(
             only[i]
         )));
     }
+    check_wait_for(&jobs)?;
     if jobs.is_empty() {
         return Err(ConfigError(
             "no jobs defined: give a job file or --name=JOB options (see --help)".into(),
@@ -86,6 +87,21 @@ pub fn assemble(
         jobs,
         global_options,
     })
+}
+
+/// wait_for must name a job before the waiting one (fio: "waitee job X unknown").
+fn check_wait_for(jobs: &[JobSpec]) -> Result<(), ConfigError> {
+    for (i, j) in jobs.iter().enumerate() {
+        if let Some(w) = &j.wait_for {
+            if !jobs[..i].iter().any(|p| &p.name == w) {
+                return Err(ConfigError(format!(
+                    "job '{}': bad value '{w}' for option 'wait_for' (at {}): no job named '{w}' before this one",
+                    j.name, j.origin
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn build_one(s: &Section, inherited: &[Applied], ov: &Overrides) -> Result<JobSpec, ConfigError> {

@@ -520,3 +520,21 @@ fn job_options_as_given() {
         .collect();
     assert_eq!(j.job_options, want);
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_option_with_any_value_never_panics(idx in 0usize..500, value in proptest::option::of("[-a-z0-9:,/%.()*+\"x ]{0,16}")) {
+        let names: Vec<&str> = crate::table::all().map(|o| o.name).collect();
+        let name = names[idx % names.len()];
+        let line = match &value {
+            Some(v) => format!("{name}={v}"),
+            None => name.to_string(),
+        };
+        if let Err(e) = job_ov(&[&line], &Overrides::default()) {
+            // Every error names the job, the option and where it came from.
+            proptest::prop_assert!(e.0.starts_with("job 'j': "), "{}", e.0);
+            proptest::prop_assert!(e.0.contains(name), "{}", e.0);
+            proptest::prop_assert!(e.0.contains("t.fio:"), "{}", e.0);
+        }
+    }
+}

@@ -435,3 +435,13 @@ proptest::proptest! {
         let _ = run(&refs, &[("a.fio", "[a]\n")]);
     }
 }
+
+#[test]
+fn wait_for_must_name_an_earlier_job() {
+    let i = inv(&["--name=a", "--name=b", "--wait_for=a"], &[]);
+    assert_eq!(i.jobs[1].wait_for.as_deref(), Some("a"));
+    assert_eq!(
+        err(&["--name=b", "--wait_for=c", "--name=c"], &[]),
+        "job 'b': bad value 'c' for option 'wait_for' (at command line): no job named 'c' before this one"
+    );
+}

@@ -10,7 +10,9 @@
 //! - `[name]` starts a section; `[global]` sections hold defaults for the jobs after
 //!   them in the same file;
 //! - `include FILE` splices FILE's lines into the current section; a relative FILE is
-//!   relative to the including file's directory; included files may not hold sections;
+//!   looked up as given (working directory) first, then relative to the including
+//!   file's directory (fio 3.33's order); included files may not hold sections, and an
+//!   include before any section is an error;
 //! - `${VAR}` is replaced from the environment and `$pagesize`, `$ncpus`,
 //!   `$mb_memory` by system values (see [`subst`]);
 //! - an option before any section is an error.
@@ -136,15 +138,31 @@ fn lex(
                     "include nesting deeper than {MAX_INCLUDE_DEPTH} (include loop?) (at {loc})"
                 )));
             }
+            if out.is_empty() {
+                return Err(ConfigError(format!(
+                    "include outside of any [section] (at {loc}); put it under [global] or a job section"
+                )));
+            }
             let file = expand_env(file, env.var);
-            let target = resolve(path, &file);
-            let inc = (env.read)(&target).map_err(|e| {
-                ConfigError(format!(
-                    "cannot read include file '{}' (at {loc}): {}",
-                    target.display(),
-                    io_reason(&e)
-                ))
-            })?;
+            // fio's order: the name as given (relative to the working directory), then
+            // relative to the including file's directory.
+            let mut tried = Vec::new();
+            let mut found = None;
+            for target in candidates(path, &file) {
+                match (env.read)(&target) {
+                    Ok(text) => {
+                        found = Some((target, text));
+                        break;
+                    }
+                    Err(e) => tried.push(format!("'{}': {}", target.display(), io_reason(&e))),
+                }
+            }
+            let Some((target, inc)) = found else {
+                return Err(ConfigError(format!(
+                    "cannot read include file {} (at {loc})",
+                    tried.join(", ")
+                )));
+            };
             lex(&inc, &target, env, out, depth + 1)?;
             continue;
         }
@@ -184,15 +202,15 @@ fn include_target(line: &str) -> Option<&str> {
     (!f.is_empty() && !f.contains('=')).then_some(f)
 }
 
-fn resolve(including: &Path, file: &str) -> PathBuf {
+fn candidates(including: &Path, file: &str) -> Vec<PathBuf> {
     let p = Path::new(file);
-    if p.is_absolute() {
-        return p.to_path_buf();
+    let mut out = vec![p.to_path_buf()];
+    if p.is_relative() {
+        if let Some(dir) = including.parent().filter(|d| !d.as_os_str().is_empty()) {
+            out.push(dir.join(p));
+        }
     }
-    match including.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.join(p),
-        _ => p.to_path_buf(),
-    }
+    out
 }
 
 #[cfg(test)]

@@ -147,6 +147,15 @@ fn include_relative_to_including_file() {
 }
 
 #[test]
+fn include_prefers_working_directory_like_fio() {
+    let files = [("inc.fio", "bs=16k\n"), ("dir/inc.fio", "bs=8k\n")];
+    let s = lex_with("[a]\ninclude inc.fio\n", &files).unwrap();
+    assert_eq!(opts(&s[0]), vec![kv("bs", "16k")]);
+    let s = lex_with("[a]\ninclude inc.fio\n", &files[1..]).unwrap();
+    assert_eq!(opts(&s[0]), vec![kv("bs", "8k")]);
+}
+
+#[test]
 fn include_absolute_path() {
     let s = lex_with("[a]\ninclude /etc/x.fio\n", &[("/etc/x.fio", "bs=8k")]).unwrap();
     assert_eq!(opts(&s[0]), vec![kv("bs", "8k")]);
@@ -157,7 +166,14 @@ fn include_errors() {
     let e = lex_with("[a]\ninclude missing.fio\n", &[]).unwrap_err().0;
     assert_eq!(
         e,
-        "cannot read include file 'dir/missing.fio' (at dir/job.fio:2): No such file or directory"
+        "cannot read include file 'missing.fio': No such file or directory, 'dir/missing.fio': No such file or directory (at dir/job.fio:2)"
+    );
+    let e = lex_with("include inc.fio\n[a]\n", &[("dir/inc.fio", "")])
+        .unwrap_err()
+        .0;
+    assert!(
+        e.starts_with("include outside of any [section] (at dir/job.fio:1)"),
+        "{e}"
     );
     let e = lex_with("[a]\ninclude s.fio\n", &[("dir/s.fio", "[b]\n")])
         .unwrap_err()
