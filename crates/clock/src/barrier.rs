@@ -19,9 +19,9 @@
 //! (Under KVM the guest's write of DE_CFG is not applied to hardware; the host
 //! kernel has already set the bit, and KVM reports it to the guest.)
 //!
-//! Measured with `--cpuclock-test` on a 2-vCPU AMD EPYC family 0x1a VM, 10 runs of
+//! Measured with `--cpuclock-test` on a 2-vCPU AMD EPYC family 0x1a VM, 20 runs of
 //! 1 000 000 samples per strategy: `none` and `lock-or` failed every run (3 600 to
-//! 73 000 backward steps), `lfence`, `mfence` and `rdtscp` never did. Costs per read
+//! 87 000 backward steps), `lfence`, `mfence` and `rdtscp` never did. Costs per read
 //! there: 10.4, 10.4, 17, 30 and 19.5 ns, so ferrio uses `lfence; rdtsc`.
 //!
 //! On aarch64 the counter is `CNTVCT_EL0`, read after an `isb` as the Linux vDSO does.

@@ -89,7 +89,8 @@ pub(crate) fn calibrate_with(
         let (dticks, dns) = (b.ticks - a.ticks, b.ns - a.ns);
         let scale = Scale::from_ratio(dns, dticks)
             .ok_or_else(|| format!("counter rate out of range: {dticks} ticks in {dns} ns"))?;
-        last_ppm = (a.width + b.width) as f64 / 2.0 / dticks as f64 * 1e6;
+        // Half of each bracket, plus one tick of quantisation at each end.
+        last_ppm = ((a.width + b.width) as f64 / 2.0 + 2.0) / dticks as f64 * 1e6;
         if last_ppm <= max_ppm {
             return Ok(Calibration {
                 scale,

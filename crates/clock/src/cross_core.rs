@@ -84,7 +84,17 @@ struct Padded(AtomicU32);
 
 /// Run the test with `barrier` on `cpus`.
 pub(crate) fn run(barrier: Barrier, cpus: &[usize], size: Size) -> Result<Outcome, String> {
-    let (per_cpu, mut all, elapsed_ns) = collect(barrier, cpus, size)?;
+    run_with(&|_cpu| barrier.read(), cpus, size)
+}
+
+/// Run the test with `read(cpu)` as the counter read on the thread pinned to `cpu`
+/// (tests simulate unsynchronised counters through it).
+fn run_with<R: Fn(usize) -> u64 + Sync>(
+    read: &R,
+    cpus: &[usize],
+    size: Size,
+) -> Result<Outcome, String> {
+    let (per_cpu, mut all, elapsed_ns) = collect(read, cpus, size)?;
     if per_cpu.iter().all(|c| c.first == 0 && c.clocks_seen == 0) {
         return Err("the counter reads 0 on every CPU".to_string());
     }
@@ -104,8 +114,8 @@ pub(crate) fn run(barrier: Barrier, cpus: &[usize], size: Size) -> Result<Outcom
 }
 
 /// Run the pinned threads and gather their samples (unsorted).
-fn collect(
-    barrier: Barrier,
+fn collect<R: Fn(usize) -> u64 + Sync>(
+    read: &R,
     cpus: &[usize],
     size: Size,
 ) -> Result<(Vec<CpuRun>, Vec<Entry>, u64), String> {
@@ -126,13 +136,7 @@ fn collect(
                     // Everyone waits here, pinned or not, so no thread is left waiting.
                     start.wait();
                     pinned?;
-                    Ok(sample(
-                        barrier,
-                        cpu as u32,
-                        seq,
-                        size.entries_per_cpu,
-                        deadline,
-                    ))
+                    Ok(sample(read, cpu, seq, size.entries_per_cpu, deadline))
                 })
             })
             .collect();
@@ -164,14 +168,14 @@ fn collect(
 }
 
 /// One pinned thread's loop: up to `n` (sequence, counter) pairs.
-fn sample(
-    barrier: Barrier,
-    cpu: u32,
+fn sample<R: Fn(usize) -> u64>(
+    read: &R,
+    cpu: usize,
     seq: &AtomicU32,
     n: usize,
     deadline: u64,
 ) -> (Vec<Entry>, u64) {
-    let first = barrier.read();
+    let first = read(cpu);
     let mut entries = Vec::with_capacity(n);
     for i in 0..n {
         if i % 1024 == 0 && sys::monotonic_ns() > deadline {
@@ -181,12 +185,16 @@ fn sample(
             let s = seq.load(Ordering::Relaxed);
             // The read under test. Its asm is a compiler barrier, so the load above
             // stays before it in program order; hardware order is the strategy's job.
-            let tsc = barrier.read();
+            let tsc = read(cpu);
             if seq
                 .compare_exchange(s, s.wrapping_add(1), Ordering::SeqCst, Ordering::Relaxed)
                 .is_ok()
             {
-                break Entry { seq: s, cpu, tsc };
+                break Entry {
+                    seq: s,
+                    cpu: cpu as u32,
+                    tsc,
+                };
             }
         };
         entries.push(entry);
@@ -280,7 +288,7 @@ mod tests {
             entries_per_cpu: 2_000,
             time_limit_ns: 2_000_000_000,
         };
-        let (per_cpu, mut all, _) = collect(b, &cpus, size).unwrap();
+        let (per_cpu, mut all, _) = collect(&|_| b.read(), &cpus, size).unwrap();
         assert_eq!(per_cpu.len(), cpus.len());
         assert!(per_cpu.iter().all(|c| c.first > 0 && c.clocks_seen > 0));
         for &cpu in &cpus {
@@ -291,6 +299,41 @@ mod tests {
         let out = run(b, &cpus, size).unwrap();
         assert_eq!(out.entries, 2_000 * cpus.len());
         assert_eq!(out.violations, 0, "{:?}", out.examples);
+    }
+
+    /// A counter that runs ahead on one CPU must fail at exactly the handoffs away
+    /// from that CPU.
+    #[test]
+    fn skewed_counter_is_caught_at_every_handoff_away_from_it() {
+        let p = crate::barrier::platform();
+        let Some(&(b, _)) = p.candidates.first() else {
+            return;
+        };
+        let cpus = sys::allowed_cpus();
+        if cpus.len() < 2 {
+            return; // a single CPU cannot disagree with itself
+        }
+        let ahead = cpus[0];
+        let read = |cpu: usize| b.read() + if cpu == ahead { 1 << 40 } else { 0 };
+        let size = Size {
+            entries_per_cpu: 5_000,
+            time_limit_ns: 2_000_000_000,
+        };
+        let out = run_with(&read, &cpus, size).unwrap();
+        assert!(out.handoffs >= 1);
+        let (_, mut all, _) = collect(&read, &cpus, size).unwrap();
+        all.sort_unstable_by_key(|e| e.seq);
+        let away = all
+            .windows(2)
+            .filter(|w| w[0].cpu as usize == ahead && w[1].cpu as usize != ahead)
+            .count() as u64;
+        let c = check(&mut all, 0);
+        assert!(away >= 1 || all[0].cpu as usize != ahead);
+        assert_eq!(c.violations, away);
+        if cpus.len() == 2 {
+            // Two or more handoffs between two CPUs include one away from `ahead`.
+            assert!(out.violations >= 1 || out.handoffs == 1, "{out:?}");
+        }
     }
 
     #[cfg(target_os = "linux")]

@@ -168,6 +168,13 @@ impl Clock {
     }
 }
 
+// The runner hands clones of one clock to every worker thread.
+const _: fn() = || {
+    fn shareable<T: Clone + Send + Sync>() {}
+    shareable::<Clock>();
+    shareable::<VirtualHandle>();
+};
+
 /// `Clock::for_source` with the CPU probe injected (evaluated only when needed).
 fn select(
     source: Option<&str>,
