@@ -204,7 +204,7 @@ struct Regs {
 }
 
 fn cpuid(leaf: u32) -> Regs {
-    // `__cpuid` is a safe fn in recent Rust but `unsafe` in our minimum version 1.80.
+    // `__cpuid_count` is a safe fn in recent Rust but `unsafe` in our minimum version 1.80.
     #[allow(unused_unsafe)]
     // SAFETY: CPUID exists on every x86_64 CPU; an unsupported leaf returns data, it
     // does not fault. Callers only ask extended leaves up to the reported maximum.
