@@ -207,6 +207,8 @@ pub struct JobSpec {
     pub iops_avg_time_ms: u64,
     pub kb_base: u32,
     pub unit_base: u32,
+    /// disk_util: report disk utilization (fio's "Disk stats" section). Default on.
+    pub disk_util: bool,
     /// clocksource= as given (None = automatic choice).
     pub clocksource: Option<String>,
 

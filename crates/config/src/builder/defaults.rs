@@ -93,6 +93,7 @@ impl JobSpec {
             iops_avg_time_ms: 500,
             kb_base: 1024,
             unit_base: 0,
+            disk_util: true,
             clocksource: None,
             cpus_allowed: None,
             nice: 0,

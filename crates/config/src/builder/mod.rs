@@ -22,8 +22,8 @@ pub struct Applied<'a> {
     pub section: &'a str,
 }
 
-/// Look an option up for a message-quality error; Ok(None) for an accepted no-op.
-pub fn lookup(opt: &RawOpt, section: &str) -> Result<Option<&'static table::OptSpec>, ConfigError> {
+/// Look an option up, with a message-quality error for unknown and unsupported ones.
+pub fn lookup(opt: &RawOpt, section: &str) -> Result<&'static table::OptSpec, ConfigError> {
     let Some(spec) = table::find(&opt.key) else {
         let hint = table::suggest(&opt.key)
             .map(|s| format!("; did you mean '{s}'?"))
@@ -34,8 +34,7 @@ pub fn lookup(opt: &RawOpt, section: &str) -> Result<Option<&'static table::OptS
         )));
     };
     match spec.support {
-        Support::Yes => Ok(Some(spec)),
-        Support::NoOp => Ok(None),
+        Support::Yes | Support::NoOp => Ok(spec),
         Support::No => Err(ConfigError(format!(
             "job '{section}': option '{}' is not supported by ferrio yet (at {})",
             opt.key, opt.loc
@@ -87,9 +86,7 @@ pub fn shown(opts: &[RawOpt]) -> Vec<(String, String)> {
 }
 
 fn apply(job: &mut JobSpec, a: &Applied, kb_base: u32) -> Result<(), ConfigError> {
-    let Some(spec) = lookup(a.opt, a.section)? else {
-        return Ok(());
-    };
+    let spec = lookup(a.opt, a.section)?;
     let value = match (&a.opt.value, spec.bare_ok()) {
         (Some(v), _) => v.as_str(),
         (None, true) => "1",

@@ -507,6 +507,9 @@ fn unknown_unsupported_and_noop() {
         "job 'j': option 'rate' is not supported by ferrio yet (at t.fio:2)"
     );
     assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
+    assert!(bad(&["dedupe_mode=repeat"]).contains("not supported by ferrio yet"));
+    assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
 }

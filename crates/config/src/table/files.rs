@@ -59,6 +59,7 @@ pub const FILES: &[OptSpec] = &[
             Ok(())
         },
     )
+    .alias(&["nr_files"])
     .def("1")
     .min(1),
     opt(
@@ -106,6 +107,7 @@ pub const FILES: &[OptSpec] = &[
             Ok(())
         },
     )
+    .alias(&["fileoffset"])
     .def("0"),
     opt(
         "offset_increment",
@@ -330,7 +332,7 @@ pub const FILES: &[OptSpec] = &[
         "readonly",
         K::Flag,
         C::Files,
-        "Refuse to run this job if it would write or trim",
+        "Refuse to run this job if it would write or trim (ferrio extension: fio has only the --readonly flag)",
         |j, c, v| {
             j.readonly = c.bool(v)?;
             Ok(())

@@ -57,7 +57,7 @@ pub const RANDOM: &[OptSpec] = &[
         }
         Ok(())
     })
-    .def("100")
+    .def("100,100,100")
     .range(0, 100),
 ];
 

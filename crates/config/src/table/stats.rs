@@ -83,6 +83,11 @@ pub const STATS: &[OptSpec] = &[
     })
     .def("0")
     .vals(&[("0", "auto-detect"), ("8", "bytes"), ("1", "bits")]),
+    opt("disk_util", K::Bool, C::Stats, "Report disk utilization statistics", |j, c, v| {
+        j.disk_util = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
     opt("clocksource", K::Choice, C::Stats, "Clock used for timing", |j, c, v| {
         j.clocksource = Some(c.choice(v)?.to_string());
         Ok(())
