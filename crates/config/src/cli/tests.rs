@@ -399,7 +399,7 @@ fn showcmd_round_trips() {
 fn command_line_errors() {
     assert_eq!(
         err(&["--name=t", "--iodepht=2"], &[]),
-        "unknown option '--iodepht' (at command line); did you mean '--iodepth'?"
+        "job 't': unknown option '--iodepht' (at command line); did you mean '--iodepth'?"
     );
     assert_eq!(err(&["--name=t", "--rw=rando"], &[]), "job 't': bad value 'rando' for option 'rw' (at command line); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite");
     assert_eq!(err(&["--bs=4q", "--name=t"], &[]), "job 'global': bad value '4q' for option 'bs' (at command line): malformed size '4q' (units: k, m, g, t, p with optional i/b, e.g. 4k, 1MiB); allowed: 1 or more");
@@ -444,4 +444,13 @@ fn wait_for_must_name_an_earlier_job() {
         err(&["--name=b", "--wait_for=c", "--name=c"], &[]),
         "job 'b': bad value 'c' for option 'wait_for' (at command line): no job named 'c' before this one"
     );
+}
+
+#[test]
+fn fio_flags_not_supported_yet() {
+    assert_eq!(
+        err(&["--status-interval=1", "--name=t"], &[]),
+        "flag '--status-interval' is not supported by ferrio yet (at command line)"
+    );
+    assert!(err(&["--eta-newline=1", "--name=t"], &[]).contains("not supported by ferrio yet"));
 }
