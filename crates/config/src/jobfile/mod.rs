@@ -53,10 +53,16 @@ pub struct Env<'a> {
 }
 
 impl Env<'static> {
-    /// The real file system and environment.
+    /// The real file system and environment; the job file `-` is standard input.
     pub fn system() -> Self {
         Env {
-            read: &|p: &Path| std::fs::read_to_string(p),
+            read: &|p: &Path| {
+                if p == Path::new("-") {
+                    std::io::read_to_string(std::io::stdin())
+                } else {
+                    std::fs::read_to_string(p)
+                }
+            },
             var: &|k: &str| std::env::var(k).ok(),
             keywords: Keywords::system(),
         }
