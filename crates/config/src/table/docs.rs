@@ -17,21 +17,12 @@ pub fn cmdhelp_all() -> String {
     for cat in Category::ALL {
         s.push_str(&format!("{}:\n", cat.title()));
         for o in all().filter(|o| o.category == cat) {
-            s.push_str(&format!(
-                "  {:<26} {}{}\n",
-                o.name,
-                first_sentence(o.help),
-                support_note(o)
-            ));
+            s.push_str(&format!("  {:<26} {}\n", o.name, o.help));
         }
         s.push('\n');
     }
     s.push_str("Use --cmdhelp=OPTION for details on one option.\n");
     s
-}
-
-fn first_sentence(h: &str) -> &str {
-    h.split(" (").next().unwrap_or(h)
 }
 
 /// `--cmdhelp=OPT`: everything the table knows about one option.

@@ -100,11 +100,13 @@ pub enum Category {
     Buffers,
     Stats,
     Process,
+    /// Accepted, value checked, no effect.
+    NoOp,
     Unsupported,
 }
 
 impl Category {
-    pub const ALL: [Category; 12] = [
+    pub const ALL: [Category; 13] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -116,6 +118,7 @@ impl Category {
         Category::Buffers,
         Category::Stats,
         Category::Process,
+        Category::NoOp,
         Category::Unsupported,
     ];
 
@@ -132,6 +135,7 @@ impl Category {
             Category::Buffers => "Buffers",
             Category::Stats => "Statistics and units",
             Category::Process => "Process placement",
+            Category::NoOp => "fio options accepted without effect",
             Category::Unsupported => "fio options not supported by ferrio yet",
         }
     }
@@ -237,6 +241,7 @@ impl OptSpec {
     /// that is safe.
     pub const fn noop(mut self, default: &'static str) -> Self {
         self.support = Support::NoOp;
+        self.category = Category::NoOp;
         self.kind = Kind::Bool;
         self.default = default;
         self.apply = ignore_bool;
