@@ -18,6 +18,10 @@ fn main() {
                 1
             }
         }
+        Ok(Command::ClockBench) => {
+            ferrio_clock::clock_bench(&mut std::io::stdout());
+            0
+        }
         Err(e) => {
             eprintln!("ferrio: {e}");
             1

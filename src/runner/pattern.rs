@@ -28,6 +28,9 @@ pub struct NextIo {
     pub file: usize,
     pub offset: u64,
     pub len: u64,
+    /// The write half of a trimwrite pair: it does not count toward the pass's bytes
+    /// (fio trims io_size bytes and also writes io_size bytes).
+    pub follow_up: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -128,14 +131,14 @@ impl Pattern {
         self.pending_write = None;
     }
 
-    /// The next I/O to issue.
+    /// The next I/O to issue, at most `max_len` bytes long (the rest of the pass).
     #[inline]
-    pub fn next_io(&mut self) -> NextIo {
+    pub fn next_io(&mut self, max_len: u64) -> NextIo {
         if let Some(w) = self.pending_write.take() {
             return w;
         }
         let d = self.pick_ddir();
-        let len = self.pick_len(d);
+        let len = self.pick_len(d).min(max_len);
         let file = self.next_file;
         self.next_file += 1;
         if self.next_file == self.files.len() {
@@ -152,10 +155,12 @@ impl Pattern {
             file,
             offset,
             len,
+            follow_up: false,
         };
         if self.kind == RwKind::TrimWrite {
             self.pending_write = Some(NextIo {
                 op: IoOp::Write,
+                follow_up: true,
                 ..io
             });
         }
@@ -240,6 +245,11 @@ impl Pattern {
         f.last[d] = rel;
         let len = len.min(region_len - rel.min(region_len - 1));
         (f.region.start + rel, len)
+    }
+
+    /// Whether an I/O is owed before the pass can end (the write of a trimwrite pair).
+    pub fn has_pending(&self) -> bool {
+        self.pending_write.is_some()
     }
 
     /// Blocks in a pass of the random map, summed over files (for tests and sizing).

@@ -83,6 +83,8 @@ struct Worker<'a> {
     stats_start_ns: u64,
     end_ns: u64,
     writes_since_sync: u32,
+    /// A file descriptor that fsync=N says must be synced before the next I/O.
+    sync_due: Option<i32>,
 }
 
 fn errno_text(errno: i32) -> String {
@@ -126,6 +128,7 @@ impl<'a> Worker<'a> {
             if spec.invalidate && !spec.direct {
                 file::invalidate_cache(&handle);
             }
+            file::advise_pattern(&handle, spec.rw.random);
             fds.push(handle.as_raw_fd());
             files.push(Some(handle));
         }
@@ -187,6 +190,7 @@ impl<'a> Worker<'a> {
             stats_start_ns: 0,
             end_ns: 0,
             writes_since_sync: 0,
+            sync_due: None,
         })
     }
 
@@ -213,6 +217,8 @@ impl<'a> Worker<'a> {
         let mut done_list: Vec<usize> = Vec::with_capacity(depth);
         // Units queued since the last commit.
         let mut pending: Vec<usize> = Vec::with_capacity(depth);
+        // A generated unit the engine reported Busy for, to queue again after a reap.
+        let mut busy: Option<usize> = None;
         let mut now = begin_ns;
 
         loop {
@@ -231,30 +237,41 @@ impl<'a> Worker<'a> {
                 sampler.sample(now, &mut self.stats);
             }
             // Fill the queue.
-            while inflight < depth && !pass_done && issued_ios < max_ios {
-                let Some(idx) = self.free.pop() else { break };
-                let io = self.pattern.next_io();
-                let issue_ns = self.prepare_unit(idx, io);
-                let t_issue = issue_ns.unwrap_or(now);
-                self.unit_start_ns[idx] = now;
-                self.unit_issue_ns[idx] = t_issue;
-                issued_ios += 1;
-                pass_issued += io.len;
-                if pass_issued >= self.plan.pass_bytes {
-                    pass_done = true;
-                }
+            while inflight < depth && (busy.is_some() || (!pass_done && issued_ios < max_ios)) {
+                let idx = if let Some(idx) = busy.take() {
+                    // Retry the unit the engine had no room for; it is already counted.
+                    idx
+                } else {
+                    if self.sync_due.is_some() {
+                        self.issue_due_sync(ramping);
+                        now = self.clock.now_ns();
+                    }
+                    let Some(idx) = self.free.pop() else { break };
+                    // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
+                    let io = self.pattern.next_io(self.plan.pass_bytes - pass_issued);
+                    let issue_ns = self.prepare_unit(idx, io);
+                    self.unit_start_ns[idx] = now;
+                    self.unit_issue_ns[idx] = issue_ns.unwrap_or(now);
+                    issued_ios += 1;
+                    if !io.follow_up {
+                        pass_issued += io.len;
+                    }
+                    if pass_issued >= self.plan.pass_bytes && !self.pattern.has_pending() {
+                        pass_done = true;
+                    }
+                    idx
+                };
                 match self.engine.queue(idx, &mut self.units[idx]) {
                     Queued::Completed => {
                         now = self.clock.now_ns();
-                        self.stats.depth.record_depth(1, 1);
+                        self.stats.depth.record_depth(inflight as u32 + 1, 1);
                         self.stats.depth.record_submit(1);
                         self.stats.depth.record_complete(1);
                         self.complete(idx, now, ramping);
                         self.free.push(idx);
-                        if !synchronous {
-                            continue;
+                        if synchronous {
+                            break;
                         }
-                        break;
                     }
                     Queued::Queued => {
                         inflight += 1;
@@ -262,11 +279,7 @@ impl<'a> Worker<'a> {
                         self.stats.depth.record_depth(inflight as u32, 1);
                     }
                     Queued::Busy => {
-                        // Undo: the unit goes back and is retried after a reap.
-                        issued_ios -= 1;
-                        pass_issued -= io.len;
-                        pass_done = false;
-                        self.free.push(idx);
+                        busy = Some(idx);
                         break;
                     }
                 }
@@ -294,7 +307,8 @@ impl<'a> Worker<'a> {
                 now = t;
             }
             if inflight > 0 {
-                let must_wait = inflight == depth || pass_done || issued_ios >= max_ios;
+                let must_wait =
+                    busy.is_some() || inflight == depth || pass_done || issued_ios >= max_ios;
                 done_list.clear();
                 let min = if must_wait { 1 } else { 0 };
                 if let Err(e) = self
@@ -315,7 +329,7 @@ impl<'a> Worker<'a> {
                     inflight -= 1;
                 }
             }
-            if inflight == 0 && (pass_done || issued_ios >= max_ios) {
+            if inflight == 0 && busy.is_none() && (pass_done || issued_ios >= max_ios) {
                 if issued_ios >= max_ios {
                     break;
                 }
@@ -432,12 +446,14 @@ impl<'a> Worker<'a> {
             self.stats.complete(self.rec, d, bytes, short, clat, lat);
         }
         if u.op == IoOp::Write {
-            self.after_write(idx, ramping);
+            self.after_write(idx);
         }
     }
 
-    /// fsync=N / fdatasync=N: after every N writes, sync the file just written.
-    fn after_write(&mut self, idx: usize, ramping: bool) {
+    /// fsync=N / fdatasync=N: every N writes, mark the file for a sync. The sync is
+    /// issued before the next I/O (as fio does), so a job's last writes are not followed
+    /// by one unless end_fsync asks for it.
+    fn after_write(&mut self, idx: usize) {
         let spec = &self.plan.spec;
         let every = if spec.fsync > 0 {
             spec.fsync
@@ -448,12 +464,18 @@ impl<'a> Worker<'a> {
             return;
         }
         self.writes_since_sync += 1;
-        if self.writes_since_sync < every {
-            return;
+        if self.writes_since_sync >= every {
+            self.writes_since_sync = 0;
+            self.sync_due = Some(self.units[idx].fd);
         }
-        self.writes_since_sync = 0;
-        let data_only = spec.fsync == 0;
-        let fd = self.units[idx].fd;
+    }
+
+    /// Issue a sync marked by `after_write`, timing it into the "sync" statistics.
+    fn issue_due_sync(&mut self, ramping: bool) {
+        let Some(fd) = self.sync_due.take() else {
+            return;
+        };
+        let data_only = self.plan.spec.fsync == 0;
         let t0 = self.clock.now_ns();
         let r = crate::sys::io::sync(fd, data_only);
         let t1 = self.clock.now_ns();

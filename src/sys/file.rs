@@ -91,6 +91,20 @@ pub fn invalidate_cache(file: &File) {
     }
 }
 
+/// Tell the kernel the access pattern (fio's fadvise_hint=1): random access turns
+/// readahead off, so random reads measure the device, not the page cache.
+pub fn advise_pattern(file: &File, random: bool) {
+    let advice = if random {
+        libc::POSIX_FADV_RANDOM
+    } else {
+        libc::POSIX_FADV_SEQUENTIAL
+    };
+    // SAFETY: integers and a descriptor we own; the hint is best effort.
+    unsafe {
+        libc::posix_fadvise(file.as_raw_fd(), 0, 0, advice);
+    }
+}
+
 /// (major, minor) of the device holding `path` (the device itself for a block device).
 pub fn device_numbers(path: &Path) -> Option<(u32, u32)> {
     let meta = std::fs::metadata(path).ok()?;

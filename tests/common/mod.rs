@@ -1,0 +1,105 @@
+//! Helpers shared by the integration tests: run the real binary, parse its JSON.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn ferrio() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ferrio"))
+}
+
+/// Run ferrio with `args`; panic with its output unless it exits 0.
+pub fn run_ok(args: &[&str]) -> Output {
+    let out = ferrio().args(args).output().expect("run ferrio");
+    assert!(
+        out.status.success(),
+        "ferrio {:?} failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+        args,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Run ferrio with `--output-format=json` appended and parse stdout.
+pub fn run_json(args: &[&str]) -> serde_json::Value {
+    let mut a: Vec<&str> = args.to_vec();
+    a.push("--output-format=json");
+    let out = run_ok(&a);
+    parse_json(&out.stdout)
+}
+
+pub fn parse_json(bytes: &[u8]) -> serde_json::Value {
+    let text = String::from_utf8_lossy(bytes);
+    // fio may print non-JSON lines before the document (e.g. warnings): start at the first '{'.
+    let start = text
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON in output:\n{text}"));
+    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{text}"))
+}
+
+/// A scratch directory removed at the end of the test.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ferrio-test-")
+        .tempdir_in(std::env::temp_dir())
+        .expect("temp dir")
+}
+
+pub fn path_str(p: &Path) -> String {
+    p.to_str().expect("utf-8 path").to_string()
+}
+
+/// `dir/name` as a String.
+pub fn file_in(dir: &Path, name: &str) -> String {
+    path_str(&dir.join(name))
+}
+
+/// (io_bytes, total_ios) of one direction of the first job.
+pub fn dir_counts(v: &serde_json::Value, dir: &str) -> (u64, u64) {
+    let d = &v["jobs"][0][dir];
+    (
+        d["io_bytes"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no {dir}.io_bytes in {v}")),
+        d["total_ios"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no {dir}.total_ios")),
+    )
+}
+
+/// Whether Debian's fio is installed. With FERRIO_REQUIRE_FIO=1 (CI), a missing fio fails
+/// the test instead of skipping it.
+pub fn have_fio() -> bool {
+    let ok = Command::new("fio")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok && std::env::var("FERRIO_REQUIRE_FIO").as_deref() == Ok("1") {
+        panic!("fio is required (FERRIO_REQUIRE_FIO=1) but not installed");
+    }
+    if !ok {
+        eprintln!("SKIP: fio not installed (apt-get install fio)");
+    }
+    ok
+}
+
+pub fn fio_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new("fio")
+        .args(args)
+        .arg("--output-format=json")
+        .output()
+        .expect("run fio");
+    assert!(
+        out.status.success(),
+        "fio {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_json(&out.stdout)
+}
+
+pub fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fio-examples")
+}
