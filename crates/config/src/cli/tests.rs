@@ -454,3 +454,121 @@ fn fio_flags_not_supported_yet() {
     );
     assert!(err(&["--eta-newline=1", "--name=t"], &[]).contains("not supported by ferrio yet"));
 }
+
+mod showcmd_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    const POOL: &[(&str, &[&str])] = &[
+        ("bs", &["4k", "8k", "64k,4k"]),
+        ("rw", &["read", "randwrite", "randrw:4"]),
+        ("iodepth", &["1", "16"]),
+        ("size", &["1m", "50%"]),
+        ("time_based", &[]),
+        ("runtime", &["5", "100ms"]),
+        ("description", &["two words", "it's"]),
+        ("filename", &["a\\:b:c"]),
+        ("kb_base", &["1000", "1024"]),
+    ];
+
+    fn section() -> impl Strategy<Value = (bool, Vec<(usize, usize)>)> {
+        (
+            proptest::bool::weighted(0.3),
+            proptest::collection::vec((0..POOL.len(), 0usize..3), 0..5),
+        )
+    }
+
+    fn render(secs: &[(bool, Vec<(usize, usize)>)]) -> String {
+        let mut text = String::new();
+        for (n, (global, opts)) in secs.iter().enumerate() {
+            text.push_str(&if *global {
+                "[global]\n".to_string()
+            } else {
+                format!("[job{n}]\n")
+            });
+            for &(o, v) in opts {
+                let (k, vals) = POOL[o];
+                if vals.is_empty() {
+                    text.push_str(&format!("{k}\n"));
+                } else {
+                    text.push_str(&format!("{k}={}\n", vals[v % vals.len()]));
+                }
+            }
+        }
+        text
+    }
+
+    /// Undo the shell quoting showcmd applies, splitting into arguments.
+    fn shell_split(line: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let mut chars = line.chars().peekable();
+        let mut any = false;
+        while let Some(c) = chars.next() {
+            match c {
+                ' ' => {
+                    if any {
+                        out.push(std::mem::take(&mut cur));
+                        any = false;
+                    }
+                }
+                '\'' => {
+                    any = true;
+                    for q in chars.by_ref() {
+                        if q == '\'' {
+                            break;
+                        }
+                        cur.push(q);
+                    }
+                }
+                '\\' if chars.peek() == Some(&'\'') => {
+                    chars.next();
+                    cur.push('\'');
+                    any = true;
+                }
+                _ => {
+                    cur.push(c);
+                    any = true;
+                }
+            }
+        }
+        if any {
+            out.push(cur);
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn showcmd_line_rebuilds_the_same_jobs(secs in proptest::collection::vec(section(), 1..5)) {
+            prop_assume!(secs.iter().any(|s| !s.0));
+            let text = render(&secs);
+            let files = [("p.fio", text.as_str())];
+            let from_file = run(&["p.fio"], &files);
+            let line = print(&["--showcmd", "p.fio"], &files);
+            let args = shell_split(line.trim_end());
+            prop_assert_eq!(&args[0], "ferrio");
+            let refs: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+            let from_cli = run(&refs, &[]);
+            match (from_file, from_cli) {
+                (Ok(Command::Run(a)), Ok(Command::Run(b))) => {
+                    prop_assert_eq!(a.jobs.len(), b.jobs.len());
+                    for (x, y) in a.jobs.iter().zip(&b.jobs) {
+                        let mut y = y.clone();
+                        y.origin = x.origin.clone();
+                        // The command line records the job's --name among its options.
+                        y.job_options.retain(|o| o.0 != "name");
+                        prop_assert_eq!(format!("{x:?}"), format!("{y:?}"));
+                    }
+                    prop_assert_eq!(a.global_options, b.global_options);
+                }
+                (Err(a), Err(b)) => {
+                    // Same failure, modulo where it was found.
+                    let strip = |s: &str| s.split(" (at ").next().unwrap_or("").to_string();
+                    prop_assert_eq!(strip(&a.0), strip(&b.0));
+                }
+                (a, b) => prop_assert!(false, "file gave {:?}, command line gave {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+    }
+}
