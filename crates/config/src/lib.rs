@@ -8,6 +8,22 @@
 //! - `spec`: the typed, validated job description the runner consumes.
 //! - `cli`: fio-style command line (ordered `--name=a --rw=read ...`, job files, global flags).
 
+//!
+//! Behaviour follows fio 3.33 as observed (`fio --debug=parse --parse-only`,
+//! `--showcmd`, tiny `--ioengine=null` runs). Deliberate differences, each stricter or
+//! more predictable than fio, none changing the meaning of a job file fio runs
+//! correctly:
+//! - values fio silently mangles are errors: trailing junk (`4k4`, `10x`), fractions
+//!   (`1.5m`, `1.5s`, which fio truncates to 1), negative sizes, `bs = 8k` with a blank
+//!   after `=` is 8k (fio reads 8 bytes);
+//! - bssplit percentages that do not add up to 100 with no blank entry are an error;
+//! - numjobs 0, nrfiles 0, bwavgtime/iopsavgtime 0, wait_for naming no earlier job are
+//!   errors at parse time (fio fails or does nothing at run time);
+//! - command-line global options apply to every job file, not only the first;
+//! - `$pagesize`/`$ncpus`/`$mb_memory` also work on the command line (fio 3.33's
+//!   command line does not substitute them);
+//! - `readonly=1` is also a job option (fio only has the `--readonly` flag).
+
 pub mod builder;
 pub mod cli;
 pub mod error;

@@ -209,6 +209,14 @@ fn block_sizes() {
     let j = job(&["bssplit=2k/50:4k/50,4k/90:8k/10"]);
     assert_eq!(j.bs[0].split, vec![(2048, 50), (4096, 50)]);
     assert_eq!(j.bs[2].split, vec![(4096, 90), (8192, 10)]);
+    // bssplit wins over bs/bsrange in either order.
+    let j = job(&["bssplit=4k/50:16k/50", "bs=8k"]);
+    assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 16384));
+    let j = job(&["bsrange=1k-2k", "bssplit=,4k/50:16k/50"]);
+    assert_eq!(
+        (j.bs[0].min, j.bs[0].max, j.bs[1].min, j.bs[1].max),
+        (1024, 2048, 4096, 16384)
+    );
     let j = job(&["ba=512,4k"]);
     assert_eq!(j.blockalign, [512, 4096, 4096]);
     assert!(job(&["bs_unaligned"]).bs_unaligned);

@@ -18,6 +18,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
+    // A bssplit decides the block sizes whatever order bs/bsrange came in (fio).
+    for bs in job.bs.iter_mut() {
+        if let (Some(first), Some(last)) = (bs.split.first(), bs.split.last()) {
+            bs.min = first.0;
+            bs.max = last.0;
+        }
+    }
     for (d, bs) in job.bs.iter().enumerate() {
         if bs.min == 0 || bs.min > bs.max {
             return Err(at(format!(
