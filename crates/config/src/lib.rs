@@ -18,7 +18,8 @@
 //!   after `=` is 8k (fio reads 8 bytes);
 //! - bssplit percentages that do not add up to 100 with no blank entry are an error;
 //! - numjobs 0, nrfiles 0, bwavgtime/iopsavgtime 0, wait_for naming no earlier job are
-//!   errors at parse time (fio fails or does nothing at run time);
+//!   errors at parse time (fio accepts them, then fails, does nothing, or samples
+//!   meaninglessly at run time);
 //! - command-line global options apply to every job file, not only the first;
 //! - `$pagesize`/`$ncpus`/`$mb_memory` also work on the command line (fio 3.33's
 //!   command line does not substitute them);
