@@ -30,16 +30,26 @@ pub fn parse_int(text: &str, kb_base: u32) -> Result<u64, String> {
     parse_size(text, kb_base).map_err(|e| e.replace("size", "integer"))
 }
 
+/// Where a range `a-b` / `a:b` splits: the first `-` or `:` outside parentheses
+/// (so `(1k*2)-(4k*2)` works), never at the very start.
+pub(crate) fn range_separator(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '-' | ':' if depth == 0 && i > 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parse a byte range `4k-64k` or `4k:64k`; a single value gives (v, v).
 /// A reversed range is swapped, as fio does.
 pub fn parse_range(text: &str, kb_base: u32) -> Result<(u64, u64), String> {
     let s = text.trim();
-    let sep = if s.starts_with('(') {
-        None
-    } else {
-        s.find(['-', ':'])
-    };
-    match sep {
+    match range_separator(s) {
         None => {
             let v = parse_size(s, kb_base)?;
             Ok((v, v))
@@ -173,6 +183,8 @@ mod tests {
         assert_eq!(parse_range("64k-4k", 1024), Ok((4096, 65536)));
         assert_eq!(parse_range("8k", 1024), Ok((8192, 8192)));
         assert_eq!(parse_range("(2*4k)", 1024), Ok((8192, 8192)));
+        assert_eq!(parse_range("(1k*2)-(4k*2)", 1024), Ok((2048, 8192)));
+        assert_eq!(parse_range("(8k-4k)", 1024), Ok((4096, 4096)));
         assert!(parse_range("4k-", 1024).is_err());
         assert!(parse_range("-4k", 1024).is_err());
         assert!(parse_range("a-b", 1024).is_err());

@@ -70,12 +70,7 @@ pub fn parse_time(text: &str, default: TimeUnit) -> Result<u64, String> {
 /// A reversed range is swapped, as fio does.
 pub fn parse_time_range(text: &str, default: TimeUnit) -> Result<(u64, u64), String> {
     let s = text.trim();
-    let sep = if s.starts_with('(') {
-        None
-    } else {
-        s.find(['-', ':'])
-    };
-    match sep {
+    match super::list::range_separator(s) {
         None => {
             let v = parse_time(s, default)?;
             Ok((v, v))
@@ -144,6 +139,10 @@ mod tests {
         assert_eq!(
             parse_time_range("100ms-1s", TimeUnit::S).unwrap(),
             (100_000, 1_000_000)
+        );
+        assert_eq!(
+            parse_time_range("(1000*2)-(3s)", TimeUnit::S).unwrap(),
+            (2000, 3_000_000)
         );
         assert!(parse_time_range("1-", TimeUnit::S).is_err());
         assert!(parse_time_range("x-1", TimeUnit::S).is_err());
