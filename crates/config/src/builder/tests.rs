@@ -265,6 +265,8 @@ fn files_and_sizes() {
     assert!(j.fill_device);
     assert_eq!(job(&["filename=a\\:b"]).filenames, vec!["a:b"]);
     assert_eq!(job(&["filesize=4k"]).filesize, Some((4096, 4096)));
+    assert_eq!(job(&["size=1m", "size=0"]).size, None);
+    assert_eq!(job(&["io_size=0"]).io_size, None);
     assert_eq!(
         job(&["size=(1024*1024)"]).size,
         Some(SizeOrPercent::Bytes(1 << 20))

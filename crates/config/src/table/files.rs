@@ -1,7 +1,7 @@
 //! Options: target files, sizes and file handling.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::spec::Fallocate;
+use crate::spec::{Fallocate, SizeOrPercent};
 use crate::values::{parse_list, parse_range, parse_size_or_percent};
 
 pub const FILES: &[OptSpec] = &[
@@ -66,9 +66,13 @@ pub const FILES: &[OptSpec] = &[
         "size",
         K::SizeOrPercent,
         C::Files,
-        "Total size of I/O region across the job's files (or % of the existing file/device)",
+        "Total size of I/O region across the job's files (or % of the existing file/device; 0 = unset)",
         |j, c, v| {
-            j.size = Some(parse_size_or_percent(v, c.kb_base)?);
+            // fio: size=0 is the same as not setting it.
+            j.size = match parse_size_or_percent(v, c.kb_base)? {
+                SizeOrPercent::Bytes(0) => None,
+                s => Some(s),
+            };
             Ok(())
         },
     ),
@@ -90,9 +94,10 @@ pub const FILES: &[OptSpec] = &[
         "io_size",
         K::Size,
         C::Files,
-        "Total amount of I/O to do (default: size)",
+        "Total amount of I/O to do (default: size; 0 = unset)",
         |j, c, v| {
-            j.io_size = Some(c.size(v)?);
+            let n = c.size(v)?;
+            j.io_size = (n > 0).then_some(n);
             Ok(())
         },
     )
