@@ -1,6 +1,7 @@
 //! Runs an [`Invocation`]: chooses the clock, plans and lays out, prints the
 //! pre-run lines, runs, and writes every requested output format.
 
+use crate::runner::observer::Factories;
 use crate::runner::{self, collect, plan};
 use crate::sys::{diskstats, file, time};
 use ferrio_clock::Clock;
@@ -70,8 +71,8 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
-    let run_start_ns = clock.now_ns();
-    let results = runner::execute(threads, &clock, &stop);
+    let factories = Factories::default();
+    let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
     let disks_after = diskstats::snapshot();
 
     let (secs, ms) = time::unix_now();
@@ -82,7 +83,6 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         timestamp: secs,
         timestamp_ms: ms,
         time: time::ctime(secs),
-        run_start_ns,
     };
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
     let report = collect::build(&results, info, disks);

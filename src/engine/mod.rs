@@ -102,21 +102,28 @@ pub const ENGINES: &[(&str, &str)] = &[
 ];
 
 /// Options an engine may read at creation.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct EngineOptions {
     pub iodepth: u32,
     pub hipri: bool,
+    /// The whole job, for engines with options of their own (`spec.engine`, `spec.sim`).
+    pub spec: Option<std::sync::Arc<ferrio_config::JobSpec>>,
+    /// Set for clocksource=virtual: the engine advances this thread's clock.
+    pub virtual_clock: Option<ferrio_clock::VirtualHandle>,
 }
 
 /// Create an engine by name.
 pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
     match name {
         "null" => Ok(Box::new(null::NullEngine)),
-        "sync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Sync, opts))),
-        "psync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Psync, opts))),
-        "vsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Vsync, opts))),
-        "pvsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Pvsync, opts))),
-        "pvsync2" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Pvsync2, opts))),
+        "sync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Sync, &opts))),
+        "psync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Psync, &opts))),
+        "vsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Vsync, &opts))),
+        "pvsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Pvsync, &opts))),
+        "pvsync2" => Ok(Box::new(sync::SyncEngine::new(
+            sync::Flavor::Pvsync2,
+            &opts,
+        ))),
         other => Err(format!(
             "ioengine '{other}' is not available; available engines: {}",
             ENGINES.iter().map(|e| e.0).collect::<Vec<_>>().join(", ")

@@ -26,7 +26,7 @@ pub struct SyncEngine {
 }
 
 impl SyncEngine {
-    pub fn new(flavor: Flavor, opts: EngineOptions) -> Self {
+    pub fn new(flavor: Flavor, opts: &EngineOptions) -> Self {
         let rwf_flags = if opts.hipri { libc::RWF_HIPRI } else { 0 };
         SyncEngine { flavor, rwf_flags }
     }

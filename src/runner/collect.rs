@@ -19,7 +19,6 @@ pub struct RunInfo {
     pub timestamp: u64,
     pub timestamp_ms: u64,
     pub time: String,
-    pub run_start_ns: u64,
 }
 
 /// ms as fio stores a direction's runtime: rounded up, and only if it moved data.
@@ -60,10 +59,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         pid: std::process::id(),
         nr_threads: 1,
         time: info.time.clone(),
-        elapsed_s: r
-            .end_ns
-            .saturating_sub(info.run_start_ns)
-            .div_ceil(1_000_000_000),
+        elapsed_s: r.elapsed_ns.div_ceil(1_000_000_000),
         job_options: spec.job_options.clone(),
         dir,
         sync: SyncReport {

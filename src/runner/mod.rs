@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod collect;
 pub mod distribution;
 pub mod layout;
+pub mod observer;
 pub mod pattern;
 pub mod permutation;
 pub mod plan;
@@ -13,6 +14,7 @@ pub mod rng;
 pub mod worker;
 
 use ferrio_clock::Clock;
+use observer::ObserverFactory;
 use plan::ThreadPlan;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -25,8 +27,14 @@ pub struct RunResults {
     pub wall_ms: u64,
 }
 
-/// Run all planned threads. `stop` ends the run early (signals, exitall).
-pub fn execute(threads: Vec<ThreadPlan>, clock: &Clock, stop: &Arc<AtomicBool>) -> RunResults {
+/// Run all planned threads. `stop` ends the run early (signals, exitall); `factory`
+/// gives each thread its observers.
+pub fn execute(
+    threads: Vec<ThreadPlan>,
+    clock: &Clock,
+    stop: &Arc<AtomicBool>,
+    factory: Arc<dyn ObserverFactory>,
+) -> RunResults {
     let t0 = clock.now_ns();
     let mut handles: Vec<Option<JoinHandle<ThreadResult>>> = Vec::with_capacity(threads.len());
     let mut results: Vec<Option<ThreadResult>> = (0..threads.len()).map(|_| None).collect();
@@ -49,13 +57,14 @@ pub fn execute(threads: Vec<ThreadPlan>, clock: &Clock, stop: &Arc<AtomicBool>) 
         let plan = plan.clone();
         let clock = clock.clone();
         let stop = stop.clone();
+        let factory = factory.clone();
         let handle = std::thread::Builder::new()
             .name(format!("{}.{}", plan.spec.name, plan.clone))
             .spawn(move || {
                 if sleep_start_delay(&plan, &stop) {
                     return ThreadResult::default();
                 }
-                let r = worker::run_thread(&plan, &clock, &stop);
+                let r = worker::run_thread(&plan, &clock, &stop, factory.as_ref());
                 if plan.spec.exitall {
                     stop.store(true, Ordering::SeqCst);
                 }

@@ -5,6 +5,7 @@
 //! no allocation, no lock, no division, no system call beyond the engine's own.
 
 use super::buffers::BufferPolicy;
+use super::observer::{ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
 use super::plan::{job_reads, job_writes, ThreadPlan};
 use super::recorder::{Recording, Sampler, ThreadStats};
@@ -27,10 +28,18 @@ pub struct ThreadResult {
     /// Clock time the thread started its measured phase and ended.
     pub start_ns: u64,
     pub end_ns: u64,
+    /// Nanoseconds from the thread's first I/O to its end, ramp included (JSON "elapsed").
+    pub elapsed_ns: u64,
 }
 
-/// Run one thread to completion.
-pub fn run_thread(plan: &ThreadPlan, clock: &Clock, stop: &AtomicBool) -> ThreadResult {
+/// Run one thread to completion. A job with clocksource=virtual runs on a clock of
+/// its own that its engine advances (the simulated device), not on `clock`.
+pub fn run_thread(
+    plan: &ThreadPlan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    factory: &dyn ObserverFactory,
+) -> ThreadResult {
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
     if let Some(cpus) = &spec.cpus_allowed {
@@ -49,13 +58,23 @@ pub fn run_thread(plan: &ThreadPlan, clock: &Clock, stop: &AtomicBool) -> Thread
         ));
         return result;
     }
-    match Worker::new(plan, clock) {
+    let (virtual_clock, virtual_handle) = if spec.clocksource.as_deref() == Some("virtual") {
+        let (c, h) = Clock::virtual_clock();
+        (Some(c), Some(h))
+    } else {
+        (None, None)
+    };
+    let clock = virtual_clock.as_ref().unwrap_or(clock);
+    match Worker::new(plan, clock, virtual_handle) {
         Ok(mut w) => {
-            w.run(stop);
-            result.stats = w.stats;
-            result.error = w.error;
+            let observers = Observers::new(factory.observers(plan, clock.now_ns()));
+            let observers = w.run(stop, observers);
+            result.error = w.error.take();
             result.start_ns = w.stats_start_ns;
             result.end_ns = w.end_ns;
+            result.elapsed_ns = w.end_ns - w.begin_ns;
+            observers.finish(w.end_ns, &w.stats, &mut result);
+            result.stats = std::mem::take(&mut w.stats);
         }
         Err(e) => result.error = Some(e),
     }
@@ -80,6 +99,7 @@ struct Worker<'a> {
     rec: Recording,
     stats: ThreadStats,
     error: Option<(i32, String)>,
+    begin_ns: u64,
     stats_start_ns: u64,
     end_ns: u64,
     writes_since_sync: u32,
@@ -92,13 +112,19 @@ fn errno_text(errno: i32) -> String {
 }
 
 impl<'a> Worker<'a> {
-    fn new(plan: &'a ThreadPlan, clock: &'a Clock) -> Result<Worker<'a>, (i32, String)> {
+    fn new(
+        plan: &'a ThreadPlan,
+        clock: &'a Clock,
+        virtual_clock: Option<ferrio_clock::VirtualHandle>,
+    ) -> Result<Worker<'a>, (i32, String)> {
         let spec = &plan.spec;
         let engine = engine::create(
             &spec.ioengine,
             EngineOptions {
                 iodepth: spec.iodepth,
                 hipri: spec.hipri,
+                spec: Some(plan.spec.clone()),
+                virtual_clock,
             },
         )
         .map_err(|e| (libc::EINVAL, e))?;
@@ -187,6 +213,7 @@ impl<'a> Worker<'a> {
             rec,
             stats: ThreadStats::default(),
             error: None,
+            begin_ns: 0,
             stats_start_ns: 0,
             end_ns: 0,
             writes_since_sync: 0,
@@ -194,11 +221,12 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn run(&mut self, stop: &AtomicBool) {
+    fn run(&mut self, stop: &AtomicBool, mut observers: Observers) -> Observers {
         let spec = self.plan.spec.clone();
         let synchronous = self.engine.capabilities().synchronous;
         let depth = self.units.len();
         let begin_ns = self.clock.now_ns();
+        self.begin_ns = begin_ns;
         let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
         let mut ramping = spec.ramp_time_us > 0;
         let deadline_ns = spec
@@ -232,9 +260,17 @@ impl<'a> Worker<'a> {
                 usage_start = Usage::thread();
                 self.stats_start_ns = now;
                 sampler = Sampler::new(now, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
+                observers.stats_reset(now);
             }
-            if now >= sampler.next_due_ns && !ramping {
-                sampler.sample(now, &mut self.stats);
+            if now >= sampler.next_due_ns.min(observers.next_due_ns) && !ramping {
+                if now >= sampler.next_due_ns {
+                    sampler.sample(now, &mut self.stats);
+                }
+                if now >= observers.next_due_ns
+                    && observers.observe(now, &self.stats) == Verdict::Stop
+                {
+                    break;
+                }
             }
             // Fill the queue.
             while inflight < depth && (busy.is_some() || (!pass_done && issued_ios < max_ios)) {
@@ -390,6 +426,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        observers
     }
 
     /// Point unit `idx` at the next I/O; returns a fresh issue time when buffer

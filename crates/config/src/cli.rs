@@ -45,6 +45,8 @@ pub struct GlobalFlags {
     pub debug: Vec<String>,
     /// --readonly: every job was checked not to write or trim.
     pub readonly: bool,
+    /// --status-interval, --eta-newline, --eta-interval and friends.
+    pub live: crate::ext::LiveFlags,
 }
 
 impl Default for GlobalFlags {
@@ -56,6 +58,7 @@ impl Default for GlobalFlags {
             eta: EtaMode::Auto,
             debug: Vec::new(),
             readonly: false,
+            live: Default::default(),
         }
     }
 }

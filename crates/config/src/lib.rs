@@ -28,6 +28,7 @@
 pub mod builder;
 pub mod cli;
 pub mod error;
+pub mod ext;
 pub mod jobfile;
 pub mod session;
 pub mod spec;

@@ -219,4 +219,10 @@ pub struct JobSpec {
 
     /// The job's own options (not inherited from [global]) as given: JSON "job options".
     pub job_options: Vec<(String, String)>,
+
+    // --- feature option groups (one file each under ext/)
+    pub engine: crate::ext::EngineTuning,
+    pub sim: crate::ext::SimSpec,
+    pub steadystate: crate::ext::SteadyStateSpec,
+    pub logs: crate::ext::LogSpec,
 }

@@ -98,6 +98,10 @@ impl JobSpec {
             cpus_allowed: None,
             nice: 0,
             job_options: Vec::new(),
+            engine: Default::default(),
+            sim: Default::default(),
+            steadystate: Default::default(),
+            logs: Default::default(),
         }
     }
 

@@ -96,6 +96,7 @@ pub const STATS: &[OptSpec] = &[
         ("cpu", "CPU time stamp counter (fastest; used when reliable)"),
         ("clock_gettime", "clock_gettime(2)"),
         ("gettimeofday", "gettimeofday(2)"),
+        ("virtual", "ferrio: virtual time, advanced by a simulated engine (ioengine=sim)"),
     ]),
 ];
 

@@ -1,0 +1,16 @@
+//! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
+//! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
+//! the core spec: the engine tuning knobs, the simulated device, steady-state
+//! detection and logging.
+
+pub mod engine;
+pub mod live;
+pub mod logs;
+pub mod sim;
+pub mod steadystate;
+
+pub use engine::EngineTuning;
+pub use live::LiveFlags;
+pub use logs::LogSpec;
+pub use sim::SimSpec;
+pub use steadystate::SteadyStateSpec;
