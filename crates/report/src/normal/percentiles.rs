@@ -171,6 +171,19 @@ mod tests {
     }
 
     #[test]
+    fn unsorted_list_is_sorted_and_precision_follows_the_entries() {
+        // fio --percentile_list=99.9:50:1.25 --clat_percentiles=0 --lat_percentiles=1:
+        //     |  1.25th=[   502], 50.00th=[   548], 99.90th=[333824]
+        let l = PercentileList::new(&[99.9, 50.0, 1.25]);
+        assert_eq!(l.values, vec![1.25, 50.0, 99.9]);
+        assert_eq!(l.precision, 2);
+        assert_eq!(
+            render(&[502, 548, 333_824], &l, "lat"),
+            "    lat percentiles (nsec):\n     |  1.25th=[   502], 50.00th=[   548], 99.90th=[333824]\n"
+        );
+    }
+
+    #[test]
     fn row_breaks_at_exact_multiple() {
         // 8 entries at 4 per row: the last row ends with '\n' once, no empty "|" row.
         let l = PercentileList::new(&[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.5]);
