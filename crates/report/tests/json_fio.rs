@@ -11,7 +11,7 @@
 
 use ferrio_report::json::render;
 use ferrio_report::model::*;
-use ferrio_stats::LatencyHistogram;
+use ferrio_stats::{LatencyHistogram, SampleStats};
 use serde_json::Value;
 
 fn golden(name: &str) -> String {
@@ -113,6 +113,30 @@ fn counts<const N: usize>(pcts: &Value, keys: &[&str], total: u64) -> [u64; N] {
     out
 }
 
+/// bw/IOPS sample statistics with fio's samples, min, max and mean. With up to three
+/// samples these determine the series (fio's samples are integers), so the printed
+/// stddev matches too; the captures stay within that.
+fn samples(d: &Value, n: &str, min: &str, max: &str, mean: &str) -> SampleStats {
+    let n = u(&d[n]);
+    let (lo, hi, mean) = (
+        u(&d[min]) as f64,
+        u(&d[max]) as f64,
+        d[mean].as_f64().unwrap(),
+    );
+    let mut s = SampleStats::default();
+    assert!(n <= 3, "cannot rebuild {n} samples");
+    if n >= 1 {
+        s.add(lo);
+    }
+    if n == 3 {
+        s.add((3.0 * mean - lo - hi).round());
+    }
+    if n >= 2 {
+        s.add(hi);
+    }
+    s
+}
+
 fn percentile_list(job: &Value) -> Vec<f64> {
     for d in ["read", "write", "trim"] {
         for l in ["slat_ns", "clat_ns", "lat_ns"] {
@@ -183,7 +207,9 @@ fn report_from_fio(text: &str) -> RunReport {
                 lat: histogram(&jd["lat_ns"]),
                 ..Default::default()
             };
-            assert_eq!(u(&jd["bw_samples"]), 0, "captures have no bw samples");
+            job.dir[i].bw_samples = samples(jd, "bw_samples", "bw_min", "bw_max", "bw_mean");
+            job.dir[i].iops_samples =
+                samples(jd, "iops_samples", "iops_min", "iops_max", "iops_mean");
         }
         job.sync = SyncReport {
             total_ios: u(&j["sync"]["total_ios"]),
@@ -204,6 +230,22 @@ fn report_from_fio(text: &str) -> RunReport {
         job.lat_buckets.us = counts(&j["latency_us"], &lat, total);
         job.lat_buckets.ms = counts(&j["latency_ms"], &lat, total);
         r.jobs.push(job);
+    }
+    // fio's group aggregate: all bytes of the group over its longest runtime.
+    let mut gids: Vec<u32> = r.jobs.iter().map(|j| j.groupid).collect();
+    gids.dedup();
+    for gid in gids {
+        let mut g = GroupReport {
+            groupid: gid,
+            ..Default::default()
+        };
+        for (i, gd) in g.dir.iter_mut().enumerate() {
+            let jobs = r.jobs.iter().filter(|j| j.groupid == gid);
+            gd.io_bytes = jobs.clone().map(|j| j.dir[i].io_bytes).sum();
+            gd.max_run_ms = jobs.map(|j| j.dir[i].runtime_ms).max().unwrap_or(0);
+            gd.agg_bw = (gd.io_bytes * 1000).checked_div(gd.max_run_ms).unwrap_or(0);
+        }
+        r.groups.push(g);
     }
     if let Some(disks) = v.get("disk_util") {
         for d in disks.as_array().unwrap() {
@@ -252,6 +294,14 @@ fn psync_randrw_fsync_description_global_options_jsonplus() {
     let fio = golden("json_fio333_psync_plus.json");
     let ours = render(&report_from_fio(&fio), true);
     compare(&fio, &ours, &lat_moments);
+}
+
+#[test]
+fn null_time_based_with_bw_and_iops_samples_jsonplus() {
+    let fio = golden("json_fio333_null_timebased_plus.json");
+    let ours = render(&report_from_fio(&fio), true);
+    compare(&fio, &ours, &lat_moments);
+    assert!(ours.contains("\"bw_samples\" : 3,"));
 }
 
 #[test]

@@ -22,6 +22,8 @@ pub const PLAT_VAL: usize = 1 << PLAT_BITS;
 /// Number of buckets fio has (FIO_IO_U_PLAT_GROUP_NR 29 * 64): values from 2^34 ns
 /// (about 17.2 s) on all land in fio's last bucket.
 pub const FIO_PLAT_NR: usize = 29 * PLAT_VAL;
+/// Representative value of fio's last bucket (index 1855), ~17.1 s.
+pub const FIO_MAX_BIN: u64 = plat_idx_to_val(FIO_PLAT_NR - 1);
 /// Number of buckets ferrio has: enough groups for every u64 (index of u64::MAX + 1).
 pub const PLAT_NR: usize = (64 - PLAT_BITS as usize + 1) * PLAT_VAL;
 
@@ -169,7 +171,27 @@ impl LatencyHistogram {
         out
     }
 
-    /// Non-empty buckets as (representative value in ns, count), ascending: json+ "bins".
+    /// Non-empty buckets as (representative value in ns, count), ascending, with
+    /// every bucket fio does not have folded into fio's last one (representative
+    /// [`FIO_MAX_BIN`]), exactly the bins fio itself would hold. This is what json+
+    /// prints: fio's consumers treat 17112760320 as the largest possible key
+    /// (`fio_jsonplus_clat2csv` loops forever on larger ones).
+    pub fn fio_bins(&self) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = self.buckets[..FIO_PLAT_NR - 1]
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (plat_idx_to_val(i), c))
+            .collect();
+        let tail: u64 = self.buckets[FIO_PLAT_NR - 1..].iter().sum();
+        if tail != 0 {
+            out.push((FIO_MAX_BIN, tail));
+        }
+        out
+    }
+
+    /// Non-empty buckets as (representative value in ns, count), ascending, including
+    /// those beyond fio's range.
     pub fn bins(&self) -> Vec<(u64, u64)> {
         self.buckets
             .iter()
@@ -280,6 +302,21 @@ mod tests {
         assert!((p[0] as f64 / 1e11 - 1.0).abs() <= 1.0 / 128.0);
         assert!((p[1] as f64 / hour as f64 - 1.0).abs() <= 1.0 / 128.0);
         assert_eq!(h.max(), hour);
+    }
+
+    #[test]
+    fn fio_bins_fold_the_extension_into_fios_last_bucket() {
+        assert_eq!(FIO_MAX_BIN, 17_112_760_320);
+        let mut h = LatencyHistogram::new();
+        h.record(5);
+        h.record(FIO_MAX_BIN);
+        h.record(100_000_000_000);
+        h.record(3_600_000_000_000);
+        assert_eq!(h.fio_bins(), vec![(5, 1), (FIO_MAX_BIN, 3)]);
+        assert_eq!(h.bins().len(), 4);
+        let mut small = LatencyHistogram::new();
+        small.record(1000);
+        assert_eq!(small.fio_bins(), small.bins());
     }
 
     #[test]

@@ -12,5 +12,5 @@ mod threshold;
 mod welford;
 
 pub use buckets::{calc_dist, calc_lat_pct, DepthHistogram, LatencyBuckets};
-pub use histogram::{plat_idx_to_val, plat_val_to_idx, LatencyHistogram};
+pub use histogram::{plat_idx_to_val, plat_val_to_idx, LatencyHistogram, FIO_MAX_BIN};
 pub use sample::SampleStats;

@@ -5,9 +5,16 @@ use super::value::Object;
 use crate::model::{JobReport, RunReport};
 use ferrio_stats::{calc_dist, calc_lat_pct};
 
-/// What fio 3.33 prints as "eta" once every job has finished (its ETA code leaves
-/// INT_MAX there at the end of a run).
-const FINAL_ETA: i32 = i32::MAX;
+/// fio's "eta" at the end of a run: its ETA code reports INT_MAX while fewer than 3
+/// seconds have elapsed and otherwise the largest per-job ETA, which is 0 once every
+/// job has finished.
+pub fn final_eta(elapsed_s: u64) -> i32 {
+    if elapsed_s >= 3 {
+        0
+    } else {
+        i32::MAX
+    }
+}
 
 /// Labels of the iodepth_level object.
 const LEVEL_KEYS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
@@ -45,7 +52,7 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     o.str("jobname", &job.name)
         .int("groupid", job.groupid)
         .int("error", job.error)
-        .int("eta", FINAL_ETA)
+        .int("eta", final_eta(job.elapsed_s))
         .int("elapsed", job.elapsed_s);
     if let Some(opts) = options(&job.job_options) {
         o.obj("job options", opts);

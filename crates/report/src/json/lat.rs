@@ -16,7 +16,8 @@ pub fn sorted_list(list: &[f64]) -> Vec<f64> {
 
 /// `{min, max, mean, stddev, N[, percentile[, bins]]}`. The percentile object is
 /// present when `percentiles` is set and the histogram has samples; "bins" (json+)
-/// only together with it.
+/// only together with it. Percentiles use ferrio's full range; the bins are folded
+/// into fio's range (see `LatencyHistogram::fio_bins`) so fio's tools can read them.
 pub fn lat_object(h: &LatencyHistogram, percentiles: bool, list: &[f64], plus: bool) -> Object {
     let mut o = Object::new();
     o.int("min", h.min())
@@ -36,7 +37,7 @@ pub fn lat_object(h: &LatencyHistogram, percentiles: bool, list: &[f64], plus: b
         }
         if plus {
             let mut b = Object::new();
-            for (v, c) in h.bins() {
+            for (v, c) in h.fio_bins() {
                 b.int(&v.to_string(), c);
             }
             o.obj("bins", b);
