@@ -154,9 +154,8 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
         let g = groups.iter().find(|g| g.groupid == j.groupid);
         for d in 0..3 {
             let agg = g.map(|g| g.dir[d].agg_bw).unwrap_or(0);
-            let mean = j.dir[d].bw_samples.mean();
-            if agg > 0 && j.dir[d].bw_samples.samples() > 0 {
-                j.dir[d].bw_agg_pct = (mean * 100.0 / (agg as f64 / 1024.0)).min(100.0);
+            if j.dir[d].bw_samples.samples() > 0 {
+                j.dir[d].bw_agg_pct = share_of_aggregate(j.dir[d].bw_samples.mean(), agg);
             }
         }
     }
@@ -171,6 +170,15 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
         disk_util: disks,
         clock_source: info.clock_source,
     }
+}
+
+/// fio's "per=": a job's mean bandwidth sample (truncated to KiB/s) as a percentage of
+/// its group's aggregate bandwidth, capped at 100 (and 100 for an aggregate ≤ 1 KiB/s).
+fn share_of_aggregate(mean_kib: f64, agg_bytes: u64) -> f64 {
+    if agg_bytes <= 1024 {
+        return 100.0;
+    }
+    ((mean_kib.trunc() * 100.0) / (agg_bytes as f64 / 1024.0)).min(100.0)
 }
 
 /// fio's group_run_stats over the reported jobs.
@@ -238,4 +246,18 @@ pub fn disk_utils(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_of_aggregate_follows_fio() {
+        // Two equal jobs: each has half the group's bandwidth.
+        assert_eq!(share_of_aggregate(1000.7, 2000 * 1024), 50.0);
+        // A single job sampled slightly above the aggregate is capped.
+        assert_eq!(share_of_aggregate(1100.0, 1000 * 1024), 100.0);
+        assert_eq!(share_of_aggregate(5.0, 1024), 100.0);
+    }
 }

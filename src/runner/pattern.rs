@@ -51,8 +51,11 @@ struct FileCursor {
 pub struct Pattern {
     kind: RwKind,
     random: bool,
-    /// rw=...:N — for random I/O, I/Os per generated offset; for sequential, bytes of hole.
-    nr: u64,
+    /// rw=randxxx:N — I/Os per generated random offset (1 = a new offset every I/O).
+    repeat: u64,
+    /// rw=xxx:N for sequential I/O — bytes added to the offset after each I/O; negative
+    /// steps go backwards and wrap to the end of the region.
+    step: i64,
     sequencer: RwSequencer,
     rwmixread: u32,
     pct_random: [u32; 3],
@@ -97,7 +100,12 @@ impl Pattern {
         Pattern {
             kind: spec.rw.kind,
             random,
-            nr: spec.rw.nr.max(1) as u64,
+            repeat: if random { spec.rw.nr.max(1) as u64 } else { 1 },
+            step: if !random && spec.rw.nr != 1 {
+                spec.rw.nr
+            } else {
+                0
+            },
             sequencer: spec.rw_sequencer,
             rwmixread: spec.rwmixread,
             pct_random: spec.percentage_random,
@@ -210,7 +218,7 @@ impl Pattern {
     fn pick_offset(&mut self, file: usize, d: usize, len: u64) -> (u64, u64) {
         let random = self.random
             && (self.pct_random[d] >= 100 || self.rng.below(100) < self.pct_random[d] as u64);
-        let nr = self.nr;
+        let (repeat, step) = (self.repeat, self.step);
         let identical = self.sequencer == RwSequencer::Identical;
         let f = &mut self.files[file];
         let region_len = f.region.len.max(1);
@@ -229,7 +237,7 @@ impl Pattern {
                     }
                 }
             } else {
-                f.repeat_left[d] = nr - 1;
+                f.repeat_left[d] = repeat - 1;
                 random_offset(f, d, self.map_block, &self.align, &mut self.rng)
             }
         } else {
@@ -237,9 +245,13 @@ impl Pattern {
             if p >= region_len {
                 p = 0;
             }
-            // Sequential: the :N suffix adds a hole of N bytes after each I/O.
-            let hole = if self.random || nr <= 1 { 0 } else { nr };
-            f.seq_pos[d] = p + len + hole;
+            // Sequential: the :N suffix moves the next offset by N more bytes.
+            let next = p as i64 + len as i64 + if self.random { 0 } else { step };
+            f.seq_pos[d] = if next < 0 {
+                (next + region_len as i64).max(0) as u64
+            } else {
+                next as u64
+            };
             p
         };
         f.last[d] = rel;

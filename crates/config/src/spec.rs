@@ -34,8 +34,9 @@ pub struct RwMode {
     /// random offset every N I/Os, the ones between following rw_sequencer (sequential:
     /// the next block; identical: the same offset). With sequential I/O fio reads N as a
     /// size (`rw=write:4k`) and skips that many bytes after each I/O; ferrio parses it
-    /// the same way, so `nr` is then in bytes.
-    pub nr: u32,
+    /// the same way, so `nr` is then in bytes — and may be negative (`rw=read:-8k`
+    /// reads backwards, as in fio's backwards-read example).
+    pub nr: i64,
     /// The value exactly as given, for printing (e.g. "randrw").
     pub text: String,
 }

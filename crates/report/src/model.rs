@@ -69,7 +69,7 @@ pub struct JobReport {
     pub clat_percentiles: bool,
     pub lat_percentiles: bool,
     pub slat_percentiles: bool,
-    /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base: 0 = auto (bytes), 8 = bits, 1 = bytes).
+    /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base, as in fio: 0 = auto (bytes), 1 = bits, 8 = bytes).
     pub kb_base: u32,
     pub unit_base: u32,
     /// The job's iodepth (printed as "latency   : ... depth=N").

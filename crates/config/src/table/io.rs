@@ -64,10 +64,20 @@ fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
     let nr = match nr {
         None => 1,
         Some(n) => {
-            let n = parse_size(n, c.kb_base).map_err(|e| format!("bad ':N' suffix: {e}"))?;
+            // A negative modifier is a backwards step, meaningful for sequential I/O only.
+            let (negative, digits) = match n.strip_prefix('-') {
+                Some(rest) if !random => (true, rest),
+                Some(_) => return Err("a negative ':N' suffix needs a sequential rw mode".into()),
+                None => (false, n),
+            };
+            let n = parse_size(digits, c.kb_base).map_err(|e| format!("bad ':N' suffix: {e}"))?;
+            let n = i64::try_from(n).map_err(|_| format!("':N' suffix {n} is too large"))?;
             // fio treats :0 like :1.
-            u32::try_from(n.max(1))
-                .map_err(|_| format!("':N' suffix {n} out of range 0..{}", u32::MAX))?
+            if negative {
+                -n
+            } else {
+                n.max(1)
+            }
         }
     };
     j.rw = RwMode {

@@ -54,11 +54,22 @@ pub fn parse_distribution(text: &str, kb_base: u32) -> Result<RandomDistribution
             let p = p
                 .or(parts.iter().flatten().next().copied())
                 .unwrap_or_default();
-            *d = zones(p, |z| {
-                z.trim()
+            // An empty range (`20/`) takes whatever the other zones left, as in fio.
+            const REST: u32 = u32::MAX;
+            *d = zones(p, |z| match z.trim() {
+                "" => Ok(REST),
+                t => t
                     .parse::<u32>()
-                    .map_err(|_| format!("malformed zone range percentage '{z}'"))
+                    .map_err(|_| format!("malformed zone range percentage '{z}'")),
             })?;
+            let given: u32 = d.iter().filter(|z| z.1 != REST).map(|z| z.1).sum();
+            let open = d.iter().filter(|z| z.1 == REST).count() as u32;
+            if open > 0 {
+                let share = 100u32.saturating_sub(given) / open;
+                for z in d.iter_mut().filter(|z| z.1 == REST) {
+                    z.1 = share;
+                }
+            }
             let acc: u32 = d.iter().map(|z| z.0).sum();
             let range: u32 = d.iter().map(|z| z.1).sum();
             if acc != 100 || range != 100 {
@@ -188,6 +199,12 @@ mod tests {
         assert_eq!(
             d("zoned:50/50:50/50,100/100"),
             Ok(D::Zoned([r, w.clone(), w]))
+        );
+        // fio's rand-zones.fio: an empty last range takes the rest (100 - 5 - 15).
+        let rest = vec![(50, 5), (30, 15), (20, 80)];
+        assert_eq!(
+            d("zoned:50/5:30/15:20/"),
+            Ok(D::Zoned([rest.clone(), rest.clone(), rest]))
         );
         let g = 1u64 << 30;
         let a = vec![(60, 20 * g), (40, 100 * g)];
