@@ -148,3 +148,22 @@ fn latencies_beyond_fio_ceiling_are_kept() {
     // The ms distribution has one value in ">=2000" (both > 2 s): 2/1000 = 0.2%.
     assert_eq!(v["jobs"][0]["latency_ms"][">=2000"].as_f64(), Some(0.2));
 }
+
+#[test]
+fn percentile_list_ends_at_zero_like_fio() {
+    let mut r = json_support::report();
+    r.jobs[0].percentile_list = vec![50.0, 0.0, 99.0];
+    let v: Value = serde_json::from_str(&render(&r, false)).unwrap();
+    let p = v["jobs"][0]["read"]["clat_ns"]["percentile"]
+        .as_object()
+        .unwrap();
+    assert_eq!(p.keys().collect::<Vec<_>>(), vec!["50.000000"]);
+    r.jobs[0].percentile_list = vec![0.0, 50.0];
+    let text = render(&r, true);
+    assert!(
+        text.contains("\"percentile\" : {\n\n          },"),
+        "empty object as fio prints it"
+    );
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert!(v["jobs"][0]["read"]["clat_ns"]["bins"].is_object());
+}

@@ -121,6 +121,35 @@ mod tests {
         assert!((s.stddev() - 100.0).abs() < 1e-12);
     }
 
+    /// fio 3.33, `--ioengine=null --rw=read --bs=4k --time_based --runtime=2
+    /// --rate_iops=1000 --numjobs=2 --group_reporting`: fio printed bw_min 8000,
+    /// bw_max 8016, bw_mean 8008.000000, bw_dev 4.131182, bw_samples 6 for the group,
+    /// which is the pure sum of two threads with samples {4000, 4000, 4008} and
+    /// {4000, 4008, 4008} KiB/s (integer series that give exactly those numbers).
+    #[test]
+    fn group_reporting_sum_matches_fio() {
+        let mut t = SampleStats::default();
+        for v in [4000.0, 4000.0, 4008.0] {
+            t.add(v);
+        }
+        let mut t2 = SampleStats::default();
+        for v in [4000.0, 4008.0, 4008.0] {
+            t2.add(v);
+        }
+        let mut g = SampleStats::default();
+        g.merge_sum(&t);
+        g.merge_sum(&t2);
+        assert_eq!((g.min(), g.max(), g.samples()), (8000.0, 8016.0, 6));
+        assert_eq!(format!("{:.6}", g.mean()), "8008.000000");
+        assert_eq!(format!("{:.6}", g.stddev()), "4.131182");
+        // A single such thread (json_fio333_null_timebased_plus.json): fio printed
+        // bw_mean 4002.666667, bw_dev 4.618802.
+        assert_eq!(
+            format!("{:.6} {:.6}", t.mean(), t.stddev()),
+            "4002.666667 4.618802"
+        );
+    }
+
     #[test]
     fn merge_pools_and_merge_sum_adds() {
         let mut a = SampleStats::default();

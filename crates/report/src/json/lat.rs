@@ -6,10 +6,16 @@ use ferrio_stats::LatencyHistogram;
 /// fio's FIO_IO_U_LIST_MAX_LEN: at most this many percentiles are printed.
 pub const MAX_PERCENTILES: usize = 20;
 
-/// The percentile list as fio prints it: sorted ascending (fio sorts it in place
-/// before computing), cut at fio's maximum length.
+/// The percentile list as fio prints it: fio's list ends at its first 0.0 entry and
+/// holds at most [`MAX_PERCENTILES`] values, and fio sorts it ascending in place
+/// before computing.
 pub fn sorted_list(list: &[f64]) -> Vec<f64> {
-    let mut l: Vec<f64> = list.iter().copied().take(MAX_PERCENTILES).collect();
+    let mut l: Vec<f64> = list
+        .iter()
+        .copied()
+        .take(MAX_PERCENTILES)
+        .take_while(|&p| p != 0.0)
+        .collect();
     l.sort_by(|a, b| a.total_cmp(b));
     l
 }
@@ -26,15 +32,14 @@ pub fn lat_object(h: &LatencyHistogram, percentiles: bool, list: &[f64], plus: b
         .float("stddev", h.stddev())
         .int("N", h.count());
     if percentiles && h.count() > 0 {
+        // fio adds the object even when its list is empty.
         let list = sorted_list(list);
-        if !list.is_empty() {
-            let vals = h.percentiles(&list);
-            let mut p = Object::new();
-            for (pct, v) in list.iter().zip(vals) {
-                p.int(&super::value::fmt_f(*pct), v);
-            }
-            o.obj("percentile", p);
+        let vals = h.percentiles(&list);
+        let mut p = Object::new();
+        for (pct, v) in list.iter().zip(vals) {
+            p.int(&super::value::fmt_f(*pct), v);
         }
+        o.obj("percentile", p);
         if plus {
             let mut b = Object::new();
             for (v, c) in h.fio_bins() {

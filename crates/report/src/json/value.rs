@@ -161,4 +161,16 @@ mod tests {
         let want = "{\n  \"name\" : \"x\\\"y\\\\z\",\n  \"o\" : {\n    \"a\" : 1,\n    \"b\" : 2.500000\n  },\n  \"l\" : [\n    1,\n    -2\n  ]\n}\n";
         assert_eq!(print_root(&root), want);
     }
+
+    #[test]
+    fn empty_containers_like_fio() {
+        // fio's printer always writes the newline after the opening brace and the
+        // one before the closing brace.
+        let mut root = Object::new();
+        root.obj("o", Object::new()).arr("a", Vec::new());
+        assert_eq!(
+            print_root(&root),
+            "{\n  \"o\" : {\n\n  },\n  \"a\" : [\n\n  ]\n}\n"
+        );
+    }
 }
