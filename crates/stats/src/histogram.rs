@@ -107,6 +107,68 @@ impl LatencyHistogram {
         self.stat.merge(&other.stat);
     }
 
+    /// The samples recorded since `earlier`, a previous copy of this same histogram
+    /// (per-interval statistics from cumulative ones). Buckets and count are exact; the
+    /// mean is exact up to f64 rounding and S follows from the parallel-merge formula
+    /// run backwards. min and max are exact when the interval moved the cumulative
+    /// extreme; otherwise they are the representative value of the interval's lowest
+    /// or highest non-empty bucket (within fio's bucket error, <= 1/128). Returns an
+    /// empty histogram if `earlier` is not a prefix of `self` (e.g. after a reset).
+    pub fn delta(&self, earlier: &LatencyHistogram) -> LatencyHistogram {
+        let mut out = LatencyHistogram::new();
+        let (n2, n1) = (self.stat.samples, earlier.stat.samples);
+        if n2 <= n1 {
+            return out;
+        }
+        let mut lo = None;
+        let mut hi = 0;
+        for (i, (d, (a, b))) in out
+            .buckets
+            .iter_mut()
+            .zip(self.buckets.iter().zip(earlier.buckets.iter()))
+            .enumerate()
+        {
+            let Some(c) = a.checked_sub(*b) else {
+                return LatencyHistogram::new();
+            };
+            *d = c;
+            if c > 0 {
+                lo.get_or_insert(i);
+                hi = i;
+            }
+        }
+        let n = n2 - n1;
+        let mean = if n1 == 0 {
+            self.stat.mean
+        } else {
+            (self.stat.mean * n2 as f64 - earlier.stat.mean * n1 as f64) / n as f64
+        };
+        let s = if n1 == 0 {
+            self.stat.s
+        } else {
+            let d = mean - earlier.stat.mean;
+            (self.stat.s - earlier.stat.s - d * d * (n1 as f64 * n as f64) / n2 as f64).max(0.0)
+        };
+        let min = if n1 == 0 || self.stat.min < earlier.stat.min {
+            self.stat.min
+        } else {
+            lo.map(plat_idx_to_val).unwrap_or(0).max(self.stat.min)
+        };
+        let max = if n1 == 0 || self.stat.max > earlier.stat.max {
+            self.stat.max
+        } else {
+            plat_idx_to_val(hi).min(self.stat.max)
+        };
+        out.stat = Welford {
+            samples: n,
+            min,
+            max,
+            mean,
+            s,
+        };
+        out
+    }
+
     /// Number of samples recorded.
     pub fn count(&self) -> u64 {
         self.stat.samples
@@ -317,6 +379,35 @@ mod tests {
         let mut small = LatencyHistogram::new();
         small.record(1000);
         assert_eq!(small.fio_bins(), small.bins());
+    }
+
+    #[test]
+    fn delta_is_the_interval() {
+        let mut cum = LatencyHistogram::new();
+        for v in [100u64, 5000, 70_000, 90] {
+            cum.record(v);
+        }
+        let before = cum.clone();
+        let mut interval = LatencyHistogram::new();
+        for v in [300u64, 400, 1_000_000, 250] {
+            cum.record(v);
+            interval.record(v);
+        }
+        let d = cum.delta(&before);
+        assert_eq!(d.count(), 4);
+        assert_eq!(d.bins(), interval.bins());
+        assert!((d.mean() - interval.mean()).abs() < 1e-6);
+        assert!((d.stddev() - interval.stddev()).abs() < 1e-6 * interval.stddev());
+        // The maximum moved: exact. The minimum did not: its bucket's representative.
+        assert_eq!(d.max(), 1_000_000);
+        assert_eq!(d.min(), plat_idx_to_val(plat_val_to_idx(250)));
+        let p = [50.0, 99.0];
+        assert_eq!(d.percentiles(&p), interval.percentiles(&p));
+        // Nothing new, or not a prefix: empty.
+        assert_eq!(cum.delta(&cum).count(), 0);
+        assert_eq!(before.delta(&cum).count(), 0);
+        // From empty: a copy.
+        assert_eq!(cum.delta(&LatencyHistogram::new()), cum);
     }
 
     #[test]
