@@ -23,6 +23,7 @@ pub fn run(inv: Invocation) -> i32 {
 }
 
 fn run_inner(inv: Invocation) -> Result<i32, String> {
+    let started = std::time::Instant::now();
     let threads = plan::plan(&inv.jobs)?;
     let clocksource = inv.jobs.iter().find_map(|j| j.clocksource.clone());
     let (clock, fallback) = Clock::for_source(clocksource.as_deref())?;
@@ -83,6 +84,14 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         timestamp: secs,
         timestamp_ms: ms,
         time: time::ctime(secs),
+        elapsed_s: results
+            .threads
+            .iter()
+            .map(|(_, r)| r.elapsed_ns)
+            .max()
+            .unwrap_or(0)
+            .max(started.elapsed().as_nanos() as u64)
+            .div_ceil(1_000_000_000),
     };
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
     let report = collect::build(&results, info, disks);

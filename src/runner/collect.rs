@@ -19,6 +19,9 @@ pub struct RunInfo {
     pub timestamp: u64,
     pub timestamp_ms: u64,
     pub time: String,
+    /// Seconds since the run started, rounded up: one value for every job, as fio
+    /// prints it (in virtual time, the longest thread's virtual run counts).
+    pub elapsed_s: u64,
 }
 
 /// ms as fio stores a direction's runtime: rounded up, and only if it moved data.
@@ -59,7 +62,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         pid: std::process::id(),
         nr_threads: 1,
         time: info.time.clone(),
-        elapsed_s: r.elapsed_ns.div_ceil(1_000_000_000),
+        elapsed_s: info.elapsed_s,
         job_options: spec.job_options.clone(),
         dir,
         sync: SyncReport {
@@ -101,8 +104,9 @@ fn merge_into(dst: &mut Acc, src: Acc) {
         a.slat.merge(&b.slat);
         a.clat.merge(&b.clat);
         a.lat.merge(&b.lat);
-        a.bw_samples.merge(&b.bw_samples);
-        a.iops_samples.merge(&b.iops_samples);
+        // fio adds the threads' rates (sum_thread_stats), it does not pool the samples.
+        a.bw_samples.merge_sum(&b.bw_samples);
+        a.iops_samples.merge_sum(&b.iops_samples);
     }
     d.sync.total_ios += s.sync.total_ios;
     d.sync.lat.merge(&s.sync.lat);
@@ -110,7 +114,6 @@ fn merge_into(dst: &mut Acc, src: Acc) {
         d.error = s.error;
     }
     d.nr_threads += s.nr_threads;
-    d.elapsed_s = d.elapsed_s.max(s.elapsed_s);
     d.job_runtime_ms += s.job_runtime_ms;
     d.ctx += s.ctx;
     d.majf += s.majf;
