@@ -28,9 +28,14 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let clocksource = inv.jobs.iter().find_map(|j| j.clocksource.clone());
     let (clock, fallback) = Clock::for_source(clocksource.as_deref())?;
     let normal_out = inv.flags.output_formats.contains(&OutputFormat::Normal);
-    if let Some(reason) = &fallback {
-        if inv.flags.debug.iter().any(|d| d == "time" || d == "all") {
-            eprintln!("ferrio: clocksource: {reason}");
+    if inv.flags.debug.iter().any(|d| d == "time" || d == "all") {
+        eprintln!(
+            "ferrio: clocksource {}: {}",
+            clock.source_name(),
+            clock.details()
+        );
+        if let Some(reason) = &fallback {
+            eprintln!("ferrio: {reason}");
         }
     }
 
@@ -55,6 +60,10 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));
         }
         let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
+        if let Some(reason) = &fallback {
+            // The automatic clock choice fell back from the TSC: say why, once.
+            let _ = writeln!(pre, "{reason}");
+        }
         let threaded = threads.iter().all(|t| t.spec.thread);
         let _ = writeln!(pre, "{}", normal::starting_line(threads.len(), threaded));
     }

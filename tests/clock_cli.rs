@@ -13,6 +13,11 @@ fn every_clocksource_runs_and_counts_exactly() {
             &format!("--clocksource={cs}"),
         ]);
         assert_eq!(dir_counts(&v, "read"), (4 << 20, 1024), "{cs}");
+        assert_eq!(
+            v["clocksource"].as_str(),
+            Some(cs),
+            "JSON names the clock used"
+        );
         let clat = &v["jobs"][0]["read"]["clat_ns"];
         assert_eq!(clat["N"].as_u64(), Some(1024), "{cs}");
     }
@@ -21,12 +26,20 @@ fn every_clocksource_runs_and_counts_exactly() {
 #[test]
 fn unknown_clocksource_is_rejected_with_the_allowed_values() {
     let out = ferrio()
-        .args(["--name=c", "--ioengine=null", "--size=4M", "--clocksource=sundial"])
+        .args([
+            "--name=c",
+            "--ioengine=null",
+            "--size=4M",
+            "--clocksource=sundial",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("clocksource") && err.contains("clock_gettime"), "{err}");
+    assert!(
+        err.contains("clocksource") && err.contains("clock_gettime"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! The document is built as an ordered tree ([`value::Object`]) and printed exactly
 //! like fio's `json.c` prints its tree: two-space indentation, `"key" : value`,
-//! doubles with `%f`. json+ differs only by the "bins" objects beside the
+//! doubles with `%f`. ferrio adds one top-level key, "clocksource", after "time". json+ differs only by the "bins" objects beside the
 //! percentiles (see [`lat`]). Rates are derived from bytes, counts and runtimes with
 //! fio's integer arithmetic (see [`ddir`]).
 
@@ -35,6 +35,11 @@ pub fn document(report: &RunReport, plus: bool) -> Object {
         .int("timestamp", report.timestamp)
         .int("timestamp_ms", report.timestamp_ms)
         .str("time", &report.time);
+    // ferrio's one addition to fio's top level: which clock timed the run (empty when
+    // unknown, e.g. in reports built by tests from fio captures).
+    if !report.clock_source.is_empty() {
+        root.str("clocksource", &report.clock_source);
+    }
     if let Some(g) = job::options(&report.global_options) {
         root.obj("global options", g);
     }
