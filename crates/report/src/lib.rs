@@ -4,6 +4,7 @@
 //! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
 
 pub mod model;
+pub mod interval;
 pub mod json;
 pub mod normal;
 pub mod terse;
