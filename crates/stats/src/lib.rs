@@ -8,6 +8,7 @@
 pub mod buckets;
 pub mod histogram;
 pub mod sample;
+pub mod steadystate;
 mod threshold;
 mod welford;
 

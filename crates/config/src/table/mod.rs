@@ -13,6 +13,7 @@ mod io;
 mod job;
 mod random;
 mod stats;
+mod steadystate;
 mod unsupported;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
@@ -322,6 +323,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::ENGINE)
         .chain(job::JOBS)
         .chain(job::TIME)
+        .chain(steadystate::STEADYSTATE)
         .chain(random::RANDOM)
         .chain(random::BUFFERS)
         .chain(stats::STATS)
