@@ -25,7 +25,11 @@ pub fn run(inv: Invocation) -> i32 {
 fn run_inner(inv: Invocation) -> Result<i32, String> {
     let started = std::time::Instant::now();
     let threads = plan::plan(&inv.jobs)?;
-    let clocksource = inv.jobs.iter().find_map(|j| j.clocksource.clone());
+    // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
+    let clocksource = inv
+        .jobs
+        .iter()
+        .find_map(|j| j.clocksource.clone().filter(|c| c != "virtual"));
     let (clock, fallback) = Clock::for_source(clocksource.as_deref())?;
     let normal_out = inv.flags.output_formats.contains(&OutputFormat::Normal);
     if inv.flags.debug.iter().any(|d| d == "time" || d == "all") {
@@ -39,7 +43,13 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         }
     }
 
-    // Where reports go: --output=FILE or stdout. Opening the file is the first write.
+    let mut pre = Vec::new();
+    if normal_out {
+        write_prerun_lines(&mut pre, &threads, fallback.as_deref());
+    }
+    runner::layout::lay_out(&threads, &mut pre)?;
+    // Where reports go: --output=FILE or stdout. Created only once the jobs are known
+    // to be runnable, so bad input never leaves a file behind.
     let mut out: Box<dyn Write> = match &inv.flags.output {
         Some(p) => Box::new(
             std::fs::File::create(p)
@@ -47,30 +57,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         ),
         None => Box::new(std::io::stdout()),
     };
-    let mut pre = Vec::new();
     if normal_out {
-        for (i, t) in threads.iter().enumerate() {
-            if t.clone > 0 {
-                if t.clone == 1 {
-                    let _ = writeln!(pre, "...");
-                }
-                continue;
-            }
-            let _ = i;
-            let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));
-        }
-        let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
-        if let Some(reason) = &fallback {
-            // The automatic clock choice fell back from the TSC: say why, once.
-            let _ = writeln!(pre, "{reason}");
-        }
-        let threaded = threads.iter().all(|t| t.spec.thread);
-        let _ = writeln!(pre, "{}", normal::starting_line(threads.len(), threaded));
-    }
-    let mut layout_log = Vec::new();
-    runner::layout::lay_out(&threads, &mut layout_log)?;
-    if normal_out {
-        pre.extend_from_slice(&layout_log);
         out.write_all(&pre).map_err(|e| e.to_string())?;
         let _ = out.flush();
     }
@@ -127,6 +114,28 @@ fn write_reports(out: &mut dyn Write, inv: &Invocation, report: &RunReport) -> R
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+/// What fio prints before a run: one header per job ("..." for numjobs clones), the
+/// version, why the TSC was not used (if so), and "Starting N processes".
+fn write_prerun_lines(pre: &mut Vec<u8>, threads: &[plan::ThreadPlan], clock_note: Option<&str>) {
+    for t in threads {
+        match t.clone {
+            0 => {
+                let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));
+            }
+            1 => {
+                let _ = writeln!(pre, "...");
+            }
+            _ => {}
+        }
+    }
+    let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
+    if let Some(reason) = clock_note {
+        let _ = writeln!(pre, "{reason}");
+    }
+    let threaded = threads.iter().all(|t| t.spec.thread);
+    let _ = writeln!(pre, "{}", normal::starting_line(threads.len(), threaded));
 }
 
 fn header_of(t: &plan::ThreadPlan) -> JobHeader {
