@@ -109,6 +109,8 @@ fn write_reports(out: &mut dyn Write, inv: &Invocation, report: &RunReport) -> R
             OutputFormat::Terse => text.push_str(&terse::render(report)),
             OutputFormat::Json => text.push_str(&json::render(report, false)),
             OutputFormat::JsonPlus => text.push_str(&json::render(report, true)),
+            // Interval lines are printed during the run by the live reporter (src/live).
+            OutputFormat::Interval => {}
         }
     }
     out.write_all(text.as_bytes())

@@ -22,6 +22,8 @@ pub enum OutputFormat {
     Terse,
     Json,
     JsonPlus,
+    /// ferrio: one compact line per status interval (docs/live.md).
+    Interval,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +106,14 @@ Run-wide options:
   --minimal             same as --output-format=terse
   --terse-version=3     terse format version (3)
   --eta=WHEN            progress line: auto, always, never
+  --eta-interval=T      refresh the progress line every T (ms by default; >= 250ms)
+  --eta-newline=T       start a new progress line every T (seconds by default)
+  --status-interval=T   print a full report every T (seconds by default); with
+                        json/json+ every report is one JSON document per line
+  --output-format=interval
+                        one compact line per interval (see docs/live.md)
+  --interval-percentiles=LIST
+                        percentiles of the interval lines (default 50:90:99:99.9)
   --section=NAME        run only job section NAME of the job files (repeatable)
   --readonly            refuse any job that would write or trim
   --parse-only          check the jobs and exit
@@ -120,9 +130,6 @@ Job options are the same as in job files (--bs=4k is bs=4k); see --cmdhelp.
 
 /// fio run-wide flags ferrio does not implement (a clear error instead of "unknown").
 const FLAGS_NOT_YET: &[&str] = &[
-    "eta-newline",
-    "eta-interval",
-    "status-interval",
     "bandwidth-log",
     "latency-log",
     "max-jobs",
@@ -292,6 +299,10 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
                     _ => return Err(flag_err(key, &v, "auto, always, never")),
                 };
             }
+            "status-interval" | "eta-newline" | "eta-interval" | "interval-percentiles" => {
+                let v = need(key)?;
+                live_flag(&mut raw.flags.live, key, &v)?;
+            }
             "section" => {
                 let v = need(key)?;
                 raw.only.extend(
@@ -385,11 +396,12 @@ fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
             "terse" => OutputFormat::Terse,
             "json" => OutputFormat::Json,
             "json+" => OutputFormat::JsonPlus,
+            "interval" => OutputFormat::Interval,
             _ => {
                 return Err(flag_err(
                     "output-format",
                     f,
-                    "normal, terse, json, json+ (comma list)",
+                    "normal, terse, json, json+, interval (comma list)",
                 ))
             }
         };
@@ -398,6 +410,33 @@ fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
         }
     }
     Ok(out)
+}
+
+/// The live reporting flags (--status-interval, --eta-newline, --eta-interval,
+/// --interval-percentiles) into [`crate::ext::LiveFlags`].
+fn live_flag(live: &mut crate::ext::LiveFlags, key: &str, v: &str) -> Result<(), ConfigError> {
+    use crate::values::{parse_float_list, parse_time, TimeUnit};
+    let ms = |unit: TimeUnit, min_ms: u64| -> Result<u64, ConfigError> {
+        let us = parse_time(v, unit).map_err(|e| flag_err(key, v, &format!("a time ({e})")))?;
+        let ms = us / 1000;
+        if ms < min_ms {
+            return Err(flag_err(key, v, &format!("a time of at least {min_ms}ms")));
+        }
+        Ok(ms)
+    };
+    match key {
+        "status-interval" => live.status_interval_ms = Some(ms(TimeUnit::S, 1)?),
+        "eta-newline" => live.eta_newline_ms = Some(ms(TimeUnit::S, 1)?),
+        "eta-interval" => live.eta_interval_ms = Some(ms(TimeUnit::Ms, 250)?),
+        _ => {
+            let l = parse_float_list(v).map_err(|e| flag_err(key, v, &e))?;
+            if l.is_empty() || l.iter().any(|p| !(0.0..=100.0).contains(p)) {
+                return Err(flag_err(key, v, "percentiles in [0, 100], ':'-separated"));
+            }
+            live.interval_percentiles = Some(l);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod docs;
 mod files;
 mod io;
 mod job;
+mod logs;
 mod random;
 mod stats;
 mod steadystate;
@@ -328,6 +329,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(random::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
+        .chain(logs::LOGS)
         .chain(unsupported::UNSUPPORTED)
 }
 

@@ -1,0 +1,90 @@
+//! Options: per-job logs in fio's formats (see `ext/logs.rs` and docs/live.md).
+
+use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::ext::logs::WindowValue;
+
+fn prefix(v: &str) -> Result<Option<String>, String> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Err("needs a file name prefix".into());
+    }
+    Ok(Some(v.to_string()))
+}
+
+pub const LOGS: &[OptSpec] = &[
+    opt("write_bw_log", K::Str, C::Stats, "Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run", |j, _, v| {
+        j.logs.bw_log = prefix(v)?;
+        Ok(())
+    }),
+    opt("write_iops_log", K::Str, C::Stats, "Write an IOPS log: PREFIX_iops.N.log, streamed during the run", |j, _, v| {
+        j.logs.iops_log = prefix(v)?;
+        Ok(())
+    }),
+    opt("write_lat_log", K::Str, C::Stats, "Write latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log (ns), streamed during the run", |j, _, v| {
+        j.logs.lat_log = prefix(v)?;
+        Ok(())
+    }),
+    opt("write_hist_log", K::Str, C::Stats, "Write a completion latency histogram log: PREFIX_clat_hist.N.log (one line of fio's histogram bins per log_hist_msec)", |j, _, v| {
+        j.logs.hist_log = prefix(v)?;
+        Ok(())
+    }),
+    opt("log_avg_msec", K::Int, C::Stats, "Average log entries over this many milliseconds (0: one entry per I/O, which ferrio does not support yet)", |j, c, v| {
+        j.logs.avg_msec = c.uint(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_hist_msec", K::Int, C::Stats, "Period of the histogram log in milliseconds (0: log_avg_msec)", |j, c, v| {
+        j.logs.hist_msec = c.uint(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_hist_coarseness", K::Int, C::Stats, "Merge 2^N adjacent bins in the histogram log: 1856, 928, 464, 232, 116, 58 or 29 bins for N = 0..6", |j, c, v| {
+        j.logs.hist_coarseness = c.u32(v)?;
+        Ok(())
+    })
+    .def("0")
+    .range(0, 6),
+    opt("log_window_value", K::Choice, C::Stats, "Value of an averaged log entry: the window's average, maximum, or both (avg then max)", |j, c, v| {
+        j.logs.window_value = match c.choice(v)? {
+            "avg" | "0" => WindowValue::Avg,
+            "max" | "1" => WindowValue::Max,
+            _ => WindowValue::Both,
+        };
+        Ok(())
+    })
+    .alias(&["log_max_value"])
+    .def("avg")
+    .vals(&[
+        ("avg", "average over the window"),
+        ("0", "same as avg"),
+        ("max", "maximum over the window"),
+        ("1", "same as max"),
+        ("both", "average and maximum (two value columns)"),
+        ("2", "same as both"),
+    ]),
+    opt("log_offset", K::Bool, C::Stats, "Add the I/O offset column to log entries (0 in averaged entries)", |j, c, v| {
+        j.logs.offset = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_prio", K::Bool, C::Stats, "Log the I/O priority as 0x%04x instead of the real-time class bit", |j, c, v| {
+        j.logs.prio = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_issue_time", K::Bool, C::Stats, "Add the issue time column (ns) to log entries (0 in averaged entries)", |j, c, v| {
+        j.logs.issue_time = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_unix_epoch", K::Bool, C::Stats, "Log timestamps as Unix epoch milliseconds instead of milliseconds since the job started", |j, c, v| {
+        j.logs.unix_epoch = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("per_job_logs", K::Bool, C::Stats, "One log file per thread (PREFIX_bw.N.log); 0: one file shared by every thread (PREFIX_bw.log)", |j, c, v| {
+        j.logs.per_job_logs = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+];
