@@ -7,6 +7,9 @@
 //! engines), accepts it for later completion, or reports that the queue is full. That
 //! lets one I/O loop drive synchronous and asynchronous engines alike.
 
+mod io_uring;
+mod libaio;
+mod mmap;
 mod null;
 mod sync;
 
@@ -70,6 +73,12 @@ pub trait IoEngine: Send {
     fn capabilities(&self) -> Capabilities;
     /// Start (or perform, for synchronous engines) the I/O described by `unit`.
     fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued;
+    /// Called once before the first `queue`, with the job's file descriptors (in file
+    /// order; -1 for diskless engines) and every unit's buffer (in unit order). Engines
+    /// that register files or buffers with the kernel, or map files, do it here.
+    fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
+        Ok(())
+    }
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())
@@ -99,6 +108,12 @@ pub const ENGINES: &[(&str, &str)] = &[
         "pvsync2",
         "preadv2(2)/pwritev2(2), with RWF_HIPRI when hipri is set",
     ),
+    (
+        "io_uring",
+        "Linux io_uring: batched asynchronous submission and completion",
+    ),
+    ("libaio", "Linux native AIO: io_submit(2)/io_getevents(2)"),
+    ("mmap", "memcpy to and from the file mapped with mmap(2)"),
 ];
 
 /// Options an engine may read at creation.
@@ -124,6 +139,9 @@ pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, Stri
             sync::Flavor::Pvsync2,
             &opts,
         ))),
+        "io_uring" => Ok(Box::new(io_uring::IoUringEngine::new(&opts)?)),
+        "libaio" => Ok(Box::new(libaio::LibaioEngine::new(&opts)?)),
+        "mmap" => Ok(Box::new(mmap::MmapEngine::new(&opts))),
         other => Err(format!(
             "ioengine '{other}' is not available; available engines: {}",
             ENGINES.iter().map(|e| e.0).collect::<Vec<_>>().join(", ")

@@ -12,9 +12,11 @@ use super::recorder::{Recording, Sampler, ThreadStats};
 use super::rng::Rng;
 use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
 use crate::sys::file::{self, OpenFlags};
-use crate::sys::memory::{page_size, AlignedBuf};
+use crate::sys::iomem::{self, IoMemory};
+use crate::sys::memory::page_size;
 use crate::sys::{affinity, rusage::Usage};
 use ferrio_clock::Clock;
+use ferrio_config::ext::engine::{Batching, CpusAllowedPolicy};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +45,15 @@ pub fn run_thread(
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
     if let Some(cpus) = &spec.cpus_allowed {
+        // cpus_allowed_policy=split: clone N gets the Nth CPU of the set (round robin).
+        let one;
+        let cpus: &[usize] = match spec.engine.cpus_allowed_policy {
+            CpusAllowedPolicy::Split if !cpus.is_empty() => {
+                one = [cpus[plan.clone as usize % cpus.len()]];
+                &one
+            }
+            _ => cpus,
+        };
         if let Err(e) = affinity::pin_current_thread(cpus) {
             result.error = Some((
                 e.raw_os_error().unwrap_or(libc::EINVAL),
@@ -91,8 +102,14 @@ struct Worker<'a> {
     /// Per unit: when it was generated and issued, and its direction (0..3).
     unit_start_ns: Vec<u64>,
     unit_issue_ns: Vec<u64>,
-    buffers: Vec<AlignedBuf>,
+    /// Bytes from one unit's buffer to the next in `memory`.
+    buf_stride: usize,
     free: Vec<usize>,
+    /// Units queued since the last commit.
+    pending: Vec<usize>,
+    /// Units the last reap completed.
+    done_list: Vec<usize>,
+    batching: Batching,
     pattern: Pattern,
     policy: BufferPolicy,
     rng: Rng,
@@ -105,6 +122,10 @@ struct Worker<'a> {
     writes_since_sync: u32,
     /// A file descriptor that fsync=N says must be synced before the next I/O.
     sync_due: Option<i32>,
+    /// Declared last: the engine (which may have the buffers registered with the
+    /// kernel) is dropped before the memory behind them. Held for its Drop only.
+    #[allow(dead_code)]
+    memory: IoMemory,
 }
 
 fn errno_text(errno: i32) -> String {
@@ -170,13 +191,38 @@ impl<'a> Worker<'a> {
             .max()
             .unwrap_or(4096)
             .max(1) as usize;
+        if spec.direct && !caps.diskless {
+            check_direct_alignment(plan, &files)?;
+        }
         let policy = BufferPolicy::from_spec(spec);
-        let mut buffers = Vec::with_capacity(depth);
+        // One region for all units (fio's layout): unit i's buffer starts at i * stride.
+        let align = match spec.engine.iomem_align {
+            0 => page_size(),
+            a => a as usize,
+        };
+        let buf_stride = max_bs.div_ceil(align) * align;
+        let mut memory = IoMemory::new(
+            spec.engine.mem,
+            spec.engine.mem_path.as_deref(),
+            buf_stride * depth,
+            align,
+        )
+        .map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::ENOMEM),
+                format!("I/O buffers: {e}"),
+            )
+        })?;
+        let base = memory.as_mut_ptr();
         let mut units = Vec::with_capacity(depth);
+        let mut bufs = Vec::with_capacity(depth);
         for i in 0..depth {
-            let mut b = AlignedBuf::new(max_bs, page_size());
+            // SAFETY: the region holds depth * buf_stride bytes.
+            let buf = unsafe { base.add(i * buf_stride) };
             if !caps.diskless {
-                policy.init(b.as_mut_slice(), plan.seed ^ i as u64);
+                // SAFETY: [buf, buf + buf_stride) lies inside the region, used by no one else yet.
+                let slice = unsafe { std::slice::from_raw_parts_mut(buf, buf_stride) };
+                policy.init(slice, plan.seed ^ i as u64);
             }
             units.push(IoUnit {
                 op: IoOp::Read,
@@ -184,11 +230,18 @@ impl<'a> Worker<'a> {
                 fd: -1,
                 offset: 0,
                 len: 0,
-                buf: b.as_mut_ptr(),
+                buf,
                 result: 0,
             });
-            buffers.push(b);
+            bufs.push((buf, buf_stride));
         }
+        let mut engine = engine;
+        engine.setup(&fds, &bufs).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("ioengine={}: {e}", spec.ioengine),
+            )
+        })?;
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
         let reduce = spec.gtod_reduce;
         let rec = Recording {
@@ -205,8 +258,12 @@ impl<'a> Worker<'a> {
             unit_start_ns: vec![0; depth],
             unit_issue_ns: vec![0; depth],
             free: (0..depth).rev().collect(),
+            pending: Vec::with_capacity(depth),
+            done_list: Vec::with_capacity(depth),
+            batching: spec.engine.batching(depth),
             units,
-            buffers,
+            buf_stride,
+            memory,
             pattern: Pattern::new(spec, &regions, plan.seed),
             policy,
             rng: Rng::new(plan.seed.rotate_left(17)),
@@ -224,7 +281,6 @@ impl<'a> Worker<'a> {
     fn run(&mut self, stop: &AtomicBool, mut observers: Observers) -> Observers {
         let spec = self.plan.spec.clone();
         let synchronous = self.engine.capabilities().synchronous;
-        let depth = self.units.len();
         let begin_ns = self.clock.now_ns();
         self.begin_ns = begin_ns;
         let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
@@ -237,18 +293,20 @@ impl<'a> Worker<'a> {
         self.stats_start_ns = begin_ns;
         let mut sampler = Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
         let max_ios = spec.number_ios.unwrap_or(u64::MAX);
+        let batching = self.batching;
         let mut issued_ios: u64 = 0;
         let mut pass_issued: u64 = 0;
         let mut passes: u32 = 0;
+        // Units handed to the engine and not completed yet (queued or submitted).
         let mut inflight: usize = 0;
         let mut pass_done = self.plan.pass_bytes == 0;
-        let mut done_list: Vec<usize> = Vec::with_capacity(depth);
-        // Units queued since the last commit.
-        let mut pending: Vec<usize> = Vec::with_capacity(depth);
         // A generated unit the engine reported Busy for, to queue again after a reap.
         let mut busy: Option<usize> = None;
         let mut now = begin_ns;
 
+        // One iteration = fio's do_io step: (1) generate and queue one I/O, committing
+        // a full submit batch; (2) when the queue is full (or completions are polled, or
+        // no work is left), reap as iodepth_batch_complete_min/max and iodepth_low say.
         loop {
             if stop.load(Ordering::Relaxed) || self.error.is_some() || now >= deadline_ns {
                 break;
@@ -272,8 +330,9 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            // Fill the queue.
-            while inflight < depth && (busy.is_some() || (!pass_done && issued_ios < max_ios)) {
+            let work_left = !pass_done && issued_ios < max_ios;
+            // (1) Queue one I/O.
+            if busy.is_some() || (work_left && !self.free.is_empty()) {
                 let idx = if let Some(idx) = busy.take() {
                     // Retry the unit the engine had no room for; it is already counted.
                     idx
@@ -282,7 +341,7 @@ impl<'a> Worker<'a> {
                         self.issue_due_sync(ramping);
                         now = self.clock.now_ns();
                     }
-                    let Some(idx) = self.free.pop() else { break };
+                    let idx = self.free.pop().expect("a free unit");
                     // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
                     let io = self.pattern.next_io(self.plan.pass_bytes - pass_issued);
                     let issue_ns = self.prepare_unit(idx, io);
@@ -305,64 +364,78 @@ impl<'a> Worker<'a> {
                         self.stats.depth.record_complete(1);
                         self.complete(idx, now, ramping);
                         self.free.push(idx);
-                        if synchronous {
-                            break;
-                        }
                     }
                     Queued::Queued => {
                         inflight += 1;
-                        pending.push(idx);
-                        self.stats.depth.record_depth(inflight as u32, 1);
+                        self.pending.push(idx);
+                        if self.pending.len() >= batching.submit {
+                            match self.commit(inflight, ramping) {
+                                Some(t) => now = t,
+                                None => break,
+                            }
+                        }
                     }
                     Queued::Busy => {
                         busy = Some(idx);
+                        if !self.pending.is_empty() {
+                            match self.commit(inflight, ramping) {
+                                Some(t) => now = t,
+                                None => break,
+                            }
+                        }
+                    }
+                }
+            }
+            if synchronous && inflight == 0 && busy.is_none() {
+                if pass_done || issued_ios >= max_ios {
+                    if issued_ios >= max_ios {
+                        break;
+                    }
+                    passes += 1;
+                    if spec.time_based || passes < spec.loops.max(1) {
+                        self.pattern.reset_pass();
+                        pass_issued = 0;
+                        pass_done = false;
+                    } else {
                         break;
                     }
                 }
+                // `now` is the last completion time: reused as the next I/O's start.
+                continue;
             }
-            if !pending.is_empty() {
-                if let Err(e) = self.engine.commit() {
-                    self.error = Some((
-                        e.raw_os_error().unwrap_or(libc::EIO),
-                        format!("submit: {e}"),
-                    ));
-                    break;
-                }
-                let t = self.clock.now_ns();
-                self.stats.depth.record_submit(pending.len() as u32);
-                for &idx in &pending {
-                    // slat: generated → handed to the kernel (asynchronous engines only, as fio).
-                    let d = ddir_of(self.units[idx].op);
-                    if !ramping && d < 3 {
-                        self.stats
-                            .submitted(self.rec, d, t - self.unit_start_ns[idx]);
-                    }
-                    self.unit_issue_ns[idx] = t;
-                }
-                pending.clear();
-                now = t;
-            }
+            // (2) Reap.
             if inflight > 0 {
-                let must_wait =
-                    busy.is_some() || inflight == depth || pass_done || issued_ios >= max_ios;
-                done_list.clear();
-                let min = if must_wait { 1 } else { 0 };
-                if let Err(e) = self
-                    .engine
-                    .reap(&mut self.units, min, depth, &mut done_list)
-                {
-                    self.error =
-                        Some((e.raw_os_error().unwrap_or(libc::EIO), format!("reap: {e}")));
-                    break;
-                }
-                now = self.clock.now_ns();
-                if !done_list.is_empty() {
-                    self.stats.depth.record_complete(done_list.len() as u32);
-                }
-                for &idx in &done_list {
-                    self.complete(idx, now, ramping);
-                    self.free.push(idx);
-                    inflight -= 1;
+                let no_work = busy.is_none() && (pass_done || issued_ios >= max_ios);
+                let full = self.free.is_empty() || busy.is_some();
+                if full || batching.polling || no_work {
+                    let mut min = batching.complete_min.min(inflight);
+                    if (full && min == 0) || batching.complete_min == 0 || no_work {
+                        min = 1;
+                    }
+                    let max = if no_work {
+                        inflight
+                    } else {
+                        batching.complete_max
+                    };
+                    loop {
+                        if !self.pending.is_empty() {
+                            match self.commit(inflight, ramping) {
+                                Some(t) => now = t,
+                                None => break,
+                            }
+                        }
+                        match self.reap(min, max, ramping) {
+                            Some((n, t)) => {
+                                inflight -= n;
+                                now = t;
+                            }
+                            None => break,
+                        }
+                        if !(full && inflight > batching.low) || self.error.is_some() {
+                            break;
+                        }
+                        min = min.min(inflight).max(1);
+                    }
                 }
             }
             if inflight == 0 && busy.is_none() && (pass_done || issued_ios >= max_ios) {
@@ -378,27 +451,22 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            if synchronous && inflight == 0 && !pass_done {
-                // `now` is the last completion time: reused as the next I/O's start.
-                continue;
-            }
             now = self.clock.now_ns();
         }
-        // Drain anything still in flight (stop signal or deadline mid-queue).
+        // Drain anything still queued or in flight (stop signal or deadline mid-queue).
+        if let Some(idx) = busy.take() {
+            self.free.push(idx);
+        }
+        if !self.pending.is_empty() && self.commit(inflight, ramping).is_none() {
+            inflight = 0;
+        }
         while inflight > 0 {
-            done_list.clear();
-            if self
-                .engine
-                .reap(&mut self.units, 1, depth, &mut done_list)
-                .is_err()
-            {
-                break;
-            }
-            now = self.clock.now_ns();
-            for &idx in &done_list {
-                self.complete(idx, now, ramping);
-                self.free.push(idx);
-                inflight -= 1;
+            match self.reap(1, inflight, ramping) {
+                Some((n, t)) => {
+                    inflight -= n;
+                    now = t;
+                }
+                None => break,
             }
         }
         if spec.end_fsync && job_writes(&spec) {
@@ -429,6 +497,59 @@ impl<'a> Worker<'a> {
         observers
     }
 
+    /// Submit the pending units: one commit, then (fio) the depth map counts them at
+    /// the current depth, the submit map counts one submission of that many, and each
+    /// gets its slat (generation → submission) and issue time. None on error (recorded).
+    fn commit(&mut self, inflight: usize, ramping: bool) -> Option<u64> {
+        if let Err(e) = self.engine.commit() {
+            self.error = Some((
+                e.raw_os_error().unwrap_or(libc::EIO),
+                format!("submit: {e}"),
+            ));
+            self.pending.clear();
+            return None;
+        }
+        let t = self.clock.now_ns();
+        let n = self.pending.len() as u32;
+        self.stats.depth.record_depth(inflight as u32, n as u64);
+        self.stats.depth.record_submit(n);
+        for i in 0..self.pending.len() {
+            let idx = self.pending[i];
+            let d = ddir_of(self.units[idx].op);
+            if !ramping && d < 3 {
+                self.stats
+                    .submitted(self.rec, d, t - self.unit_start_ns[idx]);
+            }
+            self.unit_issue_ns[idx] = t;
+        }
+        self.pending.clear();
+        Some(t)
+    }
+
+    /// One reap of at least `min`, at most `max` completions; accounts them. Returns
+    /// (completed, completion time), or None on error (recorded).
+    fn reap(&mut self, min: usize, max: usize, ramping: bool) -> Option<(usize, u64)> {
+        self.done_list.clear();
+        if let Err(e) = self
+            .engine
+            .reap(&mut self.units, min, max, &mut self.done_list)
+        {
+            self.error = Some((e.raw_os_error().unwrap_or(libc::EIO), format!("reap: {e}")));
+            return None;
+        }
+        let now = self.clock.now_ns();
+        let n = self.done_list.len();
+        if n > 0 {
+            self.stats.depth.record_complete(n as u32);
+        }
+        for i in 0..n {
+            let idx = self.done_list[i];
+            self.complete(idx, now, ramping);
+            self.free.push(idx);
+        }
+        Some((n, now))
+    }
+
     /// Point unit `idx` at the next I/O; returns a fresh issue time when buffer
     /// preparation took time worth excluding from the completion latency.
     #[inline]
@@ -441,10 +562,11 @@ impl<'a> Worker<'a> {
         u.len = io.len as usize;
         u.result = 0;
         if io.op == IoOp::Write && self.policy.per_write_work() && !self.plan.caps.diskless {
-            let buf = self.buffers[idx].as_mut_slice();
-            let len = u.len.min(buf.len());
-            self.policy
-                .prepare(&mut buf[..len], io.offset, &mut self.rng);
+            let len = u.len.min(self.buf_stride);
+            // SAFETY: the unit's buffer holds buf_stride bytes of the worker's region and
+            // is not in flight (the unit was just taken from the free list).
+            let buf = unsafe { std::slice::from_raw_parts_mut(u.buf, len) };
+            self.policy.prepare(buf, io.offset, &mut self.rng);
             return Some(self.clock.now_ns());
         }
         None
@@ -530,6 +652,80 @@ impl<'a> Worker<'a> {
                 let _ = crate::sys::io::sync(fd, data_only);
             }
         }
+    }
+}
+
+/// direct=1: every block size, block alignment, file offset and the buffer alignment
+/// must suit the logical block size of each file, or the kernel fails the I/O with
+/// EINVAL. Checked before the run so the error says what to change.
+fn check_direct_alignment(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(), (i32, String)> {
+    let spec = &plan.spec;
+    for (pf, f) in plan.files.iter().zip(files) {
+        let Some(f) = f else { continue };
+        let Some((lbs, mem_align)) = iomem::direct_io_alignment(f, pf.block_device) else {
+            continue;
+        };
+        let name = pf.path.display();
+        let used = directions_used(spec.rw.kind);
+        for (d, bs) in spec.bs.iter().enumerate() {
+            if !used[d] {
+                continue;
+            }
+            let sizes = std::iter::once(bs.min)
+                .chain(std::iter::once(bs.max))
+                .chain(bs.split.iter().map(|s| s.0));
+            for b in sizes {
+                if b % lbs != 0 {
+                    return Err((
+                        libc::EINVAL,
+                        format!(
+                            "direct=1: block size {b} is not a multiple of the logical block size ({lbs}) of '{name}'; use a bs that is"
+                        ),
+                    ));
+                }
+            }
+            if spec.bs_unaligned && bs.min != bs.max {
+                return Err((
+                    libc::EINVAL,
+                    format!("direct=1 with bs_unaligned: block sizes must be multiples of the logical block size ({lbs}) of '{name}'"),
+                ));
+            }
+            if spec.blockalign[d] % lbs != 0 {
+                return Err((
+                    libc::EINVAL,
+                    format!("direct=1: blockalign={} is not a multiple of the logical block size ({lbs}) of '{name}'", spec.blockalign[d]),
+                ));
+            }
+        }
+        if pf.region.start % lbs != 0 {
+            return Err((
+                libc::EINVAL,
+                format!("direct=1: offset {} is not a multiple of the logical block size ({lbs}) of '{name}'", pf.region.start),
+            ));
+        }
+        let align = if spec.engine.iomem_align == 0 {
+            page_size() as u64
+        } else {
+            spec.engine.iomem_align
+        };
+        if align % mem_align != 0 {
+            return Err((
+                libc::EINVAL,
+                format!("direct=1: iomem_align={align} is below the memory alignment ({mem_align}) O_DIRECT needs on '{name}'"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn directions_used(kind: ferrio_config::RwKind) -> [bool; 3] {
+    use ferrio_config::RwKind as K;
+    match kind {
+        K::Read => [true, false, false],
+        K::Write => [false, true, false],
+        K::Trim => [false, false, true],
+        K::ReadWrite => [true, true, false],
+        K::TrimWrite => [false, true, true],
     }
 }
 

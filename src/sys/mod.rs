@@ -2,9 +2,11 @@
 //! talks to the kernel lives here or in `engine/`, each with a `// SAFETY:` comment.
 
 pub mod affinity;
+pub mod aio;
 pub mod diskstats;
 pub mod file;
 pub mod io;
+pub mod iomem;
 pub mod memory;
 pub mod rusage;
 pub mod time;

@@ -322,12 +322,12 @@ fn file_handling_booleans() {
 
 #[test]
 fn engine() {
-    for e in ["null", "sync", "psync", "vsync", "pvsync", "pvsync2"] {
+    for e in ["null", "sync", "psync", "vsync", "pvsync", "pvsync2", "io_uring", "libaio", "mmap"] {
         assert_eq!(job(&[&format!("ioengine={e}")]).ioengine, e);
     }
-    let e = bad(&["ioengine=libaio"]);
+    let e = bad(&["ioengine=splice"]);
     assert!(
-        e.contains("I/O engine 'libaio' is not supported by ferrio yet"),
+        e.contains("I/O engine 'splice' is not supported by ferrio yet"),
         "{e}"
     );
     let e = bad(&["ioengine=bogus"]);
@@ -335,11 +335,15 @@ fn engine() {
         e.contains("allowed: psync, sync, vsync, pvsync, pvsync2, null"),
         "{e}"
     );
+    for name in ["io_uring", "libaio", "mmap"] {
+        assert!(e.contains(name), "{e}");
+    }
     assert_eq!(job(&["iodepth=32"]).iodepth, 32);
     assert!(bad(&["iodepth=0"]).contains("allowed: 1 or more"));
     assert_eq!(job(&["iodepth=70000"]).iodepth, 70000);
     assert!(job(&["ioengine=pvsync2", "hipri"]).hipri);
-    assert!(bad(&["hipri"]).contains("needs ioengine=pvsync2"));
+    assert!(bad(&["hipri"]).contains("needs ioengine=pvsync2 or io_uring"));
+    assert!(job(&["ioengine=io_uring", "hipri"]).hipri);
 }
 
 #[test]

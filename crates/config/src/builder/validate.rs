@@ -12,9 +12,9 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.rw.text
         )));
     }
-    if job.hipri && job.ioengine != "pvsync2" {
+    if job.hipri && job.ioengine != "pvsync2" && job.ioengine != "io_uring" {
         return Err(at(format!(
-            "option 'hipri' needs ioengine=pvsync2 (ioengine is '{}')",
+            "option 'hipri' needs ioengine=pvsync2 or io_uring (ioengine is '{}')",
             job.ioengine
         )));
     }

@@ -7,9 +7,6 @@ use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 /// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
 /// To add an engine: move its line from here into `ioengine`'s value list.
 pub const ENGINES_NOT_YET: &[&str] = &[
-    "io_uring",
-    "libaio",
-    "mmap",
     "sim",
     "posixaio",
     "splice",
@@ -207,6 +204,9 @@ pub const ENGINE: &[OptSpec] = &[
         ("pvsync", "preadv(2)/pwritev(2)"),
         ("pvsync2", "preadv2(2)/pwritev2(2), supports hipri"),
         ("null", "no I/O at all: measures ferrio's own overhead"),
+        ("io_uring", "Linux io_uring: asynchronous, batched submission and completion"),
+        ("libaio", "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1"),
+        ("mmap", "memcpy to and from the file mapped with mmap(2)"),
     ]),
     opt(
         "iodepth",
@@ -224,7 +224,7 @@ pub const ENGINE: &[OptSpec] = &[
         "hipri",
         K::Flag,
         C::Engine,
-        "pvsync2: use RWF_HIPRI (polled) I/O",
+        "pvsync2: use RWF_HIPRI; io_uring: polled completions (IORING_SETUP_IOPOLL)",
         |j, c, v| {
             j.hipri = c.bool(v)?;
             Ok(())

@@ -8,6 +8,7 @@
 //! documentation order.
 
 mod docs;
+mod engine;
 mod files;
 mod io;
 mod job;
@@ -322,6 +323,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::IO)
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
+        .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)
         .chain(steadystate::STEADYSTATE)

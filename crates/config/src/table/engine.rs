@@ -1,0 +1,141 @@
+//! Options: engine tuning — batching, io_uring / libaio / pvsync2 knobs, buffer
+//! memory and CPU placement of clones. They fill [`crate::ext::EngineTuning`].
+
+use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
+use crate::ext::engine::{CpusAllowedPolicy, MemType};
+use crate::spec::JobSpec;
+use std::path::PathBuf;
+
+fn mem(j: &mut JobSpec, _c: &Ctx, v: &str) -> Result<(), String> {
+    let (kind, path) = match v.split_once(':') {
+        Some((k, p)) => (k.trim(), Some(p.trim())),
+        None => (v.trim(), None),
+    };
+    let t = &mut j.engine;
+    t.mem = match kind {
+        "malloc" => MemType::Malloc,
+        "shm" => MemType::Shm,
+        "shmhuge" => MemType::ShmHuge,
+        "mmap" => MemType::Mmap,
+        "mmaphuge" => MemType::MmapHuge,
+        "mmapshared" => MemType::MmapShared,
+        "cudamalloc" => return Err("mem=cudamalloc is not supported by ferrio".into()),
+        _ => return Err("not an allowed value".into()),
+    };
+    t.mem_path = match path {
+        Some(p) if !p.is_empty() => {
+            if !matches!(
+                t.mem,
+                MemType::Mmap | MemType::MmapHuge | MemType::MmapShared
+            ) {
+                return Err(format!("mem={kind} takes no file name"));
+            }
+            Some(PathBuf::from(p))
+        }
+        _ => None,
+    };
+    Ok(())
+}
+
+pub const ENGINE_TUNING: &[OptSpec] = &[
+    opt("iodepth_batch", K::Int, C::Engine, "Number of I/Os to queue before submitting them together (0 = iodepth)", |j, c, v| {
+        j.engine.iodepth_batch_submit = c.u32(v)?;
+        Ok(())
+    })
+    .alias(&["iodepth_batch_submit"])
+    .def("1"),
+    opt("iodepth_batch_complete_min", K::Int, C::Engine, "Minimum number of completions to wait for (0 = check without waiting)", |j, c, v| {
+        j.engine.iodepth_batch_complete_min = c.u32(v)?;
+        Ok(())
+    })
+    .alias(&["iodepth_batch_complete"])
+    .def("1"),
+    opt("iodepth_batch_complete_max", K::Int, C::Engine, "Maximum number of completions to take at once (default: iodepth_batch_complete_min)", |j, c, v| {
+        j.engine.iodepth_batch_complete_max = Some(c.u32(v)?);
+        Ok(())
+    }),
+    opt("iodepth_low", K::Int, C::Engine, "Once the queue is full, let it drain to this depth before refilling (default: iodepth)", |j, c, v| {
+        j.engine.iodepth_low = Some(c.u32(v)?);
+        Ok(())
+    }),
+    opt("fixedbufs", K::Flag, C::Engine, "io_uring: register the I/O buffers with the kernel (READ_FIXED/WRITE_FIXED)", |j, c, v| {
+        j.engine.fixedbufs = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("registerfiles", K::Flag, C::Engine, "io_uring: register the job's files with the kernel", |j, c, v| {
+        j.engine.registerfiles = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("sqthread_poll", K::Flag, C::Engine, "io_uring: a kernel thread polls the submission queue (no submit system calls)", |j, c, v| {
+        j.engine.sqthread_poll = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("sqthread_poll_cpu", K::Int, C::Engine, "io_uring: CPU the submission polling thread runs on", |j, c, v| {
+        j.engine.sqthread_poll_cpu = Some(c.u32(v)?);
+        Ok(())
+    }),
+    opt("nonvectored", K::SignedInt, C::Engine, "io_uring: 1 = READ/WRITE, 0 = READV/WRITEV, -1 = READ/WRITE where the kernel has them", |j, _c, v| {
+        let n: i32 = v.trim().parse().map_err(|_| format!("malformed integer '{v}'"))?;
+        if !(-1..=1).contains(&n) {
+            return Err(format!("{n} is out of range"));
+        }
+        j.engine.nonvectored = n;
+        Ok(())
+    })
+    .def("-1")
+    .vals(&[("-1", "automatic"), ("0", "vectored"), ("1", "non-vectored")]),
+    opt("force_async", K::Int, C::Engine, "io_uring: issue every Nth I/O with IOSQE_ASYNC (0 = never)", |j, c, v| {
+        j.engine.force_async = c.u32(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("userspace_reap", K::Flag, C::Engine, "libaio: read completions from the AIO ring in user space when polling (iodepth_batch_complete=0)", |j, c, v| {
+        j.engine.userspace_reap = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("hipri_percentage", K::Int, C::Engine, "pvsync2: percentage of I/Os issued with RWF_HIPRI when hipri is set", |j, c, v| {
+        j.engine.hipri_percentage = c.u32(v)?;
+        Ok(())
+    })
+    .def("100")
+    .range(0, 100),
+    opt("nowait", K::Bool, C::Engine, "pvsync2, libaio, io_uring: RWF_NOWAIT (fail with EAGAIN instead of blocking)", |j, c, v| {
+        j.engine.nowait = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("mem", K::Choice, C::Buffers, "Memory the I/O buffers come from; mmap, mmaphuge and mmapshared take ':file'", mem)
+        .alias(&["iomem"])
+        .def("malloc")
+        .vals(&[
+            ("malloc", "heap memory"),
+            ("shm", "System V shared memory (shmget)"),
+            ("shmhuge", "System V shared memory on huge pages"),
+            ("mmap", "anonymous mmap, or mmap of a file with mmap:/path"),
+            ("mmaphuge", "huge-page mmap (anonymous, or a hugetlbfs file with mmaphuge:/path)"),
+            ("mmapshared", "like mmap, MAP_SHARED"),
+        ]),
+    opt("iomem_align", K::Size, C::Buffers, "Alignment of the I/O buffers (0 = the page size); must be a power of two", |j, c, v| {
+        let n = c.size(v)?;
+        if n != 0 && !n.is_power_of_two() {
+            return Err(format!("{n} is not a power of two"));
+        }
+        j.engine.iomem_align = n;
+        Ok(())
+    })
+    .alias(&["mem_align"])
+    .def("0"),
+    opt("cpus_allowed_policy", K::Choice, C::Process, "How clones share cpus_allowed: shared (all CPUs each) or split (one CPU each, round robin)", |j, c, v| {
+        j.engine.cpus_allowed_policy = match c.choice(v)? {
+            "split" => CpusAllowedPolicy::Split,
+            _ => CpusAllowedPolicy::Shared,
+        };
+        Ok(())
+    })
+    .def("shared")
+    .vals(&[("shared", "every clone may use every CPU of the set"), ("split", "each clone gets one CPU of the set")]),
+];

@@ -1,0 +1,382 @@
+//! `ioengine=io_uring`, on the `io-uring` crate.
+//!
+//! `queue` writes one submission entry (user_data = the unit's index); `commit`
+//! submits everything queued with one io_uring_enter(2) (none with sqthread_poll,
+//! unless the poller sleeps); `reap` takes completions from the completion ring and
+//! enters the kernel only when it must wait (or poll, with hipri).
+//!
+//! Options: fixedbufs (buffers registered once: READ_FIXED/WRITE_FIXED),
+//! registerfiles (IOSQE_FIXED_FILE), sqthread_poll and sqthread_poll_cpu
+//! (IORING_SETUP_SQPOLL), hipri (IORING_SETUP_IOPOLL: polled completions, O_DIRECT
+//! only), nonvectored (READ/WRITE instead of READV/WRITEV; -1 picks READ/WRITE when the
+//! kernel has them), force_async (IOSQE_ASYNC on every Nth I/O) and nowait
+//! (RWF_NOWAIT). Trims are IORING_OP_FALLOCATE hole punches, queued like reads and
+//! writes. The ring is created in `setup`, where the kernel is probed for every
+//! operation the job needs; a missing one is a clear error, never a silent fallback.
+
+use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use ferrio_config::ext::EngineTuning;
+use io_uring::{opcode, squeue, types, IoUring, Probe};
+use std::io;
+use std::os::fd::RawFd;
+
+pub struct IoUringEngine {
+    depth: u32,
+    tuning: EngineTuning,
+    hipri: bool,
+    direct: bool,
+    uses_trim: bool,
+    ring: Option<IoUring>,
+    /// Per unit: the iovec READV/WRITEV point at (stable: allocated once in setup).
+    iovecs: Vec<libc::iovec>,
+    nonvectored: bool,
+    fixed_files: bool,
+    fixed_bufs: bool,
+    rw_flags: i32,
+    /// I/Os queued since the ring was last told; for force_async.
+    issued: u32,
+    /// Submission entries written but not yet submitted.
+    unsubmitted: usize,
+}
+
+// SAFETY: the iovecs point at the worker's buffers, used by the worker's thread only;
+// the ring is owned by this engine.
+unsafe impl Send for IoUringEngine {}
+
+fn err(msg: String) -> io::Error {
+    io::Error::other(msg)
+}
+
+impl IoUringEngine {
+    pub fn new(opts: &EngineOptions) -> Result<IoUringEngine, String> {
+        let spec = opts.spec.as_ref();
+        let tuning = spec.map(|s| s.engine.clone()).unwrap_or_default();
+        Ok(IoUringEngine {
+            depth: opts.iodepth.max(1),
+            hipri: opts.hipri,
+            direct: spec.map(|s| s.direct).unwrap_or(false),
+            uses_trim: spec
+                .map(|s| {
+                    matches!(
+                        s.rw.kind,
+                        ferrio_config::RwKind::Trim | ferrio_config::RwKind::TrimWrite
+                    )
+                })
+                .unwrap_or(false),
+            rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
+            tuning,
+            ring: None,
+            iovecs: Vec::new(),
+            nonvectored: false,
+            fixed_files: false,
+            fixed_bufs: false,
+            issued: 0,
+            unsubmitted: 0,
+        })
+    }
+
+    fn build_ring(&self, entries: u32) -> io::Result<IoUring> {
+        let mut b = IoUring::builder();
+        b.setup_cqsize(entries * 2);
+        if self.tuning.sqthread_poll {
+            b.setup_sqpoll(1000);
+            if let Some(cpu) = self.tuning.sqthread_poll_cpu {
+                b.setup_sqpoll_cpu(cpu);
+            }
+        }
+        if self.hipri {
+            b.setup_iopoll();
+        }
+        b.build(entries).map_err(|e| {
+            let why = match e.raw_os_error() {
+                Some(libc::ENOSYS) => " (this kernel has no io_uring)".to_string(),
+                Some(libc::EPERM) => {
+                    let disabled = std::fs::read_to_string("/proc/sys/kernel/io_uring_disabled")
+                        .map(|s| s.trim().to_string())
+                        .unwrap_or_default();
+                    if self.tuning.sqthread_poll {
+                        " (sqthread_poll may need privileges on this kernel)".to_string()
+                    } else {
+                        format!(" (kernel.io_uring_disabled = {disabled})")
+                    }
+                }
+                Some(libc::EINVAL) if self.tuning.sqthread_poll || self.hipri => {
+                    " (the kernel rejected sqthread_poll/hipri settings)".to_string()
+                }
+                _ => String::new(),
+            };
+            err(format!("io_uring_setup({entries}) failed: {e}{why}"))
+        })
+    }
+}
+
+impl IoEngine for IoUringEngine {
+    fn name(&self) -> &'static str {
+        "io_uring"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            synchronous: false,
+            diskless: false,
+        }
+    }
+
+    fn setup(&mut self, fds: &[RawFd], buffers: &[(*mut u8, usize)]) -> io::Result<()> {
+        if self.hipri && !self.direct {
+            return Err(err(
+                "io_uring hipri (polled completions) needs direct=1: the page cache cannot be polled"
+                    .into(),
+            ));
+        }
+        let entries = self
+            .depth
+            .max(buffers.len() as u32)
+            .max(1)
+            .next_power_of_two();
+        let ring = self.build_ring(entries)?;
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default();
+        let mut probe = Probe::new();
+        let probed = ring.submitter().register_probe(&mut probe).is_ok();
+        let has = |code: u8| probed && probe.is_supported(code);
+        let need = |code: u8, what: &str| -> io::Result<()> {
+            // Without the probe (kernels before 5.6) only the 5.1 operations are known to exist.
+            let known_old = matches!(
+                code,
+                opcode::Readv::CODE
+                    | opcode::Writev::CODE
+                    | opcode::ReadFixed::CODE
+                    | opcode::WriteFixed::CODE
+                    | opcode::Fsync::CODE
+            );
+            if has(code) || (!probed && known_old) {
+                Ok(())
+            } else {
+                Err(err(format!(
+                    "ioengine=io_uring: kernel {kernel} lacks {what}, which this job needs"
+                )))
+            }
+        };
+        self.fixed_bufs = self.tuning.fixedbufs;
+        self.nonvectored = match self.tuning.nonvectored {
+            1 => true,
+            0 => false,
+            _ => has(opcode::Read::CODE) && has(opcode::Write::CODE),
+        };
+        if self.fixed_bufs {
+            need(opcode::ReadFixed::CODE, "IORING_OP_READ_FIXED (fixedbufs)")?;
+            need(
+                opcode::WriteFixed::CODE,
+                "IORING_OP_WRITE_FIXED (fixedbufs)",
+            )?;
+        } else if self.nonvectored {
+            need(opcode::Read::CODE, "IORING_OP_READ (nonvectored=1)")?;
+            need(opcode::Write::CODE, "IORING_OP_WRITE (nonvectored=1)")?;
+        } else {
+            need(opcode::Readv::CODE, "IORING_OP_READV")?;
+            need(opcode::Writev::CODE, "IORING_OP_WRITEV")?;
+        }
+        if self.uses_trim {
+            need(opcode::Fallocate::CODE, "IORING_OP_FALLOCATE (trims)")?;
+        }
+        self.fixed_files = self.tuning.registerfiles
+            || (self.tuning.sqthread_poll && !ring.params().is_feature_sqpoll_nonfixed());
+        if self.fixed_files && !fds.is_empty() {
+            ring.submitter().register_files(fds).map_err(|e| {
+                err(format!(
+                    "io_uring: registering {} files failed: {e}",
+                    fds.len()
+                ))
+            })?;
+        }
+        self.iovecs = buffers
+            .iter()
+            .map(|&(p, l)| libc::iovec {
+                iov_base: p.cast(),
+                iov_len: l,
+            })
+            .collect();
+        if self.fixed_bufs {
+            // SAFETY: the buffers stay allocated and unmoved for the engine's lifetime (the
+            // worker drops its engine before its buffers); the ring is dropped with the engine.
+            unsafe { ring.submitter().register_buffers(&self.iovecs) }.map_err(|e| {
+                let hint = if e.raw_os_error() == Some(libc::ENOMEM) {
+                    " (RLIMIT_MEMLOCK too low for the buffers?)"
+                } else {
+                    ""
+                };
+                err(format!(
+                    "io_uring: registering buffers (fixedbufs) failed: {e}{hint}"
+                ))
+            })?;
+        }
+        self.ring = Some(ring);
+        Ok(())
+    }
+
+    #[inline]
+    fn queue(&mut self, index: usize, u: &mut IoUnit) -> Queued {
+        let Some(ring) = self.ring.as_mut() else {
+            u.result = -(libc::EBADFD as i64);
+            return Queued::Completed;
+        };
+        macro_rules! with_fd {
+            ($build:expr) => {
+                if self.fixed_files {
+                    let fd = types::Fixed(u.file as u32);
+                    $build(fd)
+                } else {
+                    let fd = types::Fd(u.fd);
+                    $build(fd)
+                }
+            };
+        }
+        let off = u.offset;
+        let len = u.len as u32;
+        let flags = self.rw_flags;
+        let entry = match u.op {
+            IoOp::Read | IoOp::Write => {
+                let write = u.op == IoOp::Write;
+                if self.fixed_bufs {
+                    let bi = index as u16;
+                    if write {
+                        with_fd!(|fd| opcode::WriteFixed::new(fd, u.buf, len, bi)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::ReadFixed::new(fd, u.buf, len, bi)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    }
+                } else if self.nonvectored {
+                    if write {
+                        with_fd!(|fd| opcode::Write::new(fd, u.buf, len)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::Read::new(fd, u.buf, len)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    }
+                } else {
+                    let iov = &mut self.iovecs[index];
+                    iov.iov_base = u.buf.cast();
+                    iov.iov_len = u.len;
+                    let iov = iov as *const libc::iovec;
+                    if write {
+                        with_fd!(|fd| opcode::Writev::new(fd, iov, 1)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::Readv::new(fd, iov, 1)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .build())
+                    }
+                }
+            }
+            IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
+                .offset(off)
+                .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
+                .build()),
+            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build()),
+            IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
+                .flags(types::FsyncFlags::DATASYNC)
+                .build()),
+        };
+        let mut entry = entry.user_data(index as u64);
+        if self.tuning.force_async > 0 {
+            self.issued += 1;
+            if self.issued >= self.tuning.force_async {
+                self.issued = 0;
+                entry = entry.flags(squeue::Flags::ASYNC);
+            }
+        }
+        // SAFETY: the entry points at the unit's buffer (and iovec), which stay valid and
+        // untouched until the unit's completion is reaped.
+        match unsafe { ring.submission().push(&entry) } {
+            Ok(()) => {
+                self.unsubmitted += 1;
+                Queued::Queued
+            }
+            Err(_) => Queued::Busy,
+        }
+    }
+
+    fn commit(&mut self) -> io::Result<()> {
+        let Some(ring) = self.ring.as_mut() else {
+            return Ok(());
+        };
+        while self.unsubmitted > 0 {
+            match ring.submit() {
+                Ok(n) => {
+                    self.unsubmitted = self.unsubmitted.saturating_sub(n);
+                    if n == 0 {
+                        std::thread::yield_now();
+                    }
+                }
+                Err(e)
+                    if matches!(
+                        e.raw_os_error(),
+                        Some(libc::EINTR) | Some(libc::EAGAIN) | Some(libc::EBUSY)
+                    ) =>
+                {
+                    std::thread::yield_now()
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn reap(
+        &mut self,
+        units: &mut [IoUnit],
+        min: usize,
+        max: usize,
+        done: &mut Vec<usize>,
+    ) -> io::Result<()> {
+        let Some(ring) = self.ring.as_mut() else {
+            return Ok(());
+        };
+        let max = max.max(1);
+        let min = min.min(max);
+        let mut got = 0;
+        let mut entered = false;
+        loop {
+            {
+                let cq = ring.completion();
+                for cqe in cq.take(max - got) {
+                    let idx = cqe.user_data() as usize;
+                    let u = &mut units[idx];
+                    let res = cqe.result() as i64;
+                    // A hole punch returns 0 on success; count it as the trimmed length.
+                    u.result = if u.op == IoOp::Trim && res == 0 {
+                        u.len as i64
+                    } else {
+                        res
+                    };
+                    done.push(idx);
+                    got += 1;
+                }
+            }
+            // Polled rings (hipri) complete only when asked; ask once even for min = 0.
+            if got >= min && (got > 0 || entered || !self.hipri) {
+                return Ok(());
+            }
+            entered = true;
+            match ring.submit_and_wait(min.saturating_sub(got)) {
+                Ok(n) => self.unsubmitted = self.unsubmitted.saturating_sub(n),
+                Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR) | Some(libc::EBUSY)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
