@@ -1,6 +1,7 @@
 //! Runs an [`Invocation`]: chooses the clock, plans and lays out, prints the
 //! pre-run lines, runs, and writes every requested output format.
 
+use crate::live;
 use crate::runner::observer::Factories;
 use crate::runner::{self, collect, plan};
 use crate::sys::{diskstats, file, time};
@@ -50,7 +51,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     runner::layout::lay_out(&threads, &mut pre)?;
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.
-    let mut out: Box<dyn Write> = match &inv.flags.output {
+    let mut out: Box<dyn Write + Send> = match &inv.flags.output {
         Some(p) => Box::new(
             std::fs::File::create(p)
                 .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
@@ -68,8 +69,16 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
-    let factories = Factories::default();
+    let mut factories = Factories::default();
+    let to_stdout = inv.flags.output.is_none();
+    let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
+    factories.0.extend(live.factories());
+    if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
+        factories.0.push(Box::new(logs));
+    }
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    let mut out = live.stop().ok_or("the live reporter failed")?;
+    live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
 
     let (secs, ms) = time::unix_now();
@@ -96,14 +105,24 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
-    write_reports(&mut out, &inv, &report)?;
+    write_reports(&mut out, &inv, &report, &live)?;
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
     Ok(if failed { 1 } else { 0 })
 }
 
-fn write_reports(out: &mut dyn Write, inv: &Invocation, report: &RunReport) -> Result<(), String> {
+fn write_reports(
+    out: &mut dyn Write,
+    inv: &Invocation,
+    report: &RunReport,
+    live: &live::Live,
+) -> Result<(), String> {
     let mut text = String::new();
     for f in &inv.flags.output_formats {
+        // With --status-interval, json is JSON Lines and interval lines end with totals.
+        if let Some(t) = live.final_text(*f, report) {
+            text.push_str(&t);
+            continue;
+        }
         match f {
             OutputFormat::Normal => text.push_str(&normal::render(report)),
             OutputFormat::Terse => text.push_str(&terse::render(report)),
@@ -116,6 +135,15 @@ fn write_reports(out: &mut dyn Write, inv: &Invocation, report: &RunReport) -> R
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+/// Run-wide facts the live reports repeat.
+fn live_facts(inv: &Invocation, clock: &Clock) -> live::report::RunFacts {
+    live::report::RunFacts {
+        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        global_options: inv.global_options.clone(),
+        clock_source: clock.source_name().to_string(),
+    }
 }
 
 /// What fio prints before a run: one header per job ("..." for numjobs clones), the

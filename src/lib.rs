@@ -7,5 +7,6 @@
 
 pub mod app;
 pub mod engine;
+pub mod live;
 pub mod runner;
 pub mod sys;

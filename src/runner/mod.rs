@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod collect;
 pub mod distribution;
 pub mod layout;
+pub mod logs;
 pub mod observer;
 pub mod pattern;
 pub mod permutation;

@@ -1,0 +1,266 @@
+//! The averaged-window log writer of one thread: every log_avg_msec (and every
+//! log_hist_msec for the histogram log) of the thread's clock it turns the change in
+//! the thread's cumulative statistics into fio log lines.
+
+use super::files::LogFiles;
+use super::format::{hist_line, sample_line, Columns};
+use super::PER_IO_FALLBACK_MS;
+use crate::runner::observer::{Observer, Verdict};
+use crate::runner::plan::ThreadPlan;
+use crate::runner::recorder::ThreadStats;
+use crate::runner::worker::ThreadResult;
+use ferrio_config::ext::logs::WindowValue;
+use ferrio_stats::LatencyHistogram;
+
+const FLUSH_NS: u64 = 1_000_000_000;
+
+/// What the previous window ended with, per direction.
+#[derive(Clone, Default)]
+struct Mark {
+    bytes: u64,
+    ios: u64,
+    /// slat, clat, lat (kept only with a latency log).
+    lat: Option<Box<[LatencyHistogram; 3]>>,
+}
+
+pub struct WindowLogger {
+    files: LogFiles,
+    cols: Columns,
+    value: WindowValue,
+    avg_ns: u64,
+    hist_ns: u64,
+    coarseness: u32,
+    bs: [u64; 3],
+    /// Time column origin (thread clock) and its Unix time in ms (log_unix_epoch).
+    origin_ns: u64,
+    origin_unix_ms: Option<u64>,
+    next_avg: u64,
+    last_avg: u64,
+    next_hist: u64,
+    last_flush: u64,
+    marks: [Mark; 3],
+    /// Cumulative clat histograms at the previous histogram entry.
+    hist_marks: Option<Box<[LatencyHistogram; 3]>>,
+    line: String,
+}
+
+fn unix_ms_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+impl WindowLogger {
+    pub fn new(plan: &ThreadPlan, files: LogFiles, start_ns: u64) -> WindowLogger {
+        let spec = &plan.spec.logs;
+        let avg_ms = if spec.avg_msec == 0 {
+            PER_IO_FALLBACK_MS
+        } else {
+            spec.avg_msec
+        };
+        let hist_ms = if spec.hist_msec == 0 {
+            avg_ms
+        } else {
+            spec.hist_msec
+        };
+        let with_lat = files.lat.is_some();
+        let mark = Mark {
+            lat: with_lat.then(|| Box::new(std::array::from_fn(|_| LatencyHistogram::new()))),
+            ..Default::default()
+        };
+        let hist = files.hist.is_some();
+        WindowLogger {
+            files,
+            cols: Columns {
+                both: spec.window_value == WindowValue::Both,
+                offset: spec.offset,
+                prio: spec.prio,
+                issue_time: spec.issue_time,
+            },
+            value: spec.window_value,
+            avg_ns: avg_ms * 1_000_000,
+            hist_ns: hist_ms * 1_000_000,
+            coarseness: spec.hist_coarseness,
+            bs: std::array::from_fn(|d| plan.spec.bs[d].min),
+            origin_ns: start_ns,
+            origin_unix_ms: spec.unix_epoch.then(unix_ms_now),
+            next_avg: start_ns + avg_ms * 1_000_000,
+            last_avg: start_ns,
+            next_hist: if hist {
+                start_ns + hist_ms * 1_000_000
+            } else {
+                u64::MAX
+            },
+            last_flush: start_ns,
+            marks: [mark.clone(), mark.clone(), mark],
+            hist_marks: hist.then(|| Box::new(std::array::from_fn(|_| LatencyHistogram::new()))),
+            line: String::new(),
+        }
+    }
+
+    fn time_ms(&self, now_ns: u64) -> u64 {
+        let ms = now_ns.saturating_sub(self.origin_ns) / 1_000_000;
+        self.origin_unix_ms.map_or(ms, |u| u + ms)
+    }
+
+    /// The (value, max) pair of an entry for log_window_value.
+    fn pick(&self, avg: u64, max: u64) -> u64 {
+        if self.value == WindowValue::Max {
+            max
+        } else {
+            avg
+        }
+    }
+
+    /// The entries of the window ending at `now_ns`.
+    fn averages(&mut self, now_ns: u64, stats: &ThreadStats) {
+        let spent = now_ns.saturating_sub(self.last_avg);
+        let t = self.time_ms(now_ns);
+        let cols = self.cols;
+        for d in 0..3 {
+            let s = &stats.dir[d];
+            let m = &self.marks[d];
+            let (db, di) = (
+                s.io_bytes.saturating_sub(m.bytes),
+                s.total_ios.saturating_sub(m.ios),
+            );
+            if di == 0 || spent == 0 {
+                continue;
+            }
+            if let Some(f) = &self.files.bw {
+                let kib = (db as u128 * 1_000_000_000 / spent as u128 / 1024) as u64;
+                self.line.clear();
+                let v = self.pick(kib, kib);
+                sample_line(&mut self.line, cols, t, v, kib, d, 0, 0, 0);
+                f.write(&self.line);
+            }
+            if let Some(f) = &self.files.iops {
+                let iops = (di as u128 * 1_000_000_000 / spent as u128) as u64;
+                self.line.clear();
+                let v = self.pick(iops, iops);
+                sample_line(&mut self.line, cols, t, v, iops, d, 0, 0, 0);
+                f.write(&self.line);
+            }
+            if let (Some(files), Some(prev)) = (&self.files.lat, &self.marks[d].lat) {
+                let now = [&s.slat, &s.clat, &s.lat];
+                for k in 0..3 {
+                    let w = now[k].delta(&prev[k]);
+                    if w.count() == 0 {
+                        continue;
+                    }
+                    let avg = (w.mean() + 0.5) as u64;
+                    self.line.clear();
+                    let v = self.pick(avg, w.max());
+                    sample_line(&mut self.line, cols, t, v, w.max(), d, 0, 0, 0);
+                    files[k].write(&self.line);
+                }
+            }
+        }
+        for d in 0..3 {
+            let s = &stats.dir[d];
+            let m = &mut self.marks[d];
+            m.bytes = s.io_bytes;
+            m.ios = s.total_ios;
+            if let Some(l) = &mut m.lat {
+                l[0].clone_from(&s.slat);
+                l[1].clone_from(&s.clat);
+                l[2].clone_from(&s.lat);
+            }
+        }
+        self.last_avg = now_ns;
+    }
+
+    /// The histogram entries at `now_ns`.
+    fn histograms(&mut self, now_ns: u64, stats: &ThreadStats) {
+        let t = self.time_ms(now_ns);
+        let (Some(f), Some(marks)) = (&self.files.hist, &mut self.hist_marks) else {
+            return;
+        };
+        for d in 0..3 {
+            let clat = &stats.dir[d].clat;
+            if clat.count() <= marks[d].count() {
+                continue;
+            }
+            self.line.clear();
+            hist_line(
+                &mut self.line,
+                t,
+                d,
+                self.bs[d],
+                clat,
+                &marks[d],
+                self.coarseness,
+            );
+            f.write(&self.line);
+            marks[d].clone_from(clat);
+        }
+    }
+}
+
+/// The next time on a fixed schedule `last + k * period` strictly after `now`.
+fn next_after(mut t: u64, period: u64, now: u64) -> u64 {
+    while t <= now {
+        t += period;
+    }
+    t
+}
+
+impl Observer for WindowLogger {
+    fn next_due_ns(&self) -> u64 {
+        self.next_avg.min(self.next_hist)
+    }
+
+    fn observe(&mut self, now_ns: u64, stats: &ThreadStats) -> Verdict {
+        if now_ns >= self.next_avg {
+            self.averages(now_ns, stats);
+            self.next_avg = next_after(self.next_avg, self.avg_ns, now_ns);
+        }
+        if now_ns >= self.next_hist {
+            self.histograms(now_ns, stats);
+            self.next_hist = next_after(self.next_hist, self.hist_ns, now_ns);
+        }
+        if now_ns.saturating_sub(self.last_flush) >= FLUSH_NS {
+            self.files.flush();
+            self.last_flush = now_ns;
+        }
+        Verdict::Continue
+    }
+
+    fn stats_reset(&mut self, now_ns: u64) {
+        // End of ramp_time: the time column and the windows start over, as the
+        // statistics do.
+        if let Some(u) = &mut self.origin_unix_ms {
+            *u += now_ns.saturating_sub(self.origin_ns) / 1_000_000;
+        }
+        self.origin_ns = now_ns;
+        self.last_avg = now_ns;
+        self.next_avg = now_ns + self.avg_ns;
+        if self.hist_marks.is_some() {
+            self.next_hist = now_ns + self.hist_ns;
+        }
+        for m in &mut self.marks {
+            m.bytes = 0;
+            m.ios = 0;
+            if let Some(l) = &mut m.lat {
+                for h in l.iter_mut() {
+                    *h = LatencyHistogram::new();
+                }
+            }
+        }
+        if let Some(h) = &mut self.hist_marks {
+            for x in h.iter_mut() {
+                *x = LatencyHistogram::new();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>, now_ns: u64, stats: &ThreadStats, _r: &mut ThreadResult) {
+        // The last, partial window, so that the entries account for every I/O.
+        if now_ns > self.last_avg {
+            self.averages(now_ns, stats);
+        }
+        self.histograms(now_ns, stats);
+        self.files.flush();
+    }
+}
