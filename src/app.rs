@@ -26,6 +26,7 @@ pub fn run(inv: Invocation) -> i32 {
 fn run_inner(inv: Invocation) -> Result<i32, String> {
     let started = std::time::Instant::now();
     let threads = plan::plan(&inv.jobs)?;
+    let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -70,6 +71,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
     let mut factories = Factories::default();
+    factories.0.push(Box::new(steadystate.clone()));
     let to_stdout = inv.flags.output.is_none();
     let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
     factories.0.extend(live.factories());
@@ -99,7 +101,8 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             .div_ceil(1_000_000_000),
     };
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
-    let report = collect::build(&results, info, disks);
+    let mut report = collect::build(&results, info, disks);
+    runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
     for (_, r) in &results.threads {
         if let Some((_, msg)) = &r.error {
             eprintln!("ferrio: {msg}");

@@ -84,6 +84,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         kb_base: spec.kb_base,
         unit_base: spec.unit_base,
         iodepth: spec.iodepth,
+        steadystate: None,
     };
     Acc {
         report,

@@ -12,6 +12,7 @@ pub mod permutation;
 pub mod plan;
 pub mod recorder;
 pub mod rng;
+pub mod steadystate;
 pub mod worker;
 
 use ferrio_clock::Clock;

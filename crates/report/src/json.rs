@@ -9,6 +9,7 @@
 pub mod ddir;
 pub mod job;
 pub mod lat;
+pub mod steadystate;
 pub mod value;
 
 use crate::model::{DiskUtil, RunReport};

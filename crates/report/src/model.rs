@@ -74,6 +74,8 @@ pub struct JobReport {
     pub unit_base: u32,
     /// The job's iodepth (printed as "latency   : ... depth=N").
     pub iodepth: u32,
+    /// Steady-state detection results (ss_dur > 0), or None.
+    pub steadystate: Option<SteadyStateReport>,
 }
 
 /// Statistics of one data direction.
@@ -153,4 +155,66 @@ pub struct JobHeader {
     pub bs: [(u64, u64); 3],
     pub ioengine: String,
     pub iodepth: u32,
+}
+
+/// Steady-state detection results of a job (fio's "steadystate" object and line).
+///
+/// The window arrays hold one value per check interval, oldest first, always
+/// `intervals` long: like fio, a window that never filled is padded with zeros and
+/// the means divide by `intervals`.
+#[derive(Clone, Debug, Default)]
+pub struct SteadyStateReport {
+    /// ss_dur in whole seconds (JSON "duration").
+    pub duration_s: u64,
+    /// ss_interval and ss_ramp in milliseconds.
+    pub interval_ms: u64,
+    pub ramp_ms: u64,
+    /// Number of measurements in a full window.
+    pub intervals: usize,
+    /// Measurements actually in the window (< intervals when it never filled).
+    pub filled: usize,
+    /// Measurements taken since the job started (after ss_ramp); the window's
+    /// first measurement is number `measured - filled + 1`.
+    pub measured: u64,
+    /// Whether every criterion held on the same window (the job stopped there).
+    pub attained: bool,
+    /// The criteria, in the order given; the first is the one fio's fields describe.
+    pub criteria: Vec<SteadyStateCriterion>,
+    /// All directions together: IOPS and bytes/s per interval, mean completion
+    /// latency (ns) per interval.
+    pub iops: Vec<u64>,
+    pub bw: Vec<u64>,
+    pub lat_ns: Vec<u64>,
+    /// Per direction (read, write, trim) IOPS and bytes/s per interval.
+    pub dir_iops: [Vec<u64>; 3],
+    pub dir_bw: [Vec<u64>; 3],
+    /// Completion and total latency over the window alone, per direction.
+    pub window_clat: [ferrio_stats::steadystate::SparseHistogram; 3],
+    pub window_lat: [ferrio_stats::steadystate::SparseHistogram; 3],
+}
+
+/// One criterion's state on the reported window.
+#[derive(Clone, Debug, Default)]
+pub struct SteadyStateCriterion {
+    /// fio's criterion name ("iops", "bw_slope", "write_clat_p99_slope", "iops_snia").
+    pub name: String,
+    /// The tracked quantity for the normal line: "iops", "bw", "lat", "clat_p99", ...
+    pub metric: String,
+    /// "deviation", "slope" or "snia".
+    pub test: String,
+    /// The threshold (percent when `pct`); for SNIA the range and slope limits.
+    pub limit: f64,
+    pub pct: bool,
+    pub snia_limits: (f64, f64),
+    /// fio's criterion value, max_deviation and slope (0 when not computed, as fio).
+    pub criterion: f64,
+    pub max_deviation: f64,
+    pub slope: f64,
+    /// SNIA: range and line excursion in percent of the window average.
+    pub range_pct: f64,
+    pub excursion_pct: f64,
+    /// Whether this criterion holds on the window.
+    pub met: bool,
+    /// The values it judged, oldest first (zero-padded like the other arrays).
+    pub values: Vec<u64>,
 }

@@ -21,6 +21,7 @@ pub(crate) mod header;
 pub(crate) mod job;
 pub(crate) mod lat;
 pub(crate) mod percentiles;
+pub(crate) mod steadystate;
 
 /// The line printed for a job before the run starts (no trailing newline).
 pub fn job_header(h: &JobHeader) -> String {

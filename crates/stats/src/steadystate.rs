@@ -203,7 +203,10 @@ impl SparseHistogram {
             return;
         }
         let mut out = Vec::with_capacity(self.buckets.len() + other.buckets.len());
-        let (mut a, mut b) = (self.buckets.iter().peekable(), other.buckets.iter().peekable());
+        let (mut a, mut b) = (
+            self.buckets.iter().peekable(),
+            other.buckets.iter().peekable(),
+        );
         loop {
             match (a.peek(), b.peek()) {
                 (Some(&&(ia, ca)), Some(&&(ib, cb))) => {
@@ -315,10 +318,36 @@ mod tests {
     fn slope_of_the_seed_example() {
         // The seed's bw_slope:4096 JSON: slope -3325.282536, criterion "-3325.282471".
         let bw = [
-            34637645u64, 35135488, 35094528, 34973853, 34938880, 35141957, 34539243, 34836480,
-            34936952, 34850850, 34697216, 34768848, 35049472, 34772948, 34861056, 34883651,
-            34766848, 34608944, 34715547, 34762752, 34723747, 35018954, 34809849, 34621245,
-            34801649, 34563843, 35035355, 35020800, 34895951, 34900052,
+            34637645u64,
+            35135488,
+            35094528,
+            34973853,
+            34938880,
+            35141957,
+            34539243,
+            34836480,
+            34936952,
+            34850850,
+            34697216,
+            34768848,
+            35049472,
+            34772948,
+            34861056,
+            34883651,
+            34766848,
+            34608944,
+            34715547,
+            34762752,
+            34723747,
+            35018954,
+            34809849,
+            34621245,
+            34801649,
+            34563843,
+            35035355,
+            35020800,
+            34895951,
+            34900052,
         ];
         let j = judge(&bw, WindowTest::Slope, 4096.0, false);
         assert_eq!(format!("{:.6}", j.slope), "-3325.282536");
@@ -362,14 +391,30 @@ mod tests {
     fn snia_limits() {
         // avg 100, range 20 (exactly 20 %), slope over 5 rounds.
         let ys = [90u64, 110, 100, 100, 100];
-        let j = judge(&ys, WindowTest::Snia { range_pct: 20.0, slope_pct: 10.0 }, 0.0, true);
+        let j = judge(
+            &ys,
+            WindowTest::Snia {
+                range_pct: 20.0,
+                slope_pct: 10.0,
+            },
+            0.0,
+            true,
+        );
         assert_eq!(j.range_pct, 20.0);
         // slope = (sum_xy - 10*500/5) / (30 - 20) = (0*90+110+200+300+400 - 1000)/10 = 1
         assert_eq!(j.slope, 1.0);
         assert_eq!(j.excursion_pct, 4.0);
         assert!(j.met);
         let rising = [80u64, 90, 100, 110, 120];
-        let j = judge(&rising, WindowTest::Snia { range_pct: 50.0, slope_pct: 10.0 }, 0.0, true);
+        let j = judge(
+            &rising,
+            WindowTest::Snia {
+                range_pct: 50.0,
+                slope_pct: 10.0,
+            },
+            0.0,
+            true,
+        );
         assert_eq!(j.excursion_pct, 40.0);
         assert!(!j.met);
     }

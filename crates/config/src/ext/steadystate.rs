@@ -327,7 +327,10 @@ mod tests {
             }]
         );
         let c = &parse_criteria("bw_slope:4k", 1024).unwrap()[0];
-        assert_eq!((c.metric, c.test, c.limit, c.pct), (Metric::Bw, Test::Slope, 4096.0, false));
+        assert_eq!(
+            (c.metric, c.test, c.limit, c.pct),
+            (Metric::Bw, Test::Slope, 4096.0, false)
+        );
         let c = &parse_criteria("bw_slope:4k", 1000).unwrap()[0];
         assert_eq!(c.limit, 4000.0);
         let c = &parse_criteria("iops_slope:0.1", 1024).unwrap()[0];
@@ -343,14 +346,23 @@ mod tests {
 
     #[test]
     fn extensions() {
-        let c = parse_criteria("write_iops_slope:1%, read_clat_p99.9:5%,lat_p50_slope:200ns", 1024)
-            .unwrap();
+        let c = parse_criteria(
+            "write_iops_slope:1%, read_clat_p99.9:5%,lat_p50_slope:200ns",
+            1024,
+        )
+        .unwrap();
         assert_eq!(c.len(), 3);
-        assert_eq!((c[0].dir, c[0].metric, c[0].test), (Some(1), Metric::Iops, Test::Slope));
+        assert_eq!(
+            (c[0].dir, c[0].metric, c[0].test),
+            (Some(1), Metric::Iops, Test::Slope)
+        );
         assert_eq!(c[0].name(), "write_iops_slope");
         assert_eq!((c[1].dir, c[1].metric), (Some(0), Metric::ClatPct(99.9)));
         assert_eq!(c[1].name(), "read_clat_p99.9");
-        assert_eq!((c[2].metric, c[2].limit, c[2].pct), (Metric::LatPct(50.0), 200.0, false));
+        assert_eq!(
+            (c[2].metric, c[2].limit, c[2].pct),
+            (Metric::LatPct(50.0), 200.0, false)
+        );
         let s = &parse_criteria("iops_snia", 1024).unwrap()[0];
         assert_eq!(
             s.test,

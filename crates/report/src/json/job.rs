@@ -109,5 +109,8 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
         o.str("desc", desc);
     }
+    if let Some(ss) = &job.steadystate {
+        o.obj("steadystate", super::steadystate::object(job, ss));
+    }
     o
 }

@@ -42,6 +42,7 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
             job.iodepth
         ));
     }
+    out.push_str(&super::steadystate::render(job, kb_base));
     out
 }
 
