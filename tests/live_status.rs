@@ -1,0 +1,176 @@
+//! --status-interval reports, SIGUSR1 reports and the interval line format.
+
+mod common;
+use common::*;
+use std::time::Duration;
+
+fn lines_json(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("line is not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn ddir_u64(doc: &serde_json::Value, dir: &str, key: &str) -> u64 {
+    doc["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j[dir][key].as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn status_interval_json_lines_deltas_sum_to_totals() {
+    for fmt in ["json", "json+"] {
+        let out = run_ok(&[
+            "--name=t",
+            "--ioengine=null",
+            "--rw=randrw",
+            "--size=1G",
+            "--time_based",
+            "--runtime=2500ms",
+            "--numjobs=2",
+            "--status-interval=500ms",
+            &format!("--output-format={fmt}"),
+        ]);
+        let docs = lines_json(&out.stdout);
+        assert!(docs.len() >= 3, "{} reports", docs.len());
+        let last = docs.last().unwrap();
+        assert_eq!(last["ferrio_report"], "final");
+        for (i, d) in docs.iter().enumerate() {
+            assert_eq!(d["seq"].as_u64(), Some(i as u64 + 1));
+            assert!(d["cumulative"]["jobs"].is_array() && d["interval"]["jobs"].is_array());
+            if i + 1 < docs.len() {
+                assert_eq!(d["ferrio_report"], "periodic");
+            }
+        }
+        for dir in ["read", "write"] {
+            for key in ["total_ios", "io_bytes"] {
+                let sum: u64 = docs
+                    .iter()
+                    .map(|d| ddir_u64(&d["interval"], dir, key))
+                    .sum();
+                assert_eq!(
+                    sum,
+                    ddir_u64(&last["cumulative"], dir, key),
+                    "{fmt} {dir} {key}"
+                );
+                assert!(sum > 0);
+            }
+        }
+        // Cumulative counts never go down, and each is the sum of the intervals so far.
+        let mut acc = 0;
+        for d in &docs {
+            acc += ddir_u64(&d["interval"], "read", "total_ios");
+            assert_eq!(acc, ddir_u64(&d["cumulative"], "read", "total_ios"));
+        }
+        // Interval latency percentiles are there for an interval with I/O.
+        let first = &docs[0]["interval"]["jobs"][0]["read"];
+        assert!(first["total_ios"].as_u64().unwrap() > 0);
+        assert!(
+            first["clat_ns"]["percentile"]["99.000000"]
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+        if fmt == "json+" {
+            assert!(first["clat_ns"]["bins"].is_object());
+        }
+    }
+}
+
+#[test]
+fn status_interval_normal_prints_interval_and_cumulative() {
+    let out = run_ok(&[
+        "--name=t",
+        "--ioengine=null",
+        "--size=1G",
+        "--time_based",
+        "--runtime=1200ms",
+        "--status-interval=500ms",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("<ferrio periodic report 1:"), "{text}");
+    assert!(text.contains("--- interval: the last"));
+    assert!(text.contains("--- cumulative ---"));
+    assert!(text.contains("Run status group 0 (all jobs):"));
+}
+
+#[test]
+fn interval_lines_add_up_to_the_total_line() {
+    let out = run_ok(&[
+        "--name=t",
+        "--ioengine=null",
+        "--rw=randread",
+        "--size=1G",
+        "--time_based",
+        "--runtime=1500ms",
+        "--status-interval=250ms",
+        "--interval-percentiles=50:99.9",
+        "--output-format=interval",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let ios = |l: &str| -> u64 {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let i = f.iter().position(|x| *x == "ios").unwrap();
+        f[i - 1].parse().unwrap()
+    };
+    let intervals: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("total"))
+        .collect();
+    let totals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("total"))
+        .collect();
+    assert!(intervals.len() >= 3, "{text}");
+    assert_eq!(totals.len(), 1, "{text}");
+    for l in &intervals {
+        assert!(l.contains(" read "), "{l}");
+        assert!(
+            l.contains("p50=") && l.contains("p99.9=") && l.contains("max="),
+            "{l}"
+        );
+    }
+    let sum: u64 = intervals.iter().map(|l| ios(l)).sum();
+    assert_eq!(sum, ios(totals[0]), "{text}");
+}
+
+#[test]
+fn sigusr1_prints_a_report_on_demand() {
+    let child = ferrio()
+        .args([
+            "--name=t",
+            "--ioengine=null",
+            "--size=1G",
+            "--time_based",
+            "--runtime=2s",
+            "--output-format=json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let ok = std::process::Command::new("kill")
+        .args(["-USR1", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    // One compact line for the signal report, then the usual final document.
+    let (first, rest) = text.split_once('\n').unwrap();
+    let sig: serde_json::Value = serde_json::from_str(first).unwrap();
+    assert_eq!(sig["ferrio_report"], "signal");
+    let at_signal = ddir_u64(&sig["cumulative"], "read", "total_ios");
+    assert!(at_signal > 0);
+    let fin = parse_json(rest.as_bytes());
+    assert!(ddir_u64(&fin, "read", "total_ios") > at_signal);
+}
