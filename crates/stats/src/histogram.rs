@@ -60,6 +60,24 @@ pub const fn plat_idx_to_val(idx: usize) -> u64 {
     base + (k << error_bits) + (1u64 << (error_bits - 1))
 }
 
+/// The smallest value of bucket `idx`.
+fn bucket_low(idx: usize) -> u64 {
+    if idx < (PLAT_VAL << 1) {
+        return idx as u64;
+    }
+    let error_bits = (idx >> PLAT_BITS) as u32 - 1;
+    (1u64 << (error_bits + PLAT_BITS)) + (((idx % PLAT_VAL) as u64) << error_bits)
+}
+
+/// The largest value of bucket `idx`.
+fn bucket_high(idx: usize) -> u64 {
+    if idx < (PLAT_VAL << 1) {
+        return idx as u64;
+    }
+    let error_bits = (idx >> PLAT_BITS) as u32 - 1;
+    bucket_low(idx).saturating_add((1u64 << error_bits) - 1)
+}
+
 /// A mergeable latency histogram with exact min/max/mean/stddev.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LatencyHistogram {
@@ -111,8 +129,9 @@ impl LatencyHistogram {
     /// (per-interval statistics from cumulative ones). Buckets and count are exact; the
     /// mean is exact up to f64 rounding and S follows from the parallel-merge formula
     /// run backwards. min and max are exact when the interval moved the cumulative
-    /// extreme; otherwise they are the representative value of the interval's lowest
-    /// or highest non-empty bucket (within fio's bucket error, <= 1/128). Returns an
+    /// extreme; otherwise they are the bounds of the interval's lowest and highest
+    /// non-empty buckets (within fio's bucket error, <= 1/64), so that min <= every
+    /// sample <= max still holds. Returns an
     /// empty histogram if `earlier` is not a prefix of `self` (e.g. after a reset).
     pub fn delta(&self, earlier: &LatencyHistogram) -> LatencyHistogram {
         let mut out = LatencyHistogram::new();
@@ -152,12 +171,12 @@ impl LatencyHistogram {
         let min = if n1 == 0 || self.stat.min < earlier.stat.min {
             self.stat.min
         } else {
-            lo.map(plat_idx_to_val).unwrap_or(0).max(self.stat.min)
+            lo.map(bucket_low).unwrap_or(0).max(self.stat.min)
         };
         let max = if n1 == 0 || self.stat.max > earlier.stat.max {
             self.stat.max
         } else {
-            plat_idx_to_val(hi).min(self.stat.max)
+            bucket_high(hi).min(self.stat.max)
         };
         out.stat = Welford {
             samples: n,
@@ -398,9 +417,17 @@ mod tests {
         assert_eq!(d.bins(), interval.bins());
         assert!((d.mean() - interval.mean()).abs() < 1e-6);
         assert!((d.stddev() - interval.stddev()).abs() < 1e-6 * interval.stddev());
-        // The maximum moved: exact. The minimum did not: its bucket's representative.
+        // The maximum moved: exact. The minimum did not: its bucket's lower bound.
         assert_eq!(d.max(), 1_000_000);
-        assert_eq!(d.min(), plat_idx_to_val(plat_val_to_idx(250)));
+        assert_eq!(d.min(), 250);
+        let mut more = cum.clone();
+        more.record(70_001);
+        let one = more.delta(&cum);
+        assert_eq!((one.min(), one.max()), (69_632, 70_655));
+        for idx in [0, 127, 128, 129, 500, PLAT_NR - 1] {
+            assert_eq!(plat_val_to_idx(bucket_low(idx)), idx);
+            assert_eq!(plat_val_to_idx(bucket_high(idx)), idx);
+        }
         let p = [50.0, 99.0];
         assert_eq!(d.percentiles(&p), interval.percentiles(&p));
         // Nothing new, or not a prefix: empty.
