@@ -21,14 +21,48 @@ pub enum Flavor {
 
 pub struct SyncEngine {
     flavor: Flavor,
-    /// RWF_* flags for pvsync2.
+    /// RWF_* flags for pvsync2 (RWF_HIPRI with hipri, RWF_NOWAIT with nowait).
     rwf_flags: i32,
+    /// hipri_percentage below 100: the share of I/Os that get RWF_HIPRI.
+    hipri_pct: u64,
+    rng: u64,
 }
 
 impl SyncEngine {
     pub fn new(flavor: Flavor, opts: &EngineOptions) -> Self {
-        let rwf_flags = if opts.hipri { libc::RWF_HIPRI } else { 0 };
-        SyncEngine { flavor, rwf_flags }
+        let tuning = opts.spec.as_ref().map(|s| &s.engine);
+        let mut rwf_flags = if opts.hipri { libc::RWF_HIPRI } else { 0 };
+        if tuning.is_some_and(|t| t.nowait) {
+            rwf_flags |= libc::RWF_NOWAIT;
+        }
+        let hipri_pct = if opts.hipri {
+            tuning.map_or(100, |t| t.hipri_percentage as u64)
+        } else {
+            100
+        };
+        SyncEngine {
+            flavor,
+            rwf_flags,
+            hipri_pct,
+            rng: 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+
+    /// pvsync2 flags for one I/O: RWF_HIPRI on hipri_percentage of them.
+    #[inline]
+    fn flags(&mut self) -> i32 {
+        if self.hipri_pct >= 100 {
+            return self.rwf_flags;
+        }
+        // xorshift64: cheap, and only used to spread RWF_HIPRI over the I/Os.
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        if (self.rng >> 32) * 100 >> 32 < self.hipri_pct {
+            self.rwf_flags
+        } else {
+            self.rwf_flags & !libc::RWF_HIPRI
+        }
     }
 }
 
@@ -61,15 +95,10 @@ impl IoEngine for SyncEngine {
                     Flavor::Sync => io::seek_rw(u.fd, u.buf, u.len, u.offset, write),
                     Flavor::Vsync => io::vectored(u.fd, u.buf, u.len, u.offset, write, false, None),
                     Flavor::Pvsync => io::vectored(u.fd, u.buf, u.len, u.offset, write, true, None),
-                    Flavor::Pvsync2 => io::vectored(
-                        u.fd,
-                        u.buf,
-                        u.len,
-                        u.offset,
-                        write,
-                        true,
-                        Some(self.rwf_flags),
-                    ),
+                    Flavor::Pvsync2 => {
+                        let flags = self.flags();
+                        io::vectored(u.fd, u.buf, u.len, u.offset, write, true, Some(flags))
+                    }
                 }
             }
             IoOp::Trim => io::punch_hole(u.fd, u.offset, u.len),

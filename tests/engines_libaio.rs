@@ -1,0 +1,157 @@
+//! ioengine=libaio (raw io_setup/io_submit/io_getevents) on temporary files: every rw
+//! mode with exact counts, buffered and O_DIRECT; batching; userspace_reap; and the
+//! fio examples that use libaio, run unchanged but for their file names and sizes.
+
+mod common;
+mod engines_support;
+use common::*;
+use engines_support::*;
+
+fn unavailable() -> Option<String> {
+    match probe("libaio", &["--iodepth=4"]) {
+        Ok(_) => None,
+        Err(e) if e.contains("io_setup") => Some(e),
+        Err(e) => panic!("libaio probe job failed for another reason: {e}"),
+    }
+}
+
+macro_rules! need_aio {
+    () => {
+        if let Some(why) = unavailable() {
+            eprintln!("SKIP: the kernel has no native AIO: {why}");
+            return;
+        }
+    };
+}
+
+#[test]
+fn every_mode_exact_counts() {
+    need_aio!();
+    every_mode("libaio", &["--iodepth=16"]);
+}
+
+#[test]
+fn writes_land_at_the_right_offsets() {
+    need_aio!();
+    writes_land("libaio", &["--iodepth=8"]);
+    writes_land("libaio", &["--iodepth=8", "--mem=mmapshared"]);
+}
+
+#[test]
+fn batching_and_userspace_reap() {
+    need_aio!();
+    let d = scratch();
+    let direct = if direct_ok(d.path()) {
+        "--direct=1"
+    } else {
+        "--direct=0"
+    };
+    for extra in [
+        vec![
+            "--iodepth=16",
+            "--iodepth_batch=8",
+            "--iodepth_batch_complete_min=4",
+            "--iodepth_batch_complete_max=16",
+            "--iodepth_low=4",
+        ],
+        vec![
+            "--iodepth=8",
+            "--iodepth_batch_complete_min=0",
+            "--iodepth_batch_complete_max=8",
+            "--userspace_reap",
+        ],
+        vec![
+            "--iodepth=8",
+            "--iodepth_batch_complete_min=0",
+            "--iodepth_batch_complete_max=0",
+            "--userspace_reap",
+        ],
+        vec!["--iodepth=1"],
+    ] {
+        let file = file_in(d.path(), "b");
+        let mut x = extra.clone();
+        x.push(direct);
+        let v = try_run(&job(&file, "libaio", "randread", 1 << 20, 4096, &x))
+            .unwrap_or_else(|e| panic!("{extra:?}: {e}"));
+        assert_eq!(counts(&v).0[0], 256, "{extra:?}");
+    }
+    // fio's batch rules: the submit and depth maps match fio's for the same job
+    // (deterministic with O_DIRECT: every reap happens on a full queue).
+    if direct == "--direct=1" && have_fio() {
+        let file = file_in(d.path(), "b8");
+        let args = job(
+            &file,
+            "libaio",
+            "randread",
+            1 << 20,
+            4096,
+            &["--iodepth=16", "--iodepth_batch=8", direct],
+        );
+        let ours = try_run(&args).unwrap();
+        let fa: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let theirs = fio_json(&fa);
+        for k in ["iodepth_submit", "iodepth_level"] {
+            assert_eq!(ours["jobs"][0][k], theirs["jobs"][0][k], "{k}");
+        }
+    }
+}
+
+/// Rewrite a fio example for a test: files in `dir`, small sizes and runtimes; the
+/// engine (libaio) stays as written.
+fn adapt(text: &str, dir: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let t = line.split([';', '#']).next().unwrap_or("").trim();
+        let key = t.split('=').next().unwrap_or("").trim();
+        let replaced = match key {
+            "filename" => {
+                let name = t.split('=').nth(1).unwrap_or("f").trim();
+                let base = name.rsplit('/').next().unwrap_or(name);
+                format!("filename={dir}/{base}")
+            }
+            "directory" => format!("directory={dir}"),
+            "size" => "size=4m".to_string(),
+            "runtime" => "runtime=1".to_string(),
+            _ => line.to_string(),
+        };
+        out.push_str(&replaced);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn fio_examples_run_with_libaio_unchanged() {
+    need_aio!();
+    // The examples in ../shared/fio-examples that use libaio and only options ferrio
+    // implements (the others need verify, dedupe, flow, rate or zoned features).
+    for name in [
+        "aio-read.fio",
+        "fio-rand-read.fio",
+        "fio-rand-write.fio",
+        "fio-seq-read.fio",
+        "fio-seq-write.fio",
+        "iometer-file-access-server.fio",
+    ] {
+        let d = scratch();
+        let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
+        assert!(src.contains("ioengine=libaio"), "{name} uses libaio");
+        let text = adapt(&src, &path_str(d.path()));
+        assert!(text.contains("ioengine=libaio"));
+        if text.contains("direct=1") && !direct_ok(d.path()) {
+            eprintln!("SKIP {name}: needs O_DIRECT, which the temporary file system refuses");
+            continue;
+        }
+        let job = d.path().join(name);
+        std::fs::write(&job, text).unwrap();
+        let v = run_json(&[job.to_str().unwrap()]);
+        for j in v["jobs"].as_array().unwrap() {
+            assert_eq!(j["error"].as_i64(), Some(0), "{name}: {j}");
+            let ios: u64 = ["read", "write"]
+                .iter()
+                .map(|d| j[d]["total_ios"].as_u64().unwrap())
+                .sum();
+            assert!(ios > 0, "{name}: no I/O");
+        }
+    }
+}
