@@ -11,6 +11,7 @@ mod io_uring;
 mod libaio;
 mod mmap;
 mod null;
+pub mod sim;
 mod sync;
 
 use std::io;
@@ -100,6 +101,7 @@ pub trait IoEngine: Send {
 /// same names; this is the single place an engine is registered with the runner.
 pub const ENGINES: &[(&str, &str)] = &[
     ("null", "does no I/O; measures ferrio's own overhead"),
+    ("sim", "simulated device: modelled latency, queueing, bandwidth and SSD wear"),
     ("sync", "read(2)/write(2) after lseek(2)"),
     ("psync", "pread(2)/pwrite(2)"),
     ("vsync", "readv(2)/writev(2) after lseek(2)"),
@@ -129,8 +131,12 @@ pub struct EngineOptions {
 
 /// Create an engine by name.
 pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
+    if opts.virtual_clock.is_some() && name != "sim" {
+        return Err(format!("clocksource=virtual needs ioengine=sim (ioengine is '{name}')"));
+    }
     match name {
         "null" => Ok(Box::new(null::NullEngine)),
+        "sim" => Ok(Box::new(sim::SimEngine::new(&opts)?)),
         "sync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Sync, &opts))),
         "psync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Psync, &opts))),
         "vsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Vsync, &opts))),

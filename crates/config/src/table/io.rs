@@ -7,7 +7,6 @@ use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 /// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
 /// To add an engine: move its line from here into `ioengine`'s value list.
 pub const ENGINES_NOT_YET: &[&str] = &[
-    "sim",
     "posixaio",
     "splice",
     "sg",
@@ -204,6 +203,7 @@ pub const ENGINE: &[OptSpec] = &[
         ("pvsync", "preadv(2)/pwritev(2)"),
         ("pvsync2", "preadv2(2)/pwritev2(2), supports hipri"),
         ("null", "no I/O at all: measures ferrio's own overhead"),
+        ("sim", "simulated device with modelled service times (sim_* options; docs/sim.md)"),
         ("io_uring", "Linux io_uring: asynchronous, batched submission and completion"),
         ("libaio", "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1"),
         ("mmap", "memcpy to and from the file mapped with mmap(2)"),

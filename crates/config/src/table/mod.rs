@@ -14,6 +14,7 @@ mod io;
 mod job;
 mod logs;
 mod random;
+mod sim;
 mod stats;
 mod steadystate;
 mod unsupported;
@@ -323,6 +324,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::IO)
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
+        .chain(sim::SIM)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)

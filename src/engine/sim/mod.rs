@@ -1,0 +1,300 @@
+//! `ioengine=sim`: a modelled device instead of a real one (docs/sim.md).
+//!
+//! Every command gets its completion time when it is queued: it crosses the host link
+//! (bandwidth ceiling, [`queue::Link`]), waits for one of the device's channels
+//! ([`queue::Channels`]) and holds it for a service time drawn from its direction's
+//! distribution ([`dist::ServiceTime`]), plus, for writes on a modelled SSD, the time
+//! garbage collection spends copying data on its behalf ([`ftl::Ftl`]). The engine
+//! keeps the commands in flight in a discrete-event list ordered by completion time;
+//! `reap` hands them back in that order and makes time pass: with
+//! `clocksource=virtual` it moves the thread's virtual clock to the next completion
+//! (so a 10-minute job takes as long as its arithmetic), otherwise it sleeps and spins
+//! until the completion time is real.
+//!
+//! Each job thread (each numjobs clone) has its own device and, in virtual time, its
+//! own clock. The engine is diskless: offsets and sizes come from the job as usual, no
+//! file is touched.
+
+pub mod dist;
+pub mod ftl;
+pub mod queue;
+pub mod time;
+
+use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use crate::runner::rng::Rng;
+use ferrio_config::ext::SimSpec;
+use ferrio_config::{JobSpec, SizeOrPercent};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io;
+
+pub struct SimEngine {
+    time: time::TimeBase,
+    lat: [dist::ServiceTime; 3],
+    rng: [Rng; 3],
+    link: Option<queue::Link>,
+    channels: queue::Channels,
+    ftl: Option<ftl::Ftl>,
+    gc_bw: u64,
+    /// Commands in flight: (completion ns, submission order, unit index).
+    events: BinaryHeap<Reverse<(u64, u64, usize)>>,
+    seq: u64,
+    /// The latest completion time handed out (a flush completes after it).
+    horizon: u64,
+    /// Queued since the last commit.
+    submitted: Vec<Pending>,
+}
+
+/// A command queued but not yet committed.
+struct Pending {
+    index: usize,
+    op: IoOp,
+    offset: u64,
+    len: u64,
+}
+
+/// The numjobs clone this thread runs, from the thread name the runner gives it
+/// ("job.N"); 0 when it cannot tell.
+fn clone_index() -> u64 {
+    std::thread::current()
+        .name()
+        .and_then(|n| n.rsplit('.').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The device capacity the wear model uses: sim_capacity, else the end of the region
+/// the job addresses.
+fn capacity_of(spec: &JobSpec, clone: u64) -> Result<u64, String> {
+    if spec.sim.capacity > 0 {
+        return Ok(spec.sim.capacity);
+    }
+    let offset = match spec.offset {
+        SizeOrPercent::Bytes(b) => b,
+        SizeOrPercent::Percent(_) => 0,
+    } + spec.offset_increment * clone;
+    match (spec.filesize, spec.size) {
+        (Some((_, max)), _) => Ok(offset + max),
+        (None, Some(SizeOrPercent::Bytes(b))) if b > 0 => Ok(offset + b),
+        _ => Err(format!(
+            "job '{}': sim_ssd=1 needs the device's size: set sim_capacity= or size=",
+            spec.name
+        )),
+    }
+}
+
+impl SimEngine {
+    pub fn new(opts: &EngineOptions) -> Result<SimEngine, String> {
+        let default_spec;
+        let spec: &JobSpec = match &opts.spec {
+            Some(s) => s,
+            None => {
+                default_spec = ferrio_config::JobSpec::with_defaults("sim", "");
+                &default_spec
+            }
+        };
+        let sim: &SimSpec = &spec.sim;
+        let clone = clone_index();
+        let seed = sim.seed ^ clone.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let ftl = if sim.ssd {
+            let cap = capacity_of(spec, clone)?;
+            Some(ftl::Ftl::new(cap, sim.spare_pct, sim.prefill_pct))
+        } else {
+            None
+        };
+        Ok(SimEngine {
+            time: time::TimeBase::new(opts.virtual_clock.clone()),
+            lat: std::array::from_fn(|d| dist::ServiceTime::new(&sim.lat[d])),
+            rng: std::array::from_fn(|d| Rng::new(seed ^ ((d as u64 + 1) << 56))),
+            link: (sim.bw > 0).then(|| queue::Link::new(sim.bw)),
+            channels: queue::Channels::new(sim.channels),
+            ftl,
+            gc_bw: sim.gc_bw.max(1),
+            events: BinaryHeap::with_capacity(opts.iodepth.max(1) as usize),
+            seq: 0,
+            horizon: 0,
+            submitted: Vec::with_capacity(opts.iodepth.max(1) as usize),
+        })
+    }
+
+    /// When a command submitted at `now` completes.
+    fn completion(&mut self, now: u64, unit: &Pending) -> u64 {
+        let len = unit.len;
+        let d = match unit.op {
+            IoOp::Read => 0,
+            IoOp::Write => 1,
+            IoOp::Trim => 2,
+            IoOp::Fsync | IoOp::Fdatasync => return now.max(self.horizon),
+        };
+        let mut service = self.lat[d].draw(&mut self.rng[d]);
+        let arrive = match (&mut self.link, unit.op) {
+            (Some(link), IoOp::Read | IoOp::Write) => link.transfer(now, len),
+            _ => now,
+        };
+        if let Some(ftl) = &mut self.ftl {
+            match unit.op {
+                IoOp::Write => {
+                    let copied = ftl.write(unit.offset, len);
+                    service += (copied * 1e9 / self.gc_bw as f64).round() as u64;
+                }
+                IoOp::Trim => ftl.trim(unit.offset, len),
+                _ => {}
+            }
+        }
+        self.channels.serve(arrive, service)
+    }
+}
+
+impl IoEngine for SimEngine {
+    fn name(&self) -> &'static str {
+        "sim"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            synchronous: false,
+            diskless: true,
+        }
+    }
+
+    fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued {
+        unit.result = match unit.op {
+            IoOp::Fsync | IoOp::Fdatasync => 0,
+            _ => unit.len as i64,
+        };
+        self.submitted.push(Pending {
+            index,
+            op: unit.op,
+            offset: unit.offset,
+            len: unit.len as u64,
+        });
+        Queued::Queued
+    }
+
+    /// The device sees the batch now: each command gets its completion time.
+    fn commit(&mut self) -> io::Result<()> {
+        let now = self.time.now();
+        let batch = std::mem::take(&mut self.submitted);
+        for p in &batch {
+            let done = self.completion(now, p);
+            self.horizon = self.horizon.max(done);
+            self.events.push(Reverse((done, self.seq, p.index)));
+            self.seq += 1;
+        }
+        self.submitted = batch;
+        self.submitted.clear();
+        Ok(())
+    }
+
+    fn reap(
+        &mut self,
+        _units: &mut [IoUnit],
+        min: usize,
+        max: usize,
+        done: &mut Vec<usize>,
+    ) -> io::Result<()> {
+        let mut now = self.time.now();
+        let mut got = 0;
+        while got < max {
+            let Some(&Reverse((t, _, idx))) = self.events.peek() else {
+                break;
+            };
+            if t > now {
+                if got >= min {
+                    break;
+                }
+                now = self.time.wait_until(t);
+            }
+            self.events.pop();
+            done.push(idx);
+            got += 1;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrio_clock::Clock;
+    use std::sync::Arc;
+
+    fn unit(op: IoOp, offset: u64, len: usize) -> IoUnit {
+        IoUnit {
+            op,
+            file: 0,
+            fd: -1,
+            offset,
+            len,
+            buf: std::ptr::null_mut(),
+            result: 0,
+        }
+    }
+
+    fn engine(sim: SimSpec) -> (SimEngine, Clock) {
+        let mut spec = JobSpec::with_defaults("t", "");
+        spec.sim = sim;
+        let (clock, h) = Clock::virtual_clock();
+        let e = SimEngine::new(&EngineOptions {
+            iodepth: 8,
+            spec: Some(Arc::new(spec)),
+            virtual_clock: Some(h),
+            ..Default::default()
+        })
+        .unwrap();
+        (e, clock)
+    }
+
+    #[test]
+    fn virtual_reap_advances_the_clock_to_each_completion() {
+        let mut sim = SimSpec::default();
+        sim.lat = ferrio_config::ext::sim::parse_lat("fixed:100us").unwrap();
+        sim.channels = 2;
+        sim.bw = 0;
+        let (mut e, clock) = engine(sim);
+        let mut units: Vec<IoUnit> = (0..3).map(|_| unit(IoOp::Read, 0, 4096)).collect();
+        for (i, u) in units.iter_mut().enumerate() {
+            assert_eq!(e.queue(i, u), Queued::Queued);
+        }
+        e.commit().unwrap();
+        let mut done = Vec::new();
+        e.reap(&mut units, 0, 8, &mut done).unwrap();
+        assert!(done.is_empty() && clock.now_ns() == 0);
+        e.reap(&mut units, 1, 8, &mut done).unwrap();
+        assert_eq!(done, vec![0, 1]);
+        assert_eq!(clock.now_ns(), 100_000);
+        done.clear();
+        e.reap(&mut units, 1, 8, &mut done).unwrap();
+        assert_eq!(done, vec![2]);
+        assert_eq!(clock.now_ns(), 200_000);
+        assert_eq!(units[2].result, 4096);
+    }
+
+    #[test]
+    fn flush_waits_for_earlier_commands_and_bandwidth_adds_transfer_time() {
+        let mut sim = SimSpec::default();
+        sim.lat = ferrio_config::ext::sim::parse_lat("fixed:10us").unwrap();
+        sim.bw = 1 << 30;
+        let (mut e, clock) = engine(sim);
+        let mut units = vec![unit(IoOp::Write, 0, 1 << 20), unit(IoOp::Fsync, 0, 0)];
+        e.queue(0, &mut units[0]);
+        e.queue(1, &mut units[1]);
+        e.commit().unwrap();
+        let mut done = Vec::new();
+        e.reap(&mut units, 2, 8, &mut done).unwrap();
+        assert_eq!(done, vec![0, 1]);
+        // 1 MiB at 1 GiB/s = 976,562.5 ns (rounded up), then 10 us of service.
+        assert_eq!(clock.now_ns(), 976_563 + 10_000);
+    }
+
+    #[test]
+    fn the_wear_model_needs_a_size() {
+        let mut spec = JobSpec::with_defaults("t", "");
+        spec.sim.ssd = true;
+        let r = SimEngine::new(&EngineOptions {
+            spec: Some(Arc::new(spec)),
+            ..Default::default()
+        });
+        assert!(r.err().unwrap().contains("sim_capacity"));
+    }
+}
