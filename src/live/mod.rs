@@ -139,6 +139,13 @@ impl Live {
         }
     }
 
+    /// Let `f` add to every live cumulative report (see [`report::Decorator`]).
+    pub fn decorate(&self, f: report::Decorator) {
+        if let Ok(mut r) = self.reporter.lock() {
+            r.decorate = Some(f);
+        }
+    }
+
     /// The observer factories the run needs for live reporting.
     pub fn factories(&self) -> Vec<Box<dyn ObserverFactory>> {
         let index = self.index.clone();

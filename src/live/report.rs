@@ -25,6 +25,10 @@ pub struct RunFacts {
     pub clock_source: String,
 }
 
+/// Adds what other features know to a cumulative report while the run goes on
+/// (e.g. the steady-state criterion so far), given the run's thread plans.
+pub type Decorator = Arc<dyn Fn(&[ThreadPlan], &mut RunReport) + Send + Sync>;
+
 /// How long a report waits for running threads to answer a snapshot request.
 const ANSWER_WAIT: Duration = Duration::from_secs(2);
 
@@ -42,6 +46,8 @@ pub struct Reporter {
     t0: Instant,
     /// The final interval report (set by [`Reporter::prepare_final`]).
     final_interval: Option<(RunReport, u64)>,
+    /// See [`Decorator`].
+    pub decorate: Option<Decorator>,
 }
 
 fn info(f: &RunFacts, elapsed_ms: u64) -> RunInfo {
@@ -80,6 +86,7 @@ impl Reporter {
             seq: 0,
             t0,
             final_interval: None,
+            decorate: None,
         }
     }
 
@@ -130,7 +137,10 @@ impl Reporter {
                 .collect(),
             span_ms,
         );
-        let cum = collect::build(&cum, info(&self.facts, now_ms), Vec::new());
+        let mut cum = collect::build(&cum, info(&self.facts, now_ms), Vec::new());
+        if let Some(f) = &self.decorate {
+            f(&self.plans, &mut cum);
+        }
         let int = collect::build(&int, info(&self.facts, now_ms), Vec::new());
         self.prev = snaps.into_iter().map(|s| s.stats).collect();
         self.seq += 1;
