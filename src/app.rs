@@ -75,6 +75,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let to_stdout = inv.flags.output.is_none();
     let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
     factories.0.extend(live.factories());
+    let ss = steadystate.clone();
+    live.decorate(Arc::new(move |plans, report| {
+        let plans: Vec<&plan::ThreadPlan> = plans.iter().collect();
+        runner::steadystate::report::attach(&ss, &plans, report);
+    }));
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
