@@ -267,7 +267,9 @@ fn lines(r: &RunReport, elapsed_ms: u64, span_ms: u64, pct: &[f64], total: bool)
         out.push_str(&interval::line(&LineData {
             dir: NAMES[d],
             elapsed_ms,
-            span_ms: if total { runtime_ms } else { span_ms },
+            // Rates over the threads' own time (virtual time included); the wall
+            // span only when no thread measured any.
+            span_ms: if runtime_ms > 0 { runtime_ms } else { span_ms },
             ios,
             bytes,
             lat: hist,
