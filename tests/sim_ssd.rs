@@ -1,0 +1,132 @@
+//! The simulated SSD in virtual time: a 10-minute random-write job runs in about a
+//! second of wall time and its per-second IOPS log shows the write cliff: fresh-out-
+//! of-box speed until the erased blocks (capacity + spare) are used up, then a decay
+//! to a steady state set by garbage collection. Sequential writes and a half-used
+//! device amplify less; a prefilled device falls off the cliff once the spare is used.
+
+mod common;
+use common::*;
+use std::time::{Duration, Instant};
+
+/// Device and job: 1 GiB, 7 % spare, 4 channels of 4 ms writes (FOB: 1000 IOPS of
+/// 128 KiB = 125 MiB/s), GC copying at 20 MiB/s per channel.
+const DEVICE: [&str; 11] = [
+    "--ioengine=sim",
+    "--clocksource=virtual",
+    "--sim_ssd=1",
+    "--sim_channels=4",
+    "--sim_lat=80us,4ms",
+    "--sim_bw=0",
+    "--sim_gc_bw=20m",
+    "--bs=128k",
+    "--iodepth=8",
+    "--norandommap",
+    "--time_based",
+];
+const FOB_IOPS: f64 = 1000.0;
+
+/// Run a job and return its per-second IOPS (fio's write_iops_log, 1 s averages).
+fn per_second_iops(extra: &[&str]) -> (Vec<f64>, Duration) {
+    let dir = scratch();
+    let prefix = file_in(dir.path(), "ssd");
+    let mut args: Vec<String> = vec!["--name=ssd".into()];
+    args.extend(DEVICE.iter().map(|s| s.to_string()));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push(format!("--write_iops_log={prefix}"));
+    args.push("--log_avg_msec=1000".into());
+    let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let t0 = Instant::now();
+    run_ok(&a);
+    let wall = t0.elapsed();
+    let log = std::fs::read_to_string(format!("{prefix}_iops.1.log")).unwrap_or_else(|e| {
+        panic!(
+            "no IOPS log ({e}); files: {:?}",
+            std::fs::read_dir(dir.path()).unwrap().collect::<Vec<_>>()
+        )
+    });
+    let iops = log
+        .lines()
+        .map(|l| {
+            let mut f = l.split(',').map(|x| x.trim());
+            let _t: u64 = f.next().unwrap().parse().unwrap();
+            f.next().unwrap().parse::<f64>().unwrap()
+        })
+        .collect();
+    (iops, wall)
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[test]
+fn ten_minute_random_write_shows_the_cliff_and_a_steady_state_in_seconds() {
+    let (iops, wall) = per_second_iops(&["--rw=randwrite", "--size=1g", "--runtime=10m"]);
+    // The bound; this job takes ~1 s in a debug build.
+    assert!(wall < Duration::from_secs(5), "took {wall:?}");
+    assert!(iops.len() >= 599, "{} samples", iops.len());
+    // Fresh out of the box: the channels' speed, exactly.
+    for (s, &v) in iops.iter().enumerate().take(8).skip(1) {
+        assert_eq!(v, FOB_IOPS, "second {}", s + 1);
+    }
+    // The cliff: erased flash (1 GiB + 7 % spare, in 64-page blocks: 1096 x 1 MiB)
+    // runs out after 1096 MiB / 125 MiB/s = 8.8 s.
+    let cliff = iops.iter().position(|&v| v < 0.9 * FOB_IOPS).unwrap() + 1;
+    assert!(
+        (9..=10).contains(&cliff),
+        "cliff at second {cliff}: {:?}",
+        &iops[..15]
+    );
+    // Then a decay to a steady state well below the fresh speed.
+    let early = mean(&iops[10..30]);
+    let mid = mean(&iops[60..120]);
+    let steady = &iops[iops.len() - 300..];
+    let ss = mean(steady);
+    assert!(early > mid && mid > ss, "{early} {mid} {ss}");
+    assert!(ss < 0.25 * FOB_IOPS, "steady state {ss}");
+    for &v in steady {
+        assert!((v / ss - 1.0).abs() < 0.1, "not steady: {v} vs mean {ss}");
+    }
+}
+
+#[test]
+fn sequential_writes_never_hit_the_cliff() {
+    // 60 s at 125 MiB/s is 7 drive writes, but every erase block is wholly stale when
+    // garbage collection reaches it: no copying, no slowdown.
+    let (iops, _) = per_second_iops(&["--rw=write", "--size=1g", "--runtime=60s"]);
+    for (s, &v) in iops.iter().enumerate().skip(1) {
+        assert!((v / FOB_IOPS - 1.0).abs() < 0.01, "second {}: {v}", s + 1);
+    }
+}
+
+#[test]
+fn utilisation_and_prefill_move_the_cliff_and_the_steady_state() {
+    // Random writes over half of a 2 GiB device: the unused half acts as spare.
+    let (half, _) = per_second_iops(&[
+        "--rw=randwrite",
+        "--size=1g",
+        "--sim_capacity=2g",
+        "--runtime=5m",
+    ]);
+    let (full, _) = per_second_iops(&["--rw=randwrite", "--size=1g", "--runtime=5m"]);
+    let tail = |v: &[f64]| mean(&v[v.len() - 60..]);
+    assert!(
+        tail(&half) > 2.0 * tail(&full),
+        "half-used {} vs full {}",
+        tail(&half),
+        tail(&full)
+    );
+    // Half the device holds data: the slowdown starts once the whole 2 GiB + spare of
+    // flash has been written (2192 MiB / 125 MiB/s = 17.5 s), and it is a gentle one.
+    let cliff = half.iter().position(|&v| v < 0.99 * FOB_IOPS).unwrap() + 1;
+    assert!((18..=20).contains(&cliff), "slowdown at second {cliff}");
+    // A full (prefilled) drive falls off the cliff as soon as the spare area is written:
+    // 7 % of 1 GiB at 125 MiB/s is 0.6 s.
+    let (pre, _) = per_second_iops(&[
+        "--rw=randwrite",
+        "--size=1g",
+        "--sim_prefill=100",
+        "--runtime=20s",
+    ]);
+    assert!(pre[2] < 0.8 * FOB_IOPS, "{:?}", &pre[..5]);
+}
