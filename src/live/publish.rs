@@ -14,10 +14,13 @@ use std::sync::Arc;
 /// How often (thread clock) a thread publishes its counters and checks for requests.
 pub const PUBLISH_NS: u64 = 50_000_000;
 
-/// Builds one [`Publisher`] per thread; `index` maps a plan to its slot.
+/// Maps a thread's plan to its slot in the [`Hub`].
+pub type SlotIndex = Arc<dyn Fn(&ThreadPlan) -> Option<usize> + Send + Sync>;
+
+/// Builds one [`Publisher`] per thread.
 pub struct PublisherFactory {
     pub hub: Arc<Hub>,
-    pub index: Arc<dyn Fn(&ThreadPlan) -> Option<usize> + Send + Sync>,
+    pub index: SlotIndex,
 }
 
 impl ObserverFactory for PublisherFactory {

@@ -104,6 +104,8 @@ impl Reporter {
             .collect()
     }
 
+    // `..Default::default()` keeps this building when ThreadResult gains fields.
+    #[allow(clippy::needless_update)]
     fn results(&self, stats: Vec<(ThreadStats, &Snapshot)>, wall_ms: u64) -> RunResults {
         RunResults {
             threads: self
@@ -187,6 +189,7 @@ impl Reporter {
 
     /// Compute the last interval (from the previous report to the end of the run)
     /// from the threads' final statistics.
+    #[allow(clippy::needless_update)]
     pub fn prepare_final(&mut self, results: &RunResults) {
         let now_ms = self.t0.elapsed().as_millis() as u64;
         let span_ms = now_ms.saturating_sub(self.prev_ms);
@@ -244,7 +247,7 @@ impl Reporter {
 fn lines(r: &RunReport, elapsed_ms: u64, span_ms: u64, pct: &[f64], total: bool) -> String {
     const NAMES: [&str; 3] = ["read", "write", "trim"];
     let mut out = String::new();
-    for d in 0..3 {
+    for (d, name) in NAMES.iter().enumerate() {
         let mut ios = 0;
         let mut bytes = 0;
         let mut lat = LatencyHistogram::new();
@@ -265,7 +268,7 @@ fn lines(r: &RunReport, elapsed_ms: u64, span_ms: u64, pct: &[f64], total: bool)
         }
         let hist = if lat.count() > 0 { &lat } else { &clat };
         out.push_str(&interval::line(&LineData {
-            dir: NAMES[d],
+            dir: name,
             elapsed_ms,
             // Rates over the threads' own time (virtual time included); the wall
             // span only when no thread measured any.
