@@ -114,6 +114,10 @@ struct Worker<'a> {
     policy: BufferPolicy,
     rng: Rng,
     rec: Recording,
+    /// Per direction: every completion so far had lat == clat (a synchronous engine
+    /// starts timing where the I/O is issued), so only clat is recorded and lat is
+    /// copied from it when read (`materialize_lat`). The same values, recorded once.
+    lat_shadow: [bool; 3],
     stats: ThreadStats,
     error: Option<(i32, String)>,
     begin_ns: u64,
@@ -268,6 +272,7 @@ impl<'a> Worker<'a> {
             policy,
             rng: Rng::new(plan.seed.rotate_left(17)),
             rec,
+            lat_shadow: [false; 3],
             stats: ThreadStats::default(),
             error: None,
             begin_ns: 0,
@@ -294,6 +299,11 @@ impl<'a> Worker<'a> {
         let mut sampler = Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
         let max_ios = spec.number_ios.unwrap_or(u64::MAX);
         let batching = self.batching;
+        // lat is recorded as a copy of clat only when nothing reads the statistics
+        // during the run (no observers) and both are recorded.
+        let shadow =
+            synchronous && self.rec.lat && self.rec.clat && observers.next_due_ns == u64::MAX;
+        self.lat_shadow = [shadow; 3];
         let mut issued_ios: u64 = 0;
         let mut pass_issued: u64 = 0;
         let mut passes: u32 = 0;
@@ -315,6 +325,7 @@ impl<'a> Worker<'a> {
                 // Ramp over: everything measured so far is discarded.
                 ramping = false;
                 self.stats = ThreadStats::default();
+                self.lat_shadow = [shadow; 3];
                 usage_start = Usage::thread();
                 self.stats_start_ns = now;
                 sampler = Sampler::new(now, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
@@ -469,6 +480,9 @@ impl<'a> Worker<'a> {
                 None => break,
             }
         }
+        for d in 0..3 {
+            self.materialize_lat(d);
+        }
         if spec.end_fsync && job_writes(&spec) {
             self.sync_all_files(false);
         }
@@ -599,13 +613,31 @@ impl<'a> Worker<'a> {
         }
         let bytes = u.result as u64;
         let short = bytes < u.len as u64;
+        let write = u.op == IoOp::Write;
         if !ramping {
             let clat = now - self.unit_issue_ns[idx];
             let lat = now - self.unit_start_ns[idx];
-            self.stats.complete(self.rec, d, bytes, short, clat, lat);
+            let mut rec = self.rec;
+            if self.lat_shadow[d] {
+                if lat == clat {
+                    rec.lat = false;
+                } else {
+                    self.materialize_lat(d);
+                }
+            }
+            self.stats.complete(rec, d, bytes, short, clat, lat);
         }
-        if u.op == IoOp::Write {
+        if write {
             self.after_write(idx);
+        }
+    }
+
+    /// Stop shadowing lat in direction `d`: lat becomes a copy of clat (every value
+    /// recorded so far was the same in both).
+    fn materialize_lat(&mut self, d: usize) {
+        if self.lat_shadow[d] {
+            self.lat_shadow[d] = false;
+            self.stats.dir[d].lat = self.stats.dir[d].clat.clone();
         }
     }
 
