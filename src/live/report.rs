@@ -40,6 +40,9 @@ pub struct Reporter {
     percentiles: Vec<f64>,
     /// --status-interval was given: json/json+ reports are JSON Lines, the final one too.
     pub json_lines: bool,
+    /// Every thread's statistics at the previous report; empty before the first one
+    /// (a thread's statistics hold ~300 KiB of histograms: nothing is allocated for
+    /// runs that never report while they go).
     prev: Vec<ThreadStats>,
     prev_ms: u64,
     seq: u64,
@@ -73,7 +76,6 @@ impl Reporter {
         json_lines: bool,
         t0: Instant,
     ) -> Reporter {
-        let n = plans.len();
         Reporter {
             hub,
             plans,
@@ -81,7 +83,7 @@ impl Reporter {
             formats,
             percentiles,
             json_lines,
-            prev: vec![ThreadStats::default(); n],
+            prev: Vec::new(),
             prev_ms: 0,
             seq: 0,
             t0,
@@ -134,8 +136,8 @@ impl Reporter {
         let int = self.results(
             snaps
                 .iter()
-                .zip(&self.prev)
-                .map(|(s, p)| (stats_delta(&s.stats, p), s))
+                .enumerate()
+                .map(|(i, s)| (self.since_prev(i, &s.stats), s))
                 .collect(),
             span_ms,
         );
@@ -187,22 +189,41 @@ impl Reporter {
         }
     }
 
+    /// Thread `i`'s statistics since the previous report.
+    fn since_prev(&self, i: usize, now: &ThreadStats) -> ThreadStats {
+        match self.prev.get(i) {
+            Some(p) => stats_delta(now, p),
+            None => stats_delta(now, &ThreadStats::default()),
+        }
+    }
+
+    /// Whether the final report is framed here (see [`Reporter::final_text`]).
+    fn frames_final(&self) -> bool {
+        self.formats.iter().any(|f| {
+            *f == OutputFormat::Interval
+                || (self.json_lines && matches!(f, OutputFormat::Json | OutputFormat::JsonPlus))
+        })
+    }
+
     /// Compute the last interval (from the previous report to the end of the run)
-    /// from the threads' final statistics.
+    /// from the threads' final statistics (only when a format needs it).
     #[allow(clippy::needless_update)]
     pub fn prepare_final(&mut self, results: &RunResults) {
+        if !self.frames_final() {
+            return;
+        }
         let now_ms = self.t0.elapsed().as_millis() as u64;
         let span_ms = now_ms.saturating_sub(self.prev_ms);
         let int = RunResults {
             threads: results
                 .threads
                 .iter()
-                .zip(&self.prev)
-                .map(|((p, r), prev)| {
+                .enumerate()
+                .map(|(i, (p, r))| {
                     (
                         p.clone(),
                         ThreadResult {
-                            stats: stats_delta(&r.stats, prev),
+                            stats: self.since_prev(i, &r.stats),
                             error: r.error.clone(),
                             start_ns: r.start_ns,
                             end_ns: r.end_ns,
