@@ -319,3 +319,141 @@ impl Window {
         f(&self.lock())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrio_config::ext::steadystate::parse_criteria;
+
+    fn spec(criteria: &str, intervals: u64) -> SteadyStateSpec {
+        SteadyStateSpec {
+            duration_us: intervals * 1_000_000,
+            criteria: parse_criteria(criteria, 1024).unwrap(),
+            ..Default::default()
+        }
+    }
+
+    /// `ios` reads of 4 KiB over one second.
+    fn reads(ios: u64) -> Sample {
+        Sample {
+            elapsed_ns: 1_000_000_000,
+            ios: [ios, 0, 0],
+            bytes: [ios * 4096, 0, 0],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn group_measurements_are_sums_of_member_rates() {
+        let w = Window::new(spec("iops:10%", 2), 2, false);
+        let a = w.join(0);
+        let b = w.join(0);
+        assert!(!w.report(a, 0, &reads(100)));
+        // Not complete until both members reported.
+        assert_eq!(w.with_state(|s| s.measured), 0);
+        let half = Sample {
+            elapsed_ns: 500_000_000,
+            ..reads(60)
+        };
+        assert!(!w.report(b, 0, &half));
+        w.with_state(|s| {
+            assert_eq!(s.measured, 1);
+            // 100/s + 60 in half a second = 220/s; bytes likewise.
+            assert_eq!(s.points[0].iops, 220);
+            assert_eq!(s.points[0].bw, 220 * 4096);
+            assert_eq!(s.points[0].dir_iops, [220, 0, 0]);
+        });
+        // Second measurement: 200 + 200 = 400 vs 220: mean 310, dev 90 = 29 % > 10 %.
+        w.report(a, 1, &reads(200));
+        assert!(!w.report(b, 1, &reads(200)));
+        w.with_state(|s| {
+            assert_eq!(s.judgements.len(), 1);
+            assert!((s.judgements[0].criterion - 9000.0 / 310.0).abs() < 1e-9);
+        });
+        // 200 + 210 = 410 vs 400: mean 405, dev 5 = 1.2 % < 10 %: attained.
+        w.report(a, 2, &reads(200));
+        assert!(w.report(b, 2, &reads(210)));
+        assert!(w.attained());
+        // The attained window stays what it was.
+        w.report(a, 3, &reads(1));
+        w.with_state(|s| {
+            let v: Vec<u64> = s.values[0].iter().copied().collect();
+            assert_eq!(v, [400, 410]);
+        });
+    }
+
+    #[test]
+    fn members_that_leave_or_join_late_do_not_block_the_window() {
+        let w = Window::new(spec("iops_slope:1", 3), 3, false);
+        let a = w.join(0);
+        let b = w.join(0);
+        w.report(a, 0, &reads(10));
+        w.leave(b); // b never reports interval 0: the measurement completes without it
+        assert_eq!(w.with_state(|s| s.measured), 1);
+        // c joins during interval 2: it is not waited for before.
+        let c = w.join(2);
+        w.report(a, 1, &reads(10));
+        assert_eq!(w.with_state(|s| s.measured), 2);
+        w.report(a, 2, &reads(10));
+        assert_eq!(w.with_state(|s| s.measured), 2);
+        // Interval 2 is the sum of a and c; slope of 10, 10, 20 is 5: not < 1.
+        assert!(!w.report(c, 2, &reads(10)));
+        w.with_state(|s| {
+            assert_eq!(s.measured, 3);
+            let v: Vec<u64> = s.values[0].iter().copied().collect();
+            assert_eq!(v, [10, 10, 20]);
+        });
+    }
+
+    #[test]
+    fn lockstep_waits_for_every_planned_member() {
+        let w = std::sync::Arc::new(Window::new(spec("iops:50%", 2), 2, true));
+        let a = w.join(0);
+        let w2 = w.clone();
+        let t = std::thread::spawn(move || {
+            let b = w2.join(0);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            w2.report(b, 0, &reads(10));
+            w2.report(b, 1, &reads(10))
+        });
+        // Blocks until b has reported interval 0 too.
+        assert!(!w.report(a, 0, &reads(10)));
+        assert_eq!(w.with_state(|s| s.measured), 1);
+        assert!(w.report(a, 1, &reads(10)));
+        assert!(t.join().unwrap());
+        w.with_state(|s| {
+            let v: Vec<u64> = s.values[0].iter().copied().collect();
+            assert_eq!(v, [20, 20]);
+        });
+    }
+
+    #[test]
+    fn per_direction_and_latency_values() {
+        let mut h = ferrio_stats::LatencyHistogram::new();
+        for v in 1..=100u64 {
+            h.record(v * 1000);
+        }
+        let lat = SparseHistogram::between(&h, &ferrio_stats::LatencyHistogram::new());
+        let s = Sample {
+            elapsed_ns: 1_000_000_000,
+            ios: [30, 70, 0],
+            bytes: [30 * 4096, 70 * 8192, 0],
+            clat: [
+                SparseHistogram::default(),
+                lat.clone(),
+                SparseHistogram::default(),
+            ],
+            lat: [SparseHistogram::default(), lat, SparseHistogram::default()],
+        };
+        let mut p = Point::default();
+        p.add(&s);
+        let c = |t: &str| parse_criteria(t, 1024).unwrap().remove(0);
+        assert_eq!(p.value(&c("iops:1%")), 100);
+        assert_eq!(p.value(&c("write_iops:1%")), 70);
+        assert_eq!(p.value(&c("read_bw:1%")), 30 * 4096);
+        assert_eq!(p.value(&c("lat:1%")), 50_500);
+        assert_eq!(p.value(&c("write_clat_p50:1%")), h.percentiles(&[50.0])[0]);
+        assert_eq!(p.value(&c("clat_p99:1%")), h.percentiles(&[99.0])[0]);
+        assert_eq!(p.value(&c("read_clat_p99:1%")), 0);
+    }
+}
