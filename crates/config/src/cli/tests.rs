@@ -449,10 +449,47 @@ fn wait_for_must_name_an_earlier_job() {
 #[test]
 fn fio_flags_not_supported_yet() {
     assert_eq!(
-        err(&["--status-interval=1", "--name=t"], &[]),
-        "flag '--status-interval' is not supported by ferrio yet (at command line)"
+        err(&["--bandwidth-log", "--name=t"], &[]),
+        "flag '--bandwidth-log' is not supported by ferrio yet (at command line)"
     );
-    assert!(err(&["--eta-newline=1", "--name=t"], &[]).contains("not supported by ferrio yet"));
+    assert!(err(&["--trigger=x", "--name=t"], &[]).contains("not supported by ferrio yet"));
+}
+
+#[test]
+fn live_reporting_flags() {
+    let i = inv(
+        &[
+            "--status-interval=2",
+            "--eta-newline=500ms",
+            "--eta-interval",
+            "250",
+            "--interval-percentiles=50:99.9",
+            "--output-format=interval,json",
+            "--name=t",
+        ],
+        &[],
+    );
+    let l = &i.flags.live;
+    assert_eq!(l.status_interval_ms, Some(2000));
+    assert_eq!(l.eta_newline_ms, Some(500));
+    assert_eq!(l.eta_interval_ms, Some(250));
+    assert_eq!(l.interval_percentiles, Some(vec![50.0, 99.9]));
+    assert_eq!(
+        i.flags.output_formats,
+        vec![OutputFormat::Interval, OutputFormat::Json]
+    );
+    let d = inv(&["--name=t"], &[]);
+    assert_eq!(d.flags.live, Default::default());
+    for (bad, flag) in [
+        ("--status-interval=0", "status-interval"),
+        ("--status-interval=x", "status-interval"),
+        ("--eta-interval=100", "eta-interval"),
+        ("--interval-percentiles=50:101", "interval-percentiles"),
+        ("--interval-percentiles=", "interval-percentiles"),
+    ] {
+        let e = err(&[bad, "--name=t"], &[]);
+        assert!(e.contains(&format!("--{flag}")), "{bad}: {e}");
+    }
 }
 
 mod showcmd_props {
