@@ -130,3 +130,32 @@ fn utilisation_and_prefill_move_the_cliff_and_the_steady_state() {
     ]);
     assert!(pre[2] < 0.8 * FOB_IOPS, "{:?}", &pre[..5]);
 }
+
+#[test]
+fn steady_state_detection_stops_the_job_after_the_transition() {
+    // fio's steadystate=iops:5% over 30 s cannot be met on the 9 s fresh plateau nor
+    // during the decay; it is met once the drive has settled, long before 30 minutes.
+    let mut args: Vec<&str> = vec!["--name=ssd"];
+    args.extend(DEVICE);
+    args.extend([
+        "--rw=randwrite",
+        "--size=1g",
+        "--runtime=30m",
+        "--steadystate=iops:5%",
+        "--ss_dur=30s",
+    ]);
+    let v = run_json(&args);
+    let job = &v["jobs"][0];
+    let ss = &job["steadystate"];
+    assert_eq!(ss["attained"].as_u64(), Some(1), "{ss}");
+    let runtime_s = job["job_runtime"].as_u64().unwrap() as f64 / 1000.0;
+    assert!(
+        (60.0..600.0).contains(&runtime_s),
+        "stopped at {runtime_s} s"
+    );
+    let ss_iops = ss["data"]["iops_mean"].as_f64().unwrap();
+    assert!(ss_iops < 0.25 * FOB_IOPS, "window IOPS {ss_iops}");
+    // Virtual time: the same job stops at the same microsecond every time.
+    let again = run_json(&args);
+    assert_eq!(again["jobs"][0]["job_runtime"], job["job_runtime"]);
+}
