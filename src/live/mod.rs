@@ -219,10 +219,32 @@ fn live_loop(
     reporter: Arc<Mutex<Reporter>>,
     stop: Arc<AtomicBool>,
     usr1: Arc<AtomicBool>,
-    mut eta: eta::Eta,
+    eta: eta::Eta,
     mut out: Out,
     t0: Instant,
 ) -> Out {
+    // The writer goes back to the caller even if reporting panics: the final report
+    // must still be printed.
+    let run = std::panic::AssertUnwindSafe(|| {
+        run_loop(&cfg, &hub, &reporter, &stop, &usr1, eta, &mut out, t0)
+    });
+    if std::panic::catch_unwind(run).is_err() {
+        eprintln!("ferrio: live reporting failed; the final report follows");
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_loop(
+    cfg: &LoopConfig,
+    hub: &Hub,
+    reporter: &Mutex<Reporter>,
+    stop: &AtomicBool,
+    usr1: &AtomicBool,
+    mut eta: eta::Eta,
+    out: &mut Out,
+    t0: Instant,
+) {
     let tick = Duration::from_millis(20);
     let mut line = StatusLine {
         last_len: 0,
@@ -264,7 +286,7 @@ fn live_loop(
             }
         }
         if cfg.eta && now >= next_eta {
-            let facts = eta.facts(&hub, (now - t0).as_nanos() as u64);
+            let facts = eta.facts(hub, (now - t0).as_nanos() as u64);
             let newline = next_newline.is_some_and(|t| now >= t);
             if newline {
                 next_newline = cfg.eta_newline.map(|d| now + d);
@@ -274,8 +296,7 @@ fn live_loop(
         }
     }
     if cfg.eta && line.shown {
-        let facts = eta.facts(&hub, (Instant::now() - t0).as_nanos() as u64);
+        let facts = eta.facts(hub, (Instant::now() - t0).as_nanos() as u64);
         line.show(&eta::format_line(&facts), true);
     }
-    out
 }
