@@ -155,7 +155,7 @@ impl IoEngine for IoUringEngine {
                 Ok(())
             } else {
                 Err(err(format!(
-                    "ioengine=io_uring: kernel {kernel} lacks {what}, which this job needs"
+                    "kernel {kernel} lacks {what}, which this job needs"
                 )))
             }
         };
