@@ -193,7 +193,14 @@ impl Eta {
                 dirs[d] |= info.dirs[d];
                 done_bytes += b;
             }
-            let elapsed = slot.elapsed_ns.load(Ordering::Relaxed);
+            let mut elapsed = slot.elapsed_ns.load(Ordering::Relaxed);
+            if state == RAMPING {
+                // Observers are quiet during ramp_time: follow the wall clock.
+                let started = slot.started_wall_ns.load(Ordering::Relaxed);
+                if started > 0 {
+                    elapsed = elapsed.max(hub.wall_ns().saturating_sub(started));
+                }
+            }
             let (letter, progress, left_ns) = match state {
                 NOT_STARTED => ('P', 0.0, info.time_ns.unwrap_or(0)),
                 DONE => ('_', 1.0, 0),

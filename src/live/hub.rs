@@ -38,12 +38,17 @@ pub struct Slot {
     pub ios: [AtomicU64; 3],
     /// Nanoseconds the thread has run (its own clock), ramp included.
     pub elapsed_ns: AtomicU64,
+    /// Wall time the thread started, in ns since the hub was made (0: not yet); lets
+    /// the status line follow a thread in ramp_time, when its observers are quiet.
+    pub started_wall_ns: AtomicU64,
     pub snapshot: Mutex<Option<Snapshot>>,
 }
 
 /// Every thread's slot, in plan order, and the snapshot request counter.
 pub struct Hub {
     pub slots: Vec<Slot>,
+    /// The wall-clock origin of `Slot::started_wall_ns`.
+    pub t0: std::time::Instant,
     /// Raised by a reporter that wants fresh snapshots; a thread answers at its next
     /// publishing point by storing a snapshot with `gen` equal to this value.
     pub request: AtomicU64,
@@ -53,6 +58,7 @@ impl Hub {
     pub fn new(threads: usize) -> Hub {
         Hub {
             slots: (0..threads).map(|_| Slot::default()).collect(),
+            t0: std::time::Instant::now(),
             request: AtomicU64::new(0),
         }
     }
@@ -60,6 +66,11 @@ impl Hub {
     /// Ask every running thread for a snapshot; returns the generation to wait for.
     pub fn request_snapshots(&self) -> u64 {
         self.request.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// Wall nanoseconds since the hub was made.
+    pub fn wall_ns(&self) -> u64 {
+        self.t0.elapsed().as_nanos() as u64
     }
 
     /// Whether thread `i` has answered generation `gen` (or cannot: not running).

@@ -30,6 +30,8 @@ impl ObserverFactory for PublisherFactory {
         };
         let ramping = plan.spec.ramp_time_us > 0;
         let s = &self.hub.slots[slot];
+        s.started_wall_ns
+            .store(self.hub.wall_ns().max(1), Ordering::Relaxed);
         s.state
             .store(if ramping { RAMPING } else { RUNNING }, Ordering::Release);
         vec![Box::new(Publisher {
