@@ -415,3 +415,39 @@ fn per_direction_criterion_in_a_mixed_job() {
         assert!(all[i].abs_diff(r[i] + w[i]) <= 1, "read + write != all");
     }
 }
+
+#[test]
+fn ramp_time_restarts_the_measurements() {
+    if !sim_available() {
+        return;
+    }
+    // ramp_time discards everything before it (fio resets its statistics); the
+    // window then measures from the end of the ramp, latency included.
+    let v = run(&[
+        "--name=t".into(),
+        "--ioengine=sim".into(),
+        "--clocksource=virtual".into(),
+        "--size=1g".into(),
+        "--rw=randread".into(),
+        "--time_based".into(),
+        "--ramp_time=3".into(),
+        "--runtime=10".into(),
+        "--ss=lat:0%".into(),
+        "--ss_dur=5".into(),
+    ]);
+    let j = &v["jobs"][0];
+    let s = &j["steadystate"];
+    let rt = j["job_runtime"].as_u64().unwrap();
+    assert!((9990..=10000).contains(&rt), "{rt}");
+    // Boundaries at 1..9 s after the ramp (the 10th is the end of the run).
+    assert_eq!(s["measured"], 9);
+    let lat = u64s(&s["data"]["lat_ns"]);
+    let iops = u64s(&s["data"]["iops"]);
+    assert!(lat.iter().all(|&l| l > 0), "{lat:?}");
+    assert!(iops.iter().all(|&i| i > 0), "{iops:?}");
+    // The device serves reads in a fixed time: the window's mean latency is it.
+    let clat_mean = j["read"]["clat_ns"]["mean"].as_f64().unwrap();
+    for l in lat {
+        assert!((l as f64 - clat_mean).abs() <= 1.0, "{l} vs {clat_mean}");
+    }
+}

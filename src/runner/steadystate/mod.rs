@@ -160,7 +160,11 @@ impl SsObserver {
             next_due: u64::MAX,
             base: Baseline::default(),
         };
-        if !ramping {
+        if ramping {
+            // Due (finite) from the start: the worker keeps full statistics for
+            // threads whose observers read them, and calls none while ramping.
+            o.next_due = start_ns;
+        } else {
             o.restart(start_ns);
         }
         o
