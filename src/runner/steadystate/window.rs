@@ -76,7 +76,7 @@ impl Point {
     pub fn mean_clat(&self, dir: Option<usize>) -> u64 {
         let (mut n, mut sum) = (0u64, 0f64);
         for d in 0..3 {
-            if dir.map_or(true, |x| x == d) {
+            if dir.is_none() || dir == Some(d) {
                 n += self.clat[d].count;
                 sum += self.clat[d].sum;
             }

@@ -269,7 +269,7 @@ fn parse_one(text: &str, kb_base: u32) -> Result<Criterion, String> {
         };
         (v, false)
     };
-    if !(limit >= 0.0) || !limit.is_finite() {
+    if limit.is_nan() || limit < 0.0 || !limit.is_finite() {
         return Err(format!("bad steadystate threshold '{t}'"));
     }
     Ok(Criterion {

@@ -134,25 +134,25 @@ pub fn object(job: &JobReport, ss: &SteadyStateReport) -> Object {
             .collect(),
     );
     let mut dirs = Object::new();
-    for d in 0..3 {
+    for (d, name) in DIRS.iter().enumerate() {
         if ss.dir_iops[d].iter().any(|&v| v != 0) {
             let mut x = Object::new();
             x.int("bw_mean", mean(&ss.dir_bw[d]))
                 .int("iops_mean", mean(&ss.dir_iops[d]))
                 .arr("iops", ints(&ss.dir_iops[d]).into_arr())
                 .arr("bw", ints(&ss.dir_bw[d]).into_arr());
-            dirs.obj(DIRS[d], x);
+            dirs.obj(name, x);
         }
     }
     o.obj("dir_data", dirs);
     let list = sorted_list(&job.percentile_list);
     let mut lat = Object::new();
-    for d in 0..3 {
+    for (d, name) in DIRS.iter().enumerate() {
         if ss.window_clat[d].count > 0 || ss.window_lat[d].count > 0 {
             let mut x = Object::new();
             x.obj("clat_ns", hist_object(&ss.window_clat[d], &list))
                 .obj("lat_ns", hist_object(&ss.window_lat[d], &list));
-            lat.obj(DIRS[d], x);
+            lat.obj(name, x);
         }
     }
     o.obj("window_latency", lat);

@@ -87,8 +87,7 @@ fn extra(job: &JobReport, ss: &SteadyStateReport) -> String {
         ));
     }
     let list = PercentileList::new(&job.percentile_list);
-    for d in 0..3 {
-        let h = &ss.window_clat[d];
+    for (h, dir) in ss.window_clat.iter().zip(DIRS) {
         if h.count == 0 || list.values.is_empty() {
             continue;
         }
@@ -96,7 +95,7 @@ fn extra(job: &JobReport, ss: &SteadyStateReport) -> String {
         out.push_str(&percentiles::render(
             &vals,
             &list,
-            &format!("ss window {} clat", DIRS[d]),
+            &format!("ss window {dir} clat"),
         ));
     }
     out
