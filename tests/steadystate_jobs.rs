@@ -305,3 +305,54 @@ fn cmdhelp_documents_the_new_criteria() {
     let out = run_ok(&["--cmdhelp=ss_interval"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("steadystate_check_interval"));
 }
+
+#[test]
+fn sigusr1_report_shows_the_current_criterion() {
+    // A criterion that never holds; a signal mid-run prints the report so far,
+    // steady-state window and criterion value included, and the job goes on.
+    let child = ferrio()
+        .args([
+            "--name=t",
+            "--ioengine=null",
+            "--size=1G",
+            "--time_based",
+            "--runtime=6s",
+            "--ss=iops_slope:0%",
+            "--ss_dur=2",
+            "--output-format=json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(3500));
+    let ok = std::process::Command::new("kill")
+        .args(["-USR1", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let sig: Value = serde_json::from_str(first).unwrap();
+    let s = &sig["cumulative"]["jobs"][0]["steadystate"];
+    assert_eq!(s["attained"], 0, "{s}");
+    assert!(s["measured"].as_u64().unwrap() >= 2, "{s}");
+    // The criterion so far is the slope of the window it shows.
+    let w = u64s(&s["criteria"][0]["values"]);
+    let int_mean = (w[0] + w[1]) / 2;
+    let want = 100.0 * (w[1] as f64 - w[0] as f64) / int_mean as f64;
+    let got = s["criteria"][0]["value"].as_f64().unwrap();
+    assert!((got - want).abs() <= 1e-5, "{got} vs {want}");
+    let fin = parse_json(rest.as_bytes());
+    assert_eq!(fin["jobs"][0]["steadystate"]["attained"], 0);
+    assert!(
+        fin["jobs"][0]["steadystate"]["measured"].as_u64().unwrap()
+            > s["measured"].as_u64().unwrap()
+    );
+}
