@@ -274,12 +274,14 @@ fn group_options_must_match() {
 
 #[test]
 fn bad_criteria_and_windows_are_rejected() {
-    for args in [
-        ["--ss=iops", "--ss_dur=2"],
-        ["--ss=speed:5%", "--ss_dur=2"],
-        ["--ss=iops_slope:1%", "--ss_dur=1"],
-        ["--ss_interval=2", "--ss_dur=3"],
-    ] {
+    let cases: [&[&str]; 5] = [
+        &["--ss=iops", "--ss_dur=2"],
+        &["--ss=speed:5%", "--ss_dur=2"],
+        &["--ss=iops_slope:1%", "--ss_dur=1"],
+        &["--ss_interval=2", "--ss_dur=3"],
+        &["--ss=clat_p99:5%", "--ss_dur=2", "--disable_clat=1"],
+    ];
+    for args in cases {
         let out = ferrio()
             .args(["--name=x", "--ioengine=null", "--size=1m"])
             .args(args)

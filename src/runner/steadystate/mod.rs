@@ -62,6 +62,9 @@ impl SteadyStateFactory {
                 .steadystate
                 .check()
                 .map_err(|e| format!("job '{}': {e}", t.spec.name))?;
+            if t.spec.steadystate.enabled() {
+                check_latency_recorded(&t.spec)?;
+            }
         }
         let mut members: BTreeMap<WindowKey, (usize, &ThreadPlan)> = BTreeMap::new();
         for t in threads.iter().filter(|t| t.spec.steadystate.enabled()) {
@@ -89,6 +92,27 @@ impl SteadyStateFactory {
     pub fn window(&self, plan: &ThreadPlan) -> Option<&Arc<Window>> {
         self.windows.get(&window_key(plan))
     }
+}
+
+/// Latency criteria need the latencies they track to be measured.
+fn check_latency_recorded(spec: &ferrio_config::JobSpec) -> Result<(), String> {
+    use ferrio_config::ext::steadystate::Metric;
+    for c in &spec.steadystate.criteria {
+        let (needs, off) = match c.metric {
+            Metric::Lat | Metric::ClatPct(_) => ("completion", spec.disable_clat),
+            Metric::LatPct(_) => ("total", spec.disable_lat),
+            Metric::Iops | Metric::Bw => continue,
+        };
+        if off || spec.gtod_reduce {
+            return Err(format!(
+                "job '{}': steadystate criterion '{}' needs {needs} latencies, which \
+                 disable_clat/disable_lat/gtod_reduce turn off",
+                spec.name,
+                c.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl ObserverFactory for SteadyStateFactory {
