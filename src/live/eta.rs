@@ -283,6 +283,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn facts_from_the_hub() {
+        let hub = Hub::new(3);
+        let info = |time_ns: Option<u64>, total: Option<u64>| ThreadInfo {
+            letter: 'r',
+            files: 1,
+            dirs: [true, false, false],
+            time_ns,
+            total_bytes: total,
+            kb_base: 1024,
+        };
+        // A timed thread half way, a sized one a quarter way, one done.
+        let mut eta = Eta::new(vec![
+            info(Some(10_000_000_000), None),
+            info(None, Some(4 << 20)),
+            info(Some(1), None),
+        ]);
+        let set = |i: usize, state: u8, bytes: u64, elapsed: u64| {
+            let s = &hub.slots[i];
+            s.state.store(state, Ordering::Relaxed);
+            s.bytes[0].store(bytes, Ordering::Relaxed);
+            s.ios[0].store(bytes / 4096, Ordering::Relaxed);
+            s.elapsed_ns.store(elapsed, Ordering::Relaxed);
+        };
+        set(0, RUNNING, 8 << 20, 5_000_000_000);
+        set(1, RUNNING, 1 << 20, 2_000_000_000);
+        set(2, DONE, 0, 0);
+        let f = eta.facts(&hub, 1_000_000_000);
+        assert_eq!((f.running, f.files), (2, 2));
+        assert_eq!(f.letters, vec!['r', 'r', '_']);
+        // (0.5 + 0.25 + 1) / 3
+        assert!((f.percent - 175.0 / 3.0).abs() < 1e-9, "{}", f.percent);
+        // max(5 s left by time, 6 s left by extrapolating 1 MiB in 2 s to 4 MiB)
+        assert_eq!(f.eta_secs, 6);
+        assert_eq!(f.bw, [Some(9 << 20), None, None]);
+        assert_eq!(f.iops, [Some(9 * 256), None, None]);
+        // One second later, 1 MiB more: rates over the last second only.
+        set(0, RUNNING, 9 << 20, 6_000_000_000);
+        let f = eta.facts(&hub, 2_000_000_000);
+        assert_eq!(f.bw[0], Some(1 << 20));
+        // Asked again right away: the last rates are kept.
+        let f = eta.facts(&hub, 2_000_000_001);
+        assert_eq!(f.bw[0], Some(1 << 20));
+    }
+
+    #[test]
     fn eta_text_like_fio() {
         assert_eq!(eta_str(0), "00m:00s");
         assert_eq!(eta_str(507), "08m:27s");
