@@ -23,7 +23,7 @@ pub mod time;
 use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::runner::rng::Rng;
 use ferrio_config::ext::SimSpec;
-use ferrio_config::{JobSpec, SizeOrPercent};
+use ferrio_config::{JobSpec, RwKind, SizeOrPercent};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
@@ -94,6 +94,25 @@ impl SimEngine {
             }
         };
         let sim: &SimSpec = &spec.sim;
+        if opts.virtual_clock.is_some() {
+            // Commands that take no time would never let virtual time pass.
+            let dirs: &[usize] = match spec.rw.kind {
+                RwKind::Read => &[0],
+                RwKind::Write => &[1],
+                RwKind::Trim => &[2],
+                RwKind::ReadWrite => &[0, 1],
+                RwKind::TrimWrite => &[1, 2],
+            };
+            for &d in dirs {
+                if sim.lat[d].mean() <= 0.0 && (d == 2 || sim.bw == 0) {
+                    return Err(format!(
+                        "job '{}': sim_lat gives {} a service time of 0 and nothing else takes time, so virtual time could not pass",
+                        spec.name,
+                        ["reads", "writes", "trims"][d]
+                    ));
+                }
+            }
+        }
         let clone = clone_index();
         let seed = sim.seed ^ clone.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let ftl = if sim.ssd {
@@ -285,6 +304,20 @@ mod tests {
         assert_eq!(done, vec![0, 1]);
         // 1 MiB at 1 GiB/s = 976,562.5 ns (rounded up), then 10 us of service.
         assert_eq!(clock.now_ns(), 976_563 + 10_000);
+    }
+
+    #[test]
+    fn zero_service_time_in_virtual_time_is_refused() {
+        let mut spec = JobSpec::with_defaults("t", "");
+        spec.sim.lat = ferrio_config::ext::sim::parse_lat("0").unwrap();
+        spec.sim.bw = 0;
+        let (_, h) = Clock::virtual_clock();
+        let r = SimEngine::new(&EngineOptions {
+            spec: Some(Arc::new(spec)),
+            virtual_clock: Some(h),
+            ..Default::default()
+        });
+        assert!(r.err().unwrap().contains("virtual time could not pass"));
     }
 
     #[test]
