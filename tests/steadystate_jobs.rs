@@ -358,3 +358,125 @@ fn sigusr1_report_shows_the_current_criterion() {
             > s["measured"].as_u64().unwrap()
     );
 }
+
+/// The shape of a JSON value: its type, and for objects the shapes of its members.
+fn shape(v: &Value) -> String {
+    match v {
+        Value::Object(m) => {
+            let inner: Vec<String> = m.iter().map(|(k, v)| format!("{k}:{}", shape(v))).collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(a) => format!("[{}]", a.first().map(shape).unwrap_or_default()),
+        Value::String(_) => "str".into(),
+        Value::Number(n) if n.is_f64() => "float".into(),
+        Value::Number(_) => "int".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Null => "null".into(),
+    }
+}
+
+/// The normal line with its numbers, signs and unit prefixes blanked.
+fn line_shape(l: &str) -> String {
+    let mut s = blank_numbers(l).replace("=-#", "=#");
+    for (from, to) in [
+        ("#KiB", "#XiB"),
+        ("#MiB", "#XiB"),
+        ("#GiB", "#XiB"),
+        ("#TiB", "#XiB"),
+        ("#kB", "#XB"),
+        ("#MB", "#XB"),
+        ("#GB", "#XB"),
+        ("#TB", "#XB"),
+        ("#k,", "#,"),
+        ("#M,", "#,"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
+}
+
+fn blank_numbers(l: &str) -> String {
+    let mut out = String::new();
+    let mut prev_digit = false;
+    for c in l.chars() {
+        let d = c.is_ascii_digit() || (prev_digit && c == '.');
+        if d && !prev_digit {
+            out.push('#');
+        } else if !d {
+            out.push(c);
+        }
+        prev_digit = d;
+    }
+    out
+}
+
+#[test]
+fn same_object_and_line_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    for crit in ["iops:50%", "bw_slope:1g"] {
+        let args = [
+            "--name=ss",
+            "--ioengine=null",
+            "--size=1g",
+            "--time_based",
+            "--runtime=4",
+            &format!("--ss={crit}"),
+            "--ss_dur=2",
+        ];
+        let both = |out: std::process::Output| {
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            let start = text.find('{').unwrap();
+            let v: Value = serde_json::Deserializer::from_str(&text[start..])
+                .into_iter()
+                .next()
+                .unwrap()
+                .unwrap();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("  steadystate  : "))
+                .map(line_shape)
+                .unwrap_or_default();
+            (v, line)
+        };
+        let (fio, fio_line) = both(
+            std::process::Command::new("fio")
+                .args(args)
+                .arg("--output-format=normal,json")
+                .output()
+                .unwrap(),
+        );
+        let (ours, our_line) = both(
+            ferrio()
+                .args(args)
+                .arg("--output-format=normal,json")
+                .output()
+                .unwrap(),
+        );
+        let f = &fio["jobs"][0]["steadystate"];
+        let o = &ours["jobs"][0]["steadystate"];
+        // fio's keys, with fio's types; ferrio's additions come after them.
+        let fio_keys: Vec<(&String, &Value)> = f.as_object().unwrap().iter().collect();
+        for (k, v) in fio_keys {
+            assert_eq!(shape(v), shape(&o[k.as_str()]), "{crit}: key {k}");
+        }
+        assert_eq!(f["ss"], o["ss"], "{crit}");
+        assert_eq!(f["duration"], o["duration"]);
+        for (k, v) in f["data"].as_object().unwrap() {
+            assert_eq!(shape(v), shape(&o["data"][k.as_str()]), "{crit}: data.{k}");
+        }
+        // The normal line differs only in its numbers.
+        assert!(!fio_line.is_empty());
+        assert_eq!(
+            our_line.replace("attained=no", "attained=yes"),
+            fio_line.replace("attained=no", "attained=yes"),
+            "{crit}"
+        );
+    }
+}
