@@ -3,7 +3,7 @@
 
 use super::percentiles::{self, PercentileList};
 use crate::model::{JobReport, SteadyStateCriterion, SteadyStateReport};
-use crate::units::{is_pow2_base, num2str, N2sUnit, SIG_FIGS};
+use crate::units::{cfmt, is_pow2_base, num2str, N2sUnit, SIG_FIGS};
 
 const DIRS: [&str; 3] = ["read", "write", "trim"];
 
@@ -21,13 +21,14 @@ fn criterion_text(c: &SteadyStateCriterion) -> String {
     let metric = c.name.trim_end_matches("_slope").trim_end_matches("_snia");
     match c.test.as_str() {
         "snia" => format!(
-            "{metric} snia range={:.3}%, excursion={:.3}%",
-            c.range_pct, c.excursion_pct
+            "{metric} snia range={}%, excursion={}%",
+            cfmt(c.range_pct, 0, 3),
+            cfmt(c.excursion_pct, 0, 3)
         ),
         t => format!(
-            "{metric}{}={:.3}{}",
+            "{metric}{}={}{}",
             if t == "slope" { " slope" } else { " mean dev" },
-            c.criterion,
+            cfmt(c.criterion, 0, 3),
             if c.pct { "%" } else { "" }
         ),
     }
@@ -128,6 +129,18 @@ mod tests {
             line(&JobReport::default(), &ss, 1024),
             "  steadystate  : attained=yes, bw=13.2GiB/s (13.8GB/s), iops=3450k, iops mean dev=10.789%\n"
         );
+    }
+
+    #[test]
+    fn nan_like_c() {
+        let c = SteadyStateCriterion {
+            name: "iops".into(),
+            test: "deviation".into(),
+            pct: true,
+            criterion: f64::NAN,
+            ..Default::default()
+        };
+        assert_eq!(criterion_text(&c), "iops mean dev=nan%");
     }
 
     #[test]
