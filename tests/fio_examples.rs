@@ -40,7 +40,7 @@ fn run_example(name: &str) -> serde_json::Value {
     let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
     let job = d.path().join(name);
     std::fs::write(&job, adapt(&src, d.path().to_str().unwrap())).unwrap();
-    let v = run_json(&[job.to_str().unwrap()]);
+    let v = run_json_in(d.path(), &[job.to_str().unwrap()]);
     let jobs = v["jobs"].as_array().expect("jobs");
     assert!(!jobs.is_empty(), "{name}: no jobs reported");
     let total: u64 = jobs

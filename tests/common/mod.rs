@@ -30,6 +30,24 @@ pub fn run_json(args: &[&str]) -> serde_json::Value {
     parse_json(&out.stdout)
 }
 
+/// Like [`run_json`], with `dir` as the working directory (for job files that name
+/// files relative to it, so nothing lands in the source tree).
+pub fn run_json_in(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = ferrio()
+        .args(args)
+        .arg("--output-format=json")
+        .current_dir(dir)
+        .output()
+        .expect("run ferrio");
+    assert!(
+        out.status.success(),
+        "ferrio {args:?} failed in {}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_json(&out.stdout)
+}
+
 pub fn parse_json(bytes: &[u8]) -> serde_json::Value {
     let text = String::from_utf8_lossy(bytes);
     // fio may print non-JSON lines before the document (e.g. warnings): start at the first '{'.
