@@ -406,7 +406,7 @@ impl<'a> Worker<'a> {
                     }
                     passes += 1;
                     if spec.time_based || passes < spec.loops.max(1) {
-                        self.pattern.reset_pass();
+                        self.new_pass();
                         pass_issued = 0;
                         pass_done = false;
                     } else {
@@ -457,7 +457,7 @@ impl<'a> Worker<'a> {
                 }
                 passes += 1;
                 if spec.time_based || passes < spec.loops.max(1) {
-                    self.pattern.reset_pass();
+                    self.new_pass();
                     pass_issued = 0;
                     pass_done = false;
                 } else {
@@ -511,6 +511,20 @@ impl<'a> Worker<'a> {
             }
         }
         observers
+    }
+
+    /// Start the next pass (loops, or a time_based wrap). fio closes and reopens each
+    /// file between passes, invalidating its page cache again when invalidate=1 is set;
+    /// ferrio keeps the files open but drops their cached pages the same way, so a
+    /// time-based job does the same work under both.
+    fn new_pass(&mut self) {
+        self.pattern.reset_pass();
+        let spec = &self.plan.spec;
+        if spec.invalidate && !spec.direct {
+            for f in self.files.iter().flatten() {
+                file::invalidate_cache(f);
+            }
+        }
     }
 
     /// Submit the pending units: one commit, then (fio) the depth map counts them at
