@@ -7,7 +7,7 @@
 use super::buffers::BufferPolicy;
 use super::observer::{ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
-use super::plan::{job_reads, job_writes, ThreadPlan};
+use super::plan::{job_writes, ThreadPlan};
 use super::recorder::{Recording, Sampler, ThreadStats};
 use super::rng::Rng;
 use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
@@ -166,7 +166,9 @@ impl<'a> Worker<'a> {
             }
             let writes = job_writes(spec);
             let flags = OpenFlags {
-                read: job_reads(spec) || !writes,
+                // fio opens O_RDWR for any job that writes (mmap needs it to map shared
+                // and writable).
+                read: true,
                 write: writes,
                 create: spec.allow_file_create,
                 direct: spec.direct,
