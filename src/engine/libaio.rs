@@ -21,6 +21,9 @@ pub struct LibaioEngine {
     events: Vec<IoEvent>,
     rw_flags: i32,
     userspace_reap: bool,
+    /// iodepth_batch_complete_min=0: never block in io_getevents; spin on
+    /// non-blocking reaps until the loop's minimum is met (fio's libaio does this).
+    poll: bool,
 }
 
 // SAFETY: the raw pointers refer to this engine's own iocbs; the engine and its units
@@ -42,6 +45,7 @@ impl LibaioEngine {
             events: Vec::new(),
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
             userspace_reap: tuning.userspace_reap,
+            poll: tuning.iodepth_batch_complete_min == 0,
         })
     }
 }
@@ -156,10 +160,12 @@ impl IoEngine for LibaioEngine {
         let min = min.min(max);
         let mut got = 0;
         loop {
-            let n = if self.userspace_reap && min == 0 {
+            let poll = self.poll || min == 0;
+            let n = if self.userspace_reap && poll {
                 aio::user_getevents(ctx, &mut self.events[got..max])
             } else {
-                match aio::getevents(ctx, min.saturating_sub(got), &mut self.events[got..max]) {
+                let want = if poll { 0 } else { min - got };
+                match aio::getevents(ctx, want, &mut self.events[got..max]) {
                     Ok(n) => n,
                     Err(e) if e.raw_os_error() == Some(libc::EINTR) => 0,
                     Err(e) => return Err(e),
