@@ -344,6 +344,12 @@ fn engine() {
     assert!(job(&["ioengine=pvsync2", "hipri"]).hipri);
     assert!(bad(&["hipri"]).contains("needs ioengine=pvsync2 or io_uring"));
     assert!(job(&["ioengine=io_uring", "hipri"]).hipri);
+    assert!(bad(&["clocksource=virtual"]).contains("needs ioengine=sim"));
+    assert_eq!(
+        job(&["ioengine=sim", "clocksource=virtual"]).clocksource.as_deref(),
+        Some("virtual")
+    );
+    assert!(job(&["threads=1"]).thread, "fio accepts 'threads' for 'thread'");
 }
 
 #[test]

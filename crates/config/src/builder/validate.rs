@@ -18,6 +18,12 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
+    if job.clocksource.as_deref() == Some("virtual") && job.ioengine != "sim" {
+        return Err(at(format!(
+            "clocksource=virtual needs ioengine=sim, the engine that advances virtual time (ioengine is '{}')",
+            job.ioengine
+        )));
+    }
     // A bssplit decides the block sizes whatever order bs/bsrange came in (fio).
     for bs in job.bs.iter_mut() {
         if let (Some(first), Some(last)) = (bs.split.first(), bs.split.last()) {

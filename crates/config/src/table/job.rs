@@ -37,6 +37,8 @@ pub const JOBS: &[OptSpec] = &[
             Ok(())
         },
     )
+    // fio 3.33 also accepts "threads" (fio's own steadystate.fio example uses it).
+    .alias(&["threads"])
     .def("0"),
     opt(
         "group_reporting",
