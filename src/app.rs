@@ -92,7 +92,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let info = collect::RunInfo {
         version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
         global_options: inv.global_options.clone(),
-        clock_source: clock.source_name().to_string(),
+        clock_source: clock_name(&inv, &clock),
         timestamp: secs,
         timestamp_ms: ms,
         time: time::ctime(secs),
@@ -150,7 +150,22 @@ fn live_facts(inv: &Invocation, clock: &Clock) -> live::report::RunFacts {
     live::report::RunFacts {
         version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
         global_options: inv.global_options.clone(),
-        clock_source: clock.source_name().to_string(),
+        clock_source: clock_name(inv, clock),
+    }
+}
+
+/// The clock that timed the jobs: "virtual" when every job ran in virtual time,
+/// otherwise the run clock.
+fn clock_name(inv: &Invocation, clock: &Clock) -> String {
+    let all_virtual = !inv.jobs.is_empty()
+        && inv
+            .jobs
+            .iter()
+            .all(|j| j.clocksource.as_deref() == Some("virtual"));
+    if all_virtual {
+        "virtual".into()
+    } else {
+        clock.source_name().into()
     }
 }
 
