@@ -77,6 +77,9 @@ impl IoUringEngine {
 
     fn build_ring(&self, entries: u32) -> io::Result<IoUring> {
         let mut b = IoUring::builder();
+        // Depths beyond the kernel's ring limit get the largest ring it allows; the
+        // loop then sees Busy when the ring is full, as fio does.
+        b.setup_clamp();
         b.setup_cqsize(entries * 2);
         if self.tuning.sqthread_poll {
             b.setup_sqpoll(1000);
