@@ -111,6 +111,8 @@ struct Worker<'a> {
     pending: Vec<usize>,
     /// Units the last reap completed.
     done_list: Vec<usize>,
+    /// A commit failed: what was queued may never complete, so nothing is drained.
+    submit_failed: bool,
     batching: Batching,
     pattern: Pattern,
     policy: BufferPolicy,
@@ -268,6 +270,7 @@ impl<'a> Worker<'a> {
             free: (0..depth).rev().collect(),
             pending: Vec::with_capacity(depth),
             done_list: Vec::with_capacity(depth),
+            submit_failed: false,
             batching: spec.engine.batching(depth),
             units,
             buf_stride,
@@ -475,7 +478,7 @@ impl<'a> Worker<'a> {
         if !self.pending.is_empty() && self.commit(inflight, ramping).is_none() {
             inflight = 0;
         }
-        while inflight > 0 {
+        while inflight > 0 && !self.submit_failed {
             match self.reap(1, inflight, ramping) {
                 Some((n, t)) => {
                     inflight -= n;
@@ -539,6 +542,7 @@ impl<'a> Worker<'a> {
                 format!("submit: {e}"),
             ));
             self.pending.clear();
+            self.submit_failed = true;
             return None;
         }
         let t = self.clock.now_ns();
