@@ -140,7 +140,8 @@ impl EngineTuning {
             complete_min,
             complete_max,
             low,
-            polling: self.iodepth_batch_complete_min == 0 && given_max == Some(0),
+            // fio's default max is 0 (then raised to the min), so min=0 alone polls.
+            polling: self.iodepth_batch_complete_min == 0 && given_max.unwrap_or(0) == 0,
         }
     }
 }
@@ -178,5 +179,16 @@ mod tests {
         let b = t.batching(8);
         assert!(b.polling);
         assert_eq!((b.complete_min, b.complete_max), (0, 1));
+        let t = EngineTuning {
+            iodepth_batch_complete_min: 0,
+            ..Default::default()
+        };
+        assert!(t.batching(8).polling);
+        let t = EngineTuning {
+            iodepth_batch_complete_min: 0,
+            iodepth_batch_complete_max: Some(8),
+            ..Default::default()
+        };
+        assert!(!t.batching(8).polling);
     }
 }
