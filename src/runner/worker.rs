@@ -421,20 +421,32 @@ impl<'a> Worker<'a> {
                 // `now` is the last completion time: reused as the next I/O's start.
                 continue;
             }
+            // time_based: a finished pass wraps at once, with I/Os still in flight (fio
+            // resets the file's position and random map without draining).
+            if pass_done && spec.time_based && busy.is_none() && issued_ios < max_ios {
+                passes += 1;
+                self.new_pass();
+                pass_issued = 0;
+                pass_done = false;
+            }
             // (2) Reap.
             if inflight > 0 {
                 let no_work = busy.is_none() && (pass_done || issued_ios >= max_ios);
-                let full = self.free.is_empty() || busy.is_some();
-                if full || batching.polling || no_work {
+                if no_work {
+                    // Nothing left to issue in this pass: fio's cleanup_pending_aio.
+                    match self.drain(inflight, ramping) {
+                        Some((left, t)) => {
+                            inflight = left;
+                            now = t;
+                        }
+                        None => break,
+                    }
+                } else if self.free.is_empty() || busy.is_some() || batching.polling {
+                    let full = self.free.is_empty() || busy.is_some();
                     let mut min = batching.complete_min.min(inflight);
-                    if (full && min == 0) || batching.complete_min == 0 || no_work {
+                    if (full && min == 0) || batching.complete_min == 0 {
                         min = 1;
                     }
-                    let max = if no_work {
-                        inflight
-                    } else {
-                        batching.complete_max
-                    };
                     loop {
                         if !self.pending.is_empty() {
                             match self.commit(inflight, ramping) {
@@ -442,7 +454,7 @@ impl<'a> Worker<'a> {
                                 None => break,
                             }
                         }
-                        match self.reap(min, max, ramping) {
+                        match self.reap(min, batching.complete_max, ramping) {
                             Some((n, t)) => {
                                 inflight -= n;
                                 now = t;
@@ -475,16 +487,9 @@ impl<'a> Worker<'a> {
         if let Some(idx) = busy.take() {
             self.free.push(idx);
         }
-        if !self.pending.is_empty() && self.commit(inflight, ramping).is_none() {
-            inflight = 0;
-        }
-        while inflight > 0 && !self.submit_failed {
-            match self.reap(1, inflight, ramping) {
-                Some((n, t)) => {
-                    inflight -= n;
-                    now = t;
-                }
-                None => break,
+        if inflight > 0 {
+            if let Some((_, t)) = self.drain(inflight, ramping) {
+                now = t;
             }
         }
         for d in 0..3 {
@@ -530,6 +535,30 @@ impl<'a> Worker<'a> {
                 file::invalidate_cache(f);
             }
         }
+    }
+
+    /// Complete everything in flight, as fio's cleanup_pending_aio: one look for
+    /// completions without waiting (at most iodepth_batch_complete_max), then commit
+    /// what is queued and wait for all the rest in one reap. Returns (still in flight,
+    /// time) — 0 unless a commit failed — or None when a reap or commit failed.
+    fn drain(&mut self, mut inflight: usize, ramping: bool) -> Option<(usize, u64)> {
+        let mut now = 0;
+        if self.submit_failed {
+            return Some((inflight, self.clock.now_ns()));
+        }
+        let (n, t) = self.reap(0, self.batching.complete_max, ramping)?;
+        inflight -= n;
+        now = now.max(t);
+        if !self.pending.is_empty() {
+            now = self.commit(inflight, ramping)?;
+        }
+        // Even after an I/O error: the kernel may still be using the buffers.
+        while inflight > 0 {
+            let (n, t) = self.reap(inflight, inflight, ramping)?;
+            inflight -= n;
+            now = t;
+        }
+        Some((inflight, now))
     }
 
     /// Submit the pending units: one commit, then (fio) the depth map counts them at
