@@ -289,3 +289,29 @@ fn direct_io_block_size_must_match_the_logical_block_size() {
     .unwrap_or_else(|e| e);
     assert!(e.contains("logical block size"), "{e}");
 }
+
+#[test]
+fn depth_and_submit_maps_match_fio() {
+    need_uring!();
+    if !have_fio() {
+        eprintln!("SKIP: fio is not installed");
+        return;
+    }
+    let d = scratch();
+    for extra in [
+        vec!["--iodepth=8"],
+        vec!["--iodepth=16", "--iodepth_batch=4", "--iodepth_low=8"],
+    ] {
+        let file = file_in(d.path(), "m");
+        let args = job(&file, "io_uring", "randread", 4 << 20, 4096, &extra);
+        let ours = try_run(&args).unwrap();
+        let fa: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let theirs = fio_json(&fa);
+        for k in ["iodepth_level", "iodepth_submit"] {
+            assert_eq!(
+                ours["jobs"][0][k], theirs["jobs"][0][k],
+                "{k} with {extra:?}"
+            );
+        }
+    }
+}
