@@ -11,6 +11,7 @@ mod io_uring;
 mod libaio;
 mod mmap;
 mod null;
+mod posixaio;
 pub mod sim;
 mod sync;
 
@@ -116,6 +117,7 @@ pub const ENGINES: &[(&str, &str)] = &[
     ),
     ("libaio", "Linux native AIO: io_submit(2)/io_getevents(2)"),
     ("mmap", "memcpy to and from the file mapped with mmap(2)"),
+    ("posixaio", "POSIX AIO: aio_read(3)/aio_write(3), reaped with aio_suspend(3)"),
 ];
 
 /// Options an engine may read at creation.
@@ -148,6 +150,7 @@ pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, Stri
         "io_uring" => Ok(Box::new(io_uring::IoUringEngine::new(&opts)?)),
         "libaio" => Ok(Box::new(libaio::LibaioEngine::new(&opts)?)),
         "mmap" => Ok(Box::new(mmap::MmapEngine::new(&opts))),
+        "posixaio" => Ok(Box::new(posixaio::PosixAioEngine::new(&opts))),
         other => Err(format!(
             "ioengine '{other}' is not available; available engines: {}",
             ENGINES.iter().map(|e| e.0).collect::<Vec<_>>().join(", ")

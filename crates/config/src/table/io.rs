@@ -7,7 +7,6 @@ use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 /// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
 /// To add an engine: move its line from here into `ioengine`'s value list.
 pub const ENGINES_NOT_YET: &[&str] = &[
-    "posixaio",
     "splice",
     "sg",
     "net",
@@ -207,6 +206,7 @@ pub const ENGINE: &[OptSpec] = &[
         ("io_uring", "Linux io_uring: asynchronous, batched submission and completion"),
         ("libaio", "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1"),
         ("mmap", "memcpy to and from the file mapped with mmap(2)"),
+        ("posixaio", "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads"),
     ]),
     opt(
         "iodepth",
