@@ -58,7 +58,7 @@ impl SyncEngine {
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
-        if (self.rng >> 32) * 100 >> 32 < self.hipri_pct {
+        if ((self.rng >> 32) * 100) >> 32 < self.hipri_pct {
             self.rwf_flags
         } else {
             self.rwf_flags & !libc::RWF_HIPRI

@@ -758,7 +758,7 @@ fn check_direct_alignment(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(
                 .chain(std::iter::once(bs.max))
                 .chain(bs.split.iter().map(|s| s.0));
             for b in sizes {
-                if b % lbs != 0 {
+                if !b.is_multiple_of(lbs) {
                     return Err((
                         libc::EINVAL,
                         format!(
@@ -773,14 +773,14 @@ fn check_direct_alignment(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(
                     format!("direct=1 with bs_unaligned: block sizes must be multiples of the logical block size ({lbs}) of '{name}'"),
                 ));
             }
-            if spec.blockalign[d] % lbs != 0 {
+            if !spec.blockalign[d].is_multiple_of(lbs) {
                 return Err((
                     libc::EINVAL,
                     format!("direct=1: blockalign={} is not a multiple of the logical block size ({lbs}) of '{name}'", spec.blockalign[d]),
                 ));
             }
         }
-        if pf.region.start % lbs != 0 {
+        if !pf.region.start.is_multiple_of(lbs) {
             return Err((
                 libc::EINVAL,
                 format!("direct=1: offset {} is not a multiple of the logical block size ({lbs}) of '{name}'", pf.region.start),
@@ -791,7 +791,7 @@ fn check_direct_alignment(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(
         } else {
             spec.engine.iomem_align
         };
-        if align % mem_align != 0 {
+        if !align.is_multiple_of(mem_align) {
             return Err((
                 libc::EINVAL,
                 format!("direct=1: iomem_align={align} is below the memory alignment ({mem_align}) O_DIRECT needs on '{name}'"),
