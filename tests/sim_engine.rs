@@ -425,8 +425,10 @@ fn every_rw_mode_moves_what_the_null_engine_moves() {
 #[test]
 fn real_time_runs_are_never_faster_than_the_model() {
     // The engine sleeps and spins: every completion is at or after its modelled time on
-    // the engine's clock. The runner's timestamps are taken a moment apart from the
-    // engine's, so a preempted thread may see up to a few microseconds less: allow 1 %.
+    // the engine's clock. Total latency (generation → completion) brackets the engine's
+    // whole service time, so it is never below the model. clat starts at the runner's
+    // post-submit timestamp, which a preempted thread may take late (the gap shows up as
+    // slat), so clat is not checked against the model here.
     let v = run_json(&[
         "--name=t",
         "--ioengine=sim",
@@ -438,10 +440,11 @@ fn real_time_runs_are_never_faster_than_the_model() {
         "--time_based",
     ]);
     let r = &v["jobs"][0]["read"];
-    let min = r["clat_ns"]["min"].as_u64().unwrap();
+    let min = r["lat_ns"]["min"].as_u64().unwrap();
+    // 2 ms less the TSC-vs-CLOCK_MONOTONIC calibration error (a few ppm).
     assert!(
-        min >= 1_980_000,
-        "clat min {min} ns for a fixed 2 ms service time"
+        min >= 1_999_900,
+        "lat min {min} ns for a fixed 2 ms service time"
     );
     let ios = r["total_ios"].as_u64().unwrap();
     assert!((1..=151).contains(&ios), "{ios} I/Os of 2 ms in 300 ms");
