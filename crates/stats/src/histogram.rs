@@ -79,10 +79,29 @@ fn bucket_high(idx: usize) -> u64 {
 }
 
 /// A mergeable latency histogram with exact min/max/mean/stddev.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The bucket array (about 30 KiB) is allocated on the first sample: a thread keeps
+/// ten histograms and typically fills one or two, so unused ones cost no memory. An
+/// unallocated array reads as all zeros everywhere (equality included).
+#[derive(Clone, Debug)]
 pub struct LatencyHistogram {
+    /// Empty until the first sample, then PLAT_NR long.
     buckets: Box<[u64]>,
     stat: Welford,
+}
+
+impl PartialEq for LatencyHistogram {
+    fn eq(&self, other: &Self) -> bool {
+        if self.stat != other.stat {
+            return false;
+        }
+        match (self.buckets.is_empty(), other.buckets.is_empty()) {
+            (false, false) => self.buckets == other.buckets,
+            (true, true) => true,
+            (true, false) => other.buckets.iter().all(|&c| c == 0),
+            (false, true) => self.buckets.iter().all(|&c| c == 0),
+        }
+    }
 }
 
 impl Default for LatencyHistogram {
@@ -92,25 +111,44 @@ impl Default for LatencyHistogram {
 }
 
 impl LatencyHistogram {
-    /// An empty histogram; allocates its bucket array once (about 30 KiB).
+    /// An empty histogram. Allocates nothing: the bucket array comes with the first
+    /// sample.
     pub fn new() -> Self {
         LatencyHistogram {
-            buckets: vec![0u64; PLAT_NR].into_boxed_slice(),
+            buckets: Box::default(),
             stat: Welford::default(),
         }
     }
 
-    /// Record one value in nanoseconds. O(1), no allocation.
+    /// The bucket array, allocated (zeroed) on first use.
+    #[inline]
+    fn buckets_mut(&mut self) -> &mut [u64] {
+        if self.buckets.is_empty() {
+            self.allocate();
+        }
+        &mut self.buckets
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn allocate(&mut self) {
+        self.buckets = vec![0u64; PLAT_NR].into_boxed_slice();
+    }
+
+    /// Record one value in nanoseconds. O(1); allocates only on the first sample.
     #[inline]
     pub fn record(&mut self, ns: u64) {
-        self.buckets[plat_val_to_idx(ns)] += 1;
+        self.buckets_mut()[plat_val_to_idx(ns)] += 1;
         self.stat.add(ns);
     }
 
     /// Record `n` copies of a value: the buckets in O(1), the running statistics
     /// sample by sample (so they stay bit-identical to `n` calls of `record`).
     pub fn record_n(&mut self, ns: u64, n: u64) {
-        self.buckets[plat_val_to_idx(ns)] += n;
+        if n == 0 {
+            return;
+        }
+        self.buckets_mut()[plat_val_to_idx(ns)] += n;
         for _ in 0..n {
             self.stat.add(ns);
         }
@@ -119,8 +157,10 @@ impl LatencyHistogram {
     /// Add every sample of `other` into `self` (fio's `sum_stat` for the statistics,
     /// a bucket-wise sum for the histogram).
     pub fn merge(&mut self, other: &LatencyHistogram) {
-        for (d, s) in self.buckets.iter_mut().zip(other.buckets.iter()) {
-            *d += *s;
+        if !other.buckets.is_empty() {
+            for (d, s) in self.buckets_mut().iter_mut().zip(other.buckets.iter()) {
+                *d += *s;
+            }
         }
         self.stat.merge(&other.stat);
     }
@@ -141,10 +181,16 @@ impl LatencyHistogram {
         }
         let mut lo = None;
         let mut hi = 0;
-        for (i, (d, (a, b))) in out
+        // An unallocated earlier histogram counts as all zeros.
+        let earlier_buckets = earlier
             .buckets
+            .iter()
+            .chain(std::iter::repeat(&0u64))
+            .take(self.buckets.len());
+        for (i, (d, (a, b))) in out
+            .buckets_mut()
             .iter_mut()
-            .zip(self.buckets.iter().zip(earlier.buckets.iter()))
+            .zip(self.buckets.iter().zip(earlier_buckets))
             .enumerate()
         {
             let Some(c) = a.checked_sub(*b) else {
@@ -220,7 +266,8 @@ impl LatencyHistogram {
 
     /// Number of samples in the bucket with index `idx` (see [`plat_val_to_idx`]).
     pub fn bucket(&self, idx: usize) -> u64 {
-        self.buckets[idx]
+        assert!(idx < PLAT_NR, "bucket index {idx} out of range");
+        self.buckets.get(idx).copied().unwrap_or(0)
     }
 
     /// Percentiles as fio's `calc_clat_percentiles` computes them: for each p in
@@ -258,6 +305,9 @@ impl LatencyHistogram {
     /// prints: fio's consumers treat 17112760320 as the largest possible key
     /// (`fio_jsonplus_clat2csv` loops forever on larger ones).
     pub fn fio_bins(&self) -> Vec<(u64, u64)> {
+        if self.buckets.is_empty() {
+            return Vec::new();
+        }
         let mut out: Vec<(u64, u64)> = self.buckets[..FIO_PLAT_NR - 1]
             .iter()
             .enumerate()
@@ -435,6 +485,45 @@ mod tests {
         assert_eq!(before.delta(&cum).count(), 0);
         // From empty: a copy.
         assert_eq!(cum.delta(&LatencyHistogram::new()), cum);
+    }
+
+    #[test]
+    fn buckets_are_allocated_on_the_first_sample_only() {
+        let empty = LatencyHistogram::new();
+        assert!(empty.buckets.is_empty());
+        assert_eq!(empty.bucket(5), 0);
+        assert_eq!(empty.bucket(PLAT_NR - 1), 0);
+        assert!(empty.bins().is_empty());
+        assert!(empty.fio_bins().is_empty());
+        assert_eq!(empty.percentiles(&[50.0, 99.0]), vec![0, 0]);
+        assert_eq!(empty, LatencyHistogram::default());
+        // Merging empties allocates nothing; an allocated all-zero histogram equals an
+        // unallocated one.
+        let mut m = LatencyHistogram::new();
+        m.merge(&empty);
+        assert!(m.buckets.is_empty());
+        assert_eq!(m, empty);
+        let mut zeroed = LatencyHistogram::new();
+        zeroed.allocate();
+        assert_eq!(zeroed, empty);
+        assert_eq!(empty, zeroed);
+        // record_n of nothing leaves it empty; the first record allocates.
+        m.record_n(10, 0);
+        assert!(m.buckets.is_empty());
+        m.record(10);
+        assert_eq!(m.buckets.len(), PLAT_NR);
+        assert_ne!(m, empty);
+        // Merging a full histogram into an empty one copies it, both ways round.
+        let mut into_empty = LatencyHistogram::new();
+        into_empty.merge(&m);
+        assert_eq!(into_empty, m);
+        let mut full = m.clone();
+        full.merge(&empty);
+        assert_eq!(full, m);
+        // Deltas against an unallocated earlier copy.
+        assert_eq!(m.delta(&empty), m);
+        assert_eq!(empty.delta(&empty).count(), 0);
+        assert_eq!(m.delta(&m).count(), 0);
     }
 
     #[test]
