@@ -429,20 +429,11 @@ impl<'a> Worker<'a> {
                 pass_issued = 0;
                 pass_done = false;
             }
-            // (2) Reap.
+            // (2) Reap: fio's wait_for_completions when the queue is full (or polling),
+            // then, once nothing is left to issue, its cleanup_pending_aio.
             if inflight > 0 {
-                let no_work = busy.is_none() && (pass_done || issued_ios >= max_ios);
-                if no_work {
-                    // Nothing left to issue in this pass: fio's cleanup_pending_aio.
-                    match self.drain(inflight, ramping) {
-                        Some((left, t)) => {
-                            inflight = left;
-                            now = t;
-                        }
-                        None => break,
-                    }
-                } else if self.free.is_empty() || busy.is_some() || batching.polling {
-                    let full = self.free.is_empty() || busy.is_some();
+                let full = self.free.is_empty() || busy.is_some();
+                if full || batching.polling {
                     let mut min = batching.complete_min.min(inflight);
                     if (full && min == 0) || batching.complete_min == 0 {
                         min = 1;
@@ -465,6 +456,16 @@ impl<'a> Worker<'a> {
                             break;
                         }
                         min = min.min(inflight).max(1);
+                    }
+                }
+                let no_work = busy.is_none() && (pass_done || issued_ios >= max_ios);
+                if no_work && inflight > 0 && self.error.is_none() {
+                    match self.drain(inflight, ramping) {
+                        Some((left, t)) => {
+                            inflight = left;
+                            now = t;
+                        }
+                        None => break,
                     }
                 }
             }
