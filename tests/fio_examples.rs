@@ -1,10 +1,11 @@
 //! The job files in ../shared/fio-examples that need only the engines ferrio has
-//! (libaio swapped for psync) run to completion against temporary files.
+//! run to completion against temporary files, unchanged but for paths, sizes and
+//! runtimes.
 
 mod common;
 use common::*;
 
-/// Rewrite a job file for a test: psync for libaio, files in `dir`, small sizes and runtimes.
+/// Rewrite a job file for a test: files in `dir`, small sizes and runtimes.
 fn adapt(text: &str, dir: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
@@ -15,7 +16,6 @@ fn adapt(text: &str, dir: &str) -> String {
         let t = body.trim();
         let key = t.split('=').next().unwrap_or("").trim();
         let replaced = match key {
-            "ioengine" if t.ends_with("libaio") => "ioengine=psync".to_string(),
             "filename" => {
                 let name = t.split('=').nth(1).unwrap_or("f").trim();
                 let base = name.rsplit('/').next().unwrap_or(name);
@@ -131,6 +131,6 @@ fn adapt_rewrites_engine_files_and_sizes() {
     );
     assert_eq!(
         a,
-        "[g]\nioengine=psync\nfilename=/tmp/x/sda\nsize=4m\nruntime=1\n"
+        "[g]\nioengine=libaio\nfilename=/tmp/x/sda\nsize=4m\nruntime=1\n"
     );
 }

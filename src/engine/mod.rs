@@ -102,7 +102,10 @@ pub trait IoEngine: Send {
 /// same names; this is the single place an engine is registered with the runner.
 pub const ENGINES: &[(&str, &str)] = &[
     ("null", "does no I/O; measures ferrio's own overhead"),
-    ("sim", "simulated device: modelled latency, queueing, bandwidth and SSD wear"),
+    (
+        "sim",
+        "simulated device: modelled latency, queueing, bandwidth and SSD wear",
+    ),
     ("sync", "read(2)/write(2) after lseek(2)"),
     ("psync", "pread(2)/pwrite(2)"),
     ("vsync", "readv(2)/writev(2) after lseek(2)"),
@@ -117,7 +120,10 @@ pub const ENGINES: &[(&str, &str)] = &[
     ),
     ("libaio", "Linux native AIO: io_submit(2)/io_getevents(2)"),
     ("mmap", "memcpy to and from the file mapped with mmap(2)"),
-    ("posixaio", "POSIX AIO: aio_read(3)/aio_write(3), reaped with aio_suspend(3)"),
+    (
+        "posixaio",
+        "POSIX AIO: aio_read(3)/aio_write(3), reaped with aio_suspend(3)",
+    ),
 ];
 
 /// Options an engine may read at creation.
@@ -134,7 +140,9 @@ pub struct EngineOptions {
 /// Create an engine by name.
 pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
     if opts.virtual_clock.is_some() && name != "sim" {
-        return Err(format!("clocksource=virtual needs ioengine=sim (ioengine is '{name}')"));
+        return Err(format!(
+            "clocksource=virtual needs ioengine=sim (ioengine is '{name}')"
+        ));
     }
     match name {
         "null" => Ok(Box::new(null::NullEngine)),

@@ -3,9 +3,9 @@
 //! The reporters read a [`model::RunReport`] only; they never touch the runner or
 //! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
 
-pub mod model;
 pub mod interval;
 pub mod json;
+pub mod model;
 pub mod normal;
 pub mod terse;
 pub mod units;

@@ -322,7 +322,9 @@ fn file_handling_booleans() {
 
 #[test]
 fn engine() {
-    for e in ["null", "sync", "psync", "vsync", "pvsync", "pvsync2", "io_uring", "libaio", "mmap"] {
+    for e in [
+        "null", "sync", "psync", "vsync", "pvsync", "pvsync2", "io_uring", "libaio", "mmap",
+    ] {
         assert_eq!(job(&[&format!("ioengine={e}")]).ioengine, e);
     }
     let e = bad(&["ioengine=splice"]);
@@ -346,10 +348,15 @@ fn engine() {
     assert!(job(&["ioengine=io_uring", "hipri"]).hipri);
     assert!(bad(&["clocksource=virtual"]).contains("needs ioengine=sim"));
     assert_eq!(
-        job(&["ioengine=sim", "clocksource=virtual"]).clocksource.as_deref(),
+        job(&["ioengine=sim", "clocksource=virtual"])
+            .clocksource
+            .as_deref(),
         Some("virtual")
     );
-    assert!(job(&["threads=1"]).thread, "fio accepts 'threads' for 'thread'");
+    assert!(
+        job(&["threads=1"]).thread,
+        "fio accepts 'threads' for 'thread'"
+    );
 }
 
 #[test]

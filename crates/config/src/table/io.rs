@@ -202,11 +202,23 @@ pub const ENGINE: &[OptSpec] = &[
         ("pvsync", "preadv(2)/pwritev(2)"),
         ("pvsync2", "preadv2(2)/pwritev2(2), supports hipri"),
         ("null", "no I/O at all: measures ferrio's own overhead"),
-        ("sim", "simulated device with modelled service times (sim_* options; docs/sim.md)"),
-        ("io_uring", "Linux io_uring: asynchronous, batched submission and completion"),
-        ("libaio", "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1"),
+        (
+            "sim",
+            "simulated device with modelled service times (sim_* options; docs/sim.md)",
+        ),
+        (
+            "io_uring",
+            "Linux io_uring: asynchronous, batched submission and completion",
+        ),
+        (
+            "libaio",
+            "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1",
+        ),
         ("mmap", "memcpy to and from the file mapped with mmap(2)"),
-        ("posixaio", "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads"),
+        (
+            "posixaio",
+            "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads",
+        ),
     ]),
     opt(
         "iodepth",

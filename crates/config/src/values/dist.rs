@@ -64,8 +64,7 @@ pub fn parse_distribution(text: &str, kb_base: u32) -> Result<RandomDistribution
             })?;
             let given: u32 = d.iter().filter(|z| z.1 != REST).map(|z| z.1).sum();
             let open = d.iter().filter(|z| z.1 == REST).count() as u32;
-            if open > 0 {
-                let share = 100u32.saturating_sub(given) / open;
+            if let Some(share) = 100u32.saturating_sub(given).checked_div(open) {
                 for z in d.iter_mut().filter(|z| z.1 == REST) {
                     z.1 = share;
                 }
