@@ -17,6 +17,14 @@ const JOBS: &[&[&str]] = &[
     &["--rw=randread", "--bs=4k", "--size=2M", "--io_size=3M"],
     &["--rw=write", "--bs=4k", "--size=2M", "--number_ios=100"],
     &["--rw=write", "--bs=4k", "--size=1M", "--fsync=4"],
+    &[
+        "--rw=write",
+        "--bs=4k",
+        "--size=1M",
+        "--fsync=4",
+        "--ioengine=libaio",
+        "--iodepth=8",
+    ],
     &["--rw=read", "--bs=4k", "--size=1M", "--offset=256k"],
     &["--rw=randread", "--bs=4k", "--size=2M", "--norandommap"],
     &[
@@ -72,6 +80,13 @@ fn null_engine_counts_match_fio() {
         &["--ioengine=null", "--rw=randread", "--bs=4k", "--size=64M"][..],
         &["--ioengine=null", "--rw=write", "--bs=128k", "--size=1G"][..],
         &["--ioengine=null", "--rw=randrw", "--bs=4k", "--size=16M"][..],
+        &[
+            "--ioengine=null",
+            "--rw=write",
+            "--bs=4k",
+            "--size=1M",
+            "--fsync=4",
+        ][..],
     ] {
         let mut a = vec!["--name=n"];
         a.extend_from_slice(job);
@@ -84,6 +99,10 @@ fn null_engine_counts_match_fio() {
                 .fold((0, 0), |acc, x| (acc.0 + x.0, acc.1 + x.1))
         };
         assert_eq!(total(&ours), total(&theirs), "{job:?}");
+        assert_eq!(
+            ours["jobs"][0]["sync"]["total_ios"], theirs["jobs"][0]["sync"]["total_ios"],
+            "{job:?}: fsyncs go through the engine, as fio's DDIR_SYNC units do"
+        );
     }
 }
 

@@ -493,3 +493,19 @@ fn bad_sim_options_are_rejected_with_the_reason() {
     let out = run_ok(&["--cmdhelp=sim_lat"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("lognormal"));
 }
+
+#[test]
+fn fsync_every_n_writes_is_a_device_flush() {
+    let v = run_json(&[
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--rw=write",
+        "--bs=4k",
+        "--size=1M",
+        "--fsync=4",
+    ]);
+    // As fio: one sync after every 4th write, except after the job's last write.
+    assert_eq!(v["jobs"][0]["sync"]["total_ios"].as_u64(), Some(63));
+    assert_eq!(v["jobs"][0]["write"]["total_ios"].as_u64(), Some(256));
+}

@@ -18,6 +18,8 @@ pub struct LibaioEngine {
     iocbs: Vec<Iocb>,
     /// Pointers to the iocbs of queued, not yet submitted units.
     pending: Vec<*mut Iocb>,
+    /// Submitted and not yet reaped.
+    in_flight: usize,
     events: Vec<IoEvent>,
     rw_flags: i32,
     userspace_reap: bool,
@@ -42,6 +44,7 @@ impl LibaioEngine {
             ctx: None,
             iocbs: Vec::new(),
             pending: Vec::new(),
+            in_flight: 0,
             events: Vec::new(),
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
             userspace_reap: tuning.userspace_reap,
@@ -93,8 +96,15 @@ impl IoEngine for LibaioEngine {
         let opcode = match u.op {
             IoOp::Read => aio::IOCB_CMD_PREAD,
             IoOp::Write => aio::IOCB_CMD_PWRITE,
-            IoOp::Fsync => aio::IOCB_CMD_FSYNC,
-            IoOp::Fdatasync => aio::IOCB_CMD_FDSYNC,
+            IoOp::Fsync | IoOp::Fdatasync => {
+                // Most filesystems reject IOCB_CMD_FSYNC (EINVAL); like fio, wait until
+                // nothing is queued or in flight, then sync synchronously.
+                if !self.pending.is_empty() || self.in_flight > 0 {
+                    return Queued::Busy;
+                }
+                u.result = sysio::sync(u.fd, u.op == IoOp::Fdatasync);
+                return Queued::Completed;
+            }
             IoOp::Trim => {
                 u.result = sysio::punch_hole(u.fd, u.offset, u.len);
                 return Queued::Completed;
@@ -132,7 +142,10 @@ impl IoEngine for LibaioEngine {
             // buffer stays valid until its completion is reaped.
             match unsafe { aio::submit(ctx, &mut self.pending[done..]) } {
                 Ok(0) => std::thread::yield_now(),
-                Ok(n) => done += n,
+                Ok(n) => {
+                    done += n;
+                    self.in_flight += n;
+                }
                 Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR) | Some(libc::EAGAIN)) => {
                     std::thread::yield_now()
                 }
@@ -177,6 +190,7 @@ impl IoEngine for LibaioEngine {
                 done.push(idx);
             }
             got += n;
+            self.in_flight -= n;
             if got >= min {
                 return Ok(());
             }

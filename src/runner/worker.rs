@@ -128,8 +128,8 @@ struct Worker<'a> {
     stats_start_ns: u64,
     end_ns: u64,
     writes_since_sync: u32,
-    /// A file descriptor that fsync=N says must be synced before the next I/O.
-    sync_due: Option<i32>,
+    /// The file that fsync=N says must be synced before the next I/O.
+    sync_due: Option<usize>,
     /// Declared last: the engine (which may have the buffers registered with the
     /// kernel) is dropped before the memory behind them. Held for its Drop only.
     #[allow(dead_code)]
@@ -354,15 +354,22 @@ impl<'a> Worker<'a> {
                 let idx = if let Some(idx) = busy.take() {
                     // Retry the unit the engine had no room for; it is already counted.
                     idx
+                } else if let Some(file) = self.sync_due.take() {
+                    // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so
+                    // every engine — including diskless and asynchronous ones — runs it.
+                    let idx = self.free.pop().expect("a free unit");
+                    self.prepare_sync_unit(idx, file);
+                    self.unit_start_ns[idx] = now;
+                    self.unit_issue_ns[idx] = now;
+                    idx
                 } else {
-                    if self.sync_due.is_some() {
-                        self.issue_due_sync(ramping);
-                        now = self.clock.now_ns();
-                    }
                     let idx = self.free.pop().expect("a free unit");
                     // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
                     let io = self.pattern.next_io(self.plan.pass_bytes - pass_issued);
                     let issue_ns = self.prepare_unit(idx, io);
+                    if io.op == IoOp::Write {
+                        self.count_write_for_sync(idx);
+                    }
                     self.unit_start_ns[idx] = now;
                     self.unit_issue_ns[idx] = issue_ns.unwrap_or(now);
                     issued_ios += 1;
@@ -665,7 +672,6 @@ impl<'a> Worker<'a> {
         }
         let bytes = u.result as u64;
         let short = bytes < u.len as u64;
-        let write = u.op == IoOp::Write;
         if !ramping {
             let clat = now - self.unit_issue_ns[idx];
             let lat = now - self.unit_start_ns[idx];
@@ -679,9 +685,6 @@ impl<'a> Worker<'a> {
             }
             self.stats.complete(rec, d, bytes, short, clat, lat);
         }
-        if write {
-            self.after_write(idx);
-        }
     }
 
     /// Stop shadowing lat in direction `d`: lat becomes a copy of clat (every value
@@ -693,10 +696,10 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// fsync=N / fdatasync=N: every N writes, mark the file for a sync. The sync is
-    /// issued before the next I/O (as fio does), so a job's last writes are not followed
-    /// by one unless end_fsync asks for it.
-    fn after_write(&mut self, idx: usize) {
+    /// fsync=N / fdatasync=N: every N *issued* writes, mark the file for a sync. The
+    /// sync is issued before the next I/O (as fio does), so a job's last writes are not
+    /// followed by one unless end_fsync asks for it.
+    fn count_write_for_sync(&mut self, idx: usize) {
         let spec = &self.plan.spec;
         let every = if spec.fsync > 0 {
             spec.fsync
@@ -709,25 +712,23 @@ impl<'a> Worker<'a> {
         self.writes_since_sync += 1;
         if self.writes_since_sync >= every {
             self.writes_since_sync = 0;
-            self.sync_due = Some(self.units[idx].fd);
+            self.sync_due = Some(self.units[idx].file);
         }
     }
 
-    /// Issue a sync marked by `after_write`, timing it into the "sync" statistics.
-    fn issue_due_sync(&mut self, ramping: bool) {
-        let Some(fd) = self.sync_due.take() else {
-            return;
+    /// Point unit `idx` at an fsync/fdatasync of `file` (fsync=N / fdatasync=N).
+    fn prepare_sync_unit(&mut self, idx: usize, file: usize) {
+        let u = &mut self.units[idx];
+        u.op = if self.plan.spec.fsync == 0 {
+            IoOp::Fdatasync
+        } else {
+            IoOp::Fsync
         };
-        let data_only = self.plan.spec.fsync == 0;
-        let t0 = self.clock.now_ns();
-        let r = crate::sys::io::sync(fd, data_only);
-        let t1 = self.clock.now_ns();
-        if r < 0 {
-            let errno = (-r) as i32;
-            self.error = Some((errno, format!("fsync: {}", errno_text(errno))));
-        } else if !ramping {
-            self.stats.synced(t1 - t0);
-        }
+        u.file = file;
+        u.fd = self.fds[file];
+        u.offset = 0;
+        u.len = 0;
+        u.result = 0;
     }
 
     fn sync_all_files(&mut self, data_only: bool) {
