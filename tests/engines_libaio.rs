@@ -96,30 +96,6 @@ fn batching_and_userspace_reap() {
     }
 }
 
-/// Rewrite a fio example for a test: files in `dir`, small sizes and runtimes; the
-/// engine (libaio) stays as written.
-fn adapt(text: &str, dir: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines() {
-        let t = line.split([';', '#']).next().unwrap_or("").trim();
-        let key = t.split('=').next().unwrap_or("").trim();
-        let replaced = match key {
-            "filename" => {
-                let name = t.split('=').nth(1).unwrap_or("f").trim();
-                let base = name.rsplit('/').next().unwrap_or(name);
-                format!("filename={dir}/{base}")
-            }
-            "directory" => format!("directory={dir}"),
-            "size" => "size=4m".to_string(),
-            "runtime" => "runtime=1".to_string(),
-            _ => line.to_string(),
-        };
-        out.push_str(&replaced);
-        out.push('\n');
-    }
-    out
-}
-
 #[test]
 fn fio_examples_run_with_libaio_unchanged() {
     need_aio!();
@@ -136,7 +112,7 @@ fn fio_examples_run_with_libaio_unchanged() {
         let d = scratch();
         let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
         assert!(src.contains("ioengine=libaio"), "{name} uses libaio");
-        let text = adapt(&src, &path_str(d.path()));
+        let text = adapt_example(&src, &path_str(d.path()));
         assert!(text.contains("ioengine=libaio"));
         if text.contains("direct=1") && !direct_ok(d.path()) {
             eprintln!("SKIP {name}: needs O_DIRECT, which the temporary file system refuses");

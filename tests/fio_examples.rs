@@ -5,41 +5,11 @@
 mod common;
 use common::*;
 
-/// Rewrite a job file for a test: files in `dir`, small sizes and runtimes.
-fn adapt(text: &str, dir: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines() {
-        let (body, comment) = match line.find([';', '#']) {
-            Some(i) if !line.trim_start().starts_with(['#', ';']) => (&line[..i], &line[i..]),
-            _ => (line, ""),
-        };
-        let t = body.trim();
-        let key = t.split('=').next().unwrap_or("").trim();
-        let replaced = match key {
-            "filename" => {
-                let name = t.split('=').nth(1).unwrap_or("f").trim();
-                let base = name.rsplit('/').next().unwrap_or(name);
-                format!("filename={dir}/{base}")
-            }
-            "directory" => format!("directory={dir}"),
-            "size" => "size=4m".to_string(),
-            "runtime" | "timeout" => "runtime=1".to_string(),
-            _ => body.to_string(),
-        };
-        out.push_str(&replaced);
-        if !comment.is_empty() && replaced == body {
-            out.push_str(comment);
-        }
-        out.push('\n');
-    }
-    out
-}
-
 fn run_example(name: &str) -> serde_json::Value {
     let d = scratch();
     let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
     let job = d.path().join(name);
-    std::fs::write(&job, adapt(&src, d.path().to_str().unwrap())).unwrap();
+    std::fs::write(&job, adapt_example(&src, d.path().to_str().unwrap())).unwrap();
     let v = run_json_in(d.path(), &[job.to_str().unwrap()]);
     let jobs = v["jobs"].as_array().expect("jobs");
     assert!(!jobs.is_empty(), "{name}: no jobs reported");
@@ -125,7 +95,7 @@ fn backwards_read() {
 
 #[test]
 fn adapt_rewrites_engine_files_and_sizes() {
-    let a = adapt(
+    let a = adapt_example(
         "[g]\nioengine=libaio\nfilename=/dev/sda ; disk\nsize=10G\nruntime=900\n",
         "/tmp/x",
     );

@@ -413,17 +413,11 @@ impl<'a> Worker<'a> {
             }
             if synchronous && inflight == 0 && busy.is_none() {
                 if pass_done || issued_ios >= max_ios {
-                    if issued_ios >= max_ios {
+                    if !self.pass_ended(&mut passes, issued_ios >= max_ios) {
                         break;
                     }
-                    passes += 1;
-                    if spec.time_based || passes < spec.loops.max(1) {
-                        self.new_pass();
-                        pass_issued = 0;
-                        pass_done = false;
-                    } else {
-                        break;
-                    }
+                    pass_issued = 0;
+                    pass_done = false;
                 }
                 // `now` is the last completion time: reused as the next I/O's start.
                 continue;
@@ -477,17 +471,11 @@ impl<'a> Worker<'a> {
                 }
             }
             if inflight == 0 && busy.is_none() && (pass_done || issued_ios >= max_ios) {
-                if issued_ios >= max_ios {
+                if !self.pass_ended(&mut passes, issued_ios >= max_ios) {
                     break;
                 }
-                passes += 1;
-                if spec.time_based || passes < spec.loops.max(1) {
-                    self.new_pass();
-                    pass_issued = 0;
-                    pass_done = false;
-                } else {
-                    break;
-                }
+                pass_issued = 0;
+                pass_done = false;
             }
             now = self.clock.now_ns();
         }
@@ -713,6 +701,22 @@ impl<'a> Worker<'a> {
         if self.writes_since_sync >= every {
             self.writes_since_sync = 0;
             self.sync_due = Some(self.units[idx].file);
+        }
+    }
+
+    /// A pass ended with nothing in flight: start the next one (time_based, loops) and
+    /// return true, or return false when the job is done (number_ios reached included).
+    fn pass_ended(&mut self, passes: &mut u32, ios_exhausted: bool) -> bool {
+        if ios_exhausted {
+            return false;
+        }
+        *passes += 1;
+        let spec = &self.plan.spec;
+        if spec.time_based || *passes < spec.loops.max(1) {
+            self.new_pass();
+            true
+        } else {
+            false
         }
     }
 

@@ -121,3 +121,33 @@ pub fn fio_json(args: &[&str]) -> serde_json::Value {
 pub fn examples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fio-examples")
 }
+
+/// Rewrite a job file for a test: files in `dir`, small sizes and runtimes.
+pub fn adapt_example(text: &str, dir: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let (body, comment) = match line.find([';', '#']) {
+            Some(i) if !line.trim_start().starts_with(['#', ';']) => (&line[..i], &line[i..]),
+            _ => (line, ""),
+        };
+        let t = body.trim();
+        let key = t.split('=').next().unwrap_or("").trim();
+        let replaced = match key {
+            "filename" => {
+                let name = t.split('=').nth(1).unwrap_or("f").trim();
+                let base = name.rsplit('/').next().unwrap_or(name);
+                format!("filename={dir}/{base}")
+            }
+            "directory" => format!("directory={dir}"),
+            "size" => "size=4m".to_string(),
+            "runtime" | "timeout" => "runtime=1".to_string(),
+            _ => body.to_string(),
+        };
+        out.push_str(&replaced);
+        if !comment.is_empty() && replaced == body {
+            out.push_str(comment);
+        }
+        out.push('\n');
+    }
+    out
+}
