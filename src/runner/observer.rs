@@ -18,6 +18,22 @@ pub enum Verdict {
     Stop,
 }
 
+/// One completed data I/O, for observers that look at every I/O (fio's per-I/O logs,
+/// log_avg_msec=0). Times are on the thread's clock, in ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    pub now_ns: u64,
+    /// 0 read, 1 write, 2 trim.
+    pub ddir: usize,
+    pub bytes: u64,
+    pub offset: u64,
+    /// When the I/O was handed to the kernel (its clat start).
+    pub issue_ns: u64,
+    pub slat_ns: u64,
+    pub clat_ns: u64,
+    pub lat_ns: u64,
+}
+
 /// A per-thread observer of the I/O loop.
 pub trait Observer: Send {
     /// The next time (thread clock, ns) `observe` should be called; u64::MAX for never.
@@ -26,6 +42,15 @@ pub trait Observer: Send {
     /// Called when `now_ns >= next_due_ns()`, with the thread's statistics so far
     /// (cumulative since the end of ramp_time).
     fn observe(&mut self, now_ns: u64, stats: &ThreadStats) -> Verdict;
+
+    /// Whether `completed` must be called for every data I/O (costs a call per I/O,
+    /// so only per-I/O logging asks for it).
+    fn wants_completions(&self) -> bool {
+        false
+    }
+
+    /// One data I/O completed (only if `wants_completions`; not during ramp_time).
+    fn completed(&mut self, _c: &Completion) {}
 
     /// The statistics were reset at `now_ns` (end of ramp_time): baselines start over.
     fn stats_reset(&mut self, _now_ns: u64) {}
@@ -59,13 +84,17 @@ pub struct Observers {
     list: Vec<Box<dyn Observer>>,
     /// Earliest `next_due_ns` over the list.
     pub next_due_ns: u64,
+    /// Whether any observer wants every completion (checked once per I/O).
+    pub per_io: bool,
 }
 
 impl Observers {
     pub fn new(list: Vec<Box<dyn Observer>>) -> Observers {
+        let per_io = list.iter().any(|o| o.wants_completions());
         let mut o = Observers {
             list,
             next_due_ns: u64::MAX,
+            per_io,
         };
         o.refresh();
         o
@@ -90,6 +119,15 @@ impl Observers {
         }
         self.refresh();
         verdict
+    }
+
+    /// Hand one completion to the observers that want every I/O.
+    pub fn completed(&mut self, c: &Completion) {
+        for o in &mut self.list {
+            if o.wants_completions() {
+                o.completed(c);
+            }
+        }
     }
 
     pub fn stats_reset(&mut self, now_ns: u64) {

@@ -5,7 +5,7 @@
 //! no allocation, no lock, no division, no system call beyond the engine's own.
 
 use super::buffers::BufferPolicy;
-use super::observer::{ObserverFactory, Observers, Verdict};
+use super::observer::{Completion, ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
 use super::plan::{job_writes, ThreadPlan};
 use super::recorder::{Recording, Sampler, ThreadStats};
@@ -78,8 +78,9 @@ pub fn run_thread(
     let clock = virtual_clock.as_ref().unwrap_or(clock);
     match Worker::new(plan, clock, virtual_handle) {
         Ok(mut w) => {
-            let observers = Observers::new(factory.observers(plan, clock.now_ns()));
-            let observers = w.run(stop, observers);
+            w.observers = Observers::new(factory.observers(plan, clock.now_ns()));
+            w.run(stop);
+            let observers = std::mem::take(&mut w.observers);
             result.error = w.error.take();
             result.start_ns = w.stats_start_ns;
             result.end_ns = w.end_ns;
@@ -96,6 +97,8 @@ pub fn run_thread(
 
 struct Worker<'a> {
     plan: &'a ThreadPlan,
+    /// Per-thread observers (steady state, logs, live progress).
+    observers: Observers,
     clock: &'a Clock,
     engine: Box<dyn engine::IoEngine>,
     files: Vec<Option<File>>,
@@ -287,10 +290,11 @@ impl<'a> Worker<'a> {
             end_ns: 0,
             writes_since_sync: 0,
             sync_due: None,
+            observers: Observers::default(),
         })
     }
 
-    fn run(&mut self, stop: &AtomicBool, mut observers: Observers) -> Observers {
+    fn run(&mut self, stop: &AtomicBool) {
         let spec = self.plan.spec.clone();
         let synchronous = self.engine.capabilities().synchronous;
         let begin_ns = self.clock.now_ns();
@@ -309,7 +313,7 @@ impl<'a> Worker<'a> {
         // lat is recorded as a copy of clat only when nothing reads the statistics
         // during the run (no observers) and both are recorded.
         let shadow =
-            synchronous && self.rec.lat && self.rec.clat && observers.next_due_ns == u64::MAX;
+            synchronous && self.rec.lat && self.rec.clat && self.observers.next_due_ns == u64::MAX;
         self.lat_shadow = [shadow; 3];
         let mut issued_ios: u64 = 0;
         let mut pass_issued: u64 = 0;
@@ -336,14 +340,14 @@ impl<'a> Worker<'a> {
                 usage_start = Usage::thread();
                 self.stats_start_ns = now;
                 sampler = Sampler::new(now, spec.bw_avg_time_ms, spec.iops_avg_time_ms);
-                observers.stats_reset(now);
+                self.observers.stats_reset(now);
             }
-            if now >= sampler.next_due_ns.min(observers.next_due_ns) && !ramping {
+            if now >= sampler.next_due_ns.min(self.observers.next_due_ns) && !ramping {
                 if now >= sampler.next_due_ns {
                     sampler.sample(now, &mut self.stats);
                 }
-                if now >= observers.next_due_ns
-                    && observers.observe(now, &self.stats) == Verdict::Stop
+                if now >= self.observers.next_due_ns
+                    && self.observers.observe(now, &self.stats) == Verdict::Stop
                 {
                     break;
                 }
@@ -516,7 +520,6 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        observers
     }
 
     /// Start the next pass (loops, or a time_based wrap). fio closes and reopens each
@@ -672,6 +675,19 @@ impl<'a> Worker<'a> {
                 }
             }
             self.stats.complete(rec, d, bytes, short, clat, lat);
+            if self.observers.per_io {
+                let offset = self.units[idx].offset;
+                self.observers.completed(&Completion {
+                    now_ns: now,
+                    ddir: d,
+                    bytes,
+                    offset,
+                    issue_ns: self.unit_issue_ns[idx],
+                    slat_ns: self.unit_issue_ns[idx] - self.unit_start_ns[idx],
+                    clat_ns: clat,
+                    lat_ns: lat,
+                });
+            }
         }
     }
 

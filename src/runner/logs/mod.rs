@@ -20,8 +20,8 @@ use files::LogFiles;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// The averaging window used when log_avg_msec=0 asks for one entry per I/O, which
-/// needs a per-completion hook the observers do not have yet.
+/// With log_avg_msec=0 (one entry per I/O), how often the files are flushed and, when
+/// log_hist_msec is not set, how often histogram entries are written.
 pub const PER_IO_FALLBACK_MS: u64 = 500;
 
 /// Builds the log observers of every thread that asks for logs.
@@ -33,19 +33,10 @@ pub struct LogFactory {
 }
 
 impl LogFactory {
-    /// A factory if any thread writes a log; warns once about per-I/O logging.
+    /// A factory if any thread writes a log.
     pub fn for_threads(threads: &[ThreadPlan]) -> Option<LogFactory> {
         if !threads.iter().any(|t| t.spec.logs.any()) {
             return None;
-        }
-        if threads
-            .iter()
-            .any(|t| t.spec.logs.any() && t.spec.logs.avg_msec == 0)
-        {
-            eprintln!(
-                "ferrio: log_avg_msec=0 (one log entry per I/O) is not supported yet; \
-                 logging {PER_IO_FALLBACK_MS} ms averages (set log_avg_msec)"
-            );
         }
         Some(LogFactory {
             numbers: threads

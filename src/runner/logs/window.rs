@@ -5,7 +5,7 @@
 use super::files::LogFiles;
 use super::format::{hist_line, sample_line, Columns};
 use super::PER_IO_FALLBACK_MS;
-use crate::runner::observer::{Observer, Verdict};
+use crate::runner::observer::{Completion, Observer, Verdict};
 use crate::runner::plan::ThreadPlan;
 use crate::runner::recorder::ThreadStats;
 use crate::runner::worker::ThreadResult;
@@ -25,6 +25,10 @@ struct Mark {
 
 pub struct WindowLogger {
     files: LogFiles,
+    /// log_avg_msec=0: one bw/iops/lat entry per I/O (fio's default) instead of windows.
+    per_io: bool,
+    /// slat entries exist only for asynchronous engines (as fio's slat statistics).
+    has_slat: bool,
     cols: Columns,
     value: WindowValue,
     avg_ns: u64,
@@ -71,6 +75,8 @@ impl WindowLogger {
         };
         let hist = files.hist.is_some();
         WindowLogger {
+            per_io: spec.avg_msec == 0,
+            has_slat: !plan.caps.synchronous,
             files,
             cols: Columns {
                 both: spec.window_value == WindowValue::Both,
@@ -213,7 +219,9 @@ impl Observer for WindowLogger {
 
     fn observe(&mut self, now_ns: u64, stats: &ThreadStats) -> Verdict {
         if now_ns >= self.next_avg {
-            self.averages(now_ns, stats);
+            if !self.per_io {
+                self.averages(now_ns, stats);
+            }
             self.next_avg = next_after(self.next_avg, self.avg_ns, now_ns);
         }
         if now_ns >= self.next_hist {
@@ -225,6 +233,43 @@ impl Observer for WindowLogger {
             self.last_flush = now_ns;
         }
         Verdict::Continue
+    }
+
+    fn wants_completions(&self) -> bool {
+        self.per_io
+            && (self.files.bw.is_some() || self.files.iops.is_some() || self.files.lat.is_some())
+    }
+
+    /// fio's per-I/O entries: latencies in ns, bandwidth as bytes * 10^6 / clat_ns
+    /// (fio's add_bw_sample, checked against fio 3.33's logs), IOPS as 1; bs is the
+    /// I/O's size, offset its offset.
+    fn completed(&mut self, c: &Completion) {
+        let t = self.time_ms(c.now_ns);
+        let cols = self.cols;
+        let issue = c.issue_ns.saturating_sub(self.origin_ns);
+        let entry = |line: &mut String, file: &super::files::LogFile, value: u64| {
+            line.clear();
+            sample_line(
+                line, cols, t, value, value, c.ddir, c.bytes, c.offset, issue,
+            );
+            file.write(line);
+        };
+        if let Some(f) = &self.files.bw {
+            let rate = (c.bytes as u128 * 1_000_000)
+                .checked_div(c.clat_ns as u128)
+                .unwrap_or(0) as u64;
+            entry(&mut self.line, f, rate);
+        }
+        if let Some(f) = &self.files.iops {
+            entry(&mut self.line, f, 1);
+        }
+        if let Some(files) = &self.files.lat {
+            if self.has_slat {
+                entry(&mut self.line, &files[0], c.slat_ns);
+            }
+            entry(&mut self.line, &files[1], c.clat_ns);
+            entry(&mut self.line, &files[2], c.lat_ns);
+        }
     }
 
     fn stats_reset(&mut self, now_ns: u64) {
@@ -257,7 +302,7 @@ impl Observer for WindowLogger {
 
     fn finish(mut self: Box<Self>, now_ns: u64, stats: &ThreadStats, _r: &mut ThreadResult) {
         // The last, partial window, so that the entries account for every I/O.
-        if now_ns > self.last_avg {
+        if now_ns > self.last_avg && !self.per_io {
             self.averages(now_ns, stats);
         }
         self.histograms(now_ns, stats);
