@@ -122,6 +122,7 @@ impl IoEngine for IoUringEngine {
         Capabilities {
             synchronous: false,
             diskless: false,
+            virtual_time: false,
         }
     }
 

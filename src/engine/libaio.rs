@@ -70,6 +70,7 @@ impl IoEngine for LibaioEngine {
         Capabilities {
             synchronous: false,
             diskless: false,
+            virtual_time: false,
         }
     }
 

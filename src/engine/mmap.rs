@@ -101,6 +101,7 @@ impl IoEngine for MmapEngine {
         Capabilities {
             synchronous: true,
             diskless: false,
+            virtual_time: false,
         }
     }
 

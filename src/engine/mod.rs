@@ -67,6 +67,8 @@ pub struct Capabilities {
     pub synchronous: bool,
     /// Does no real I/O: no files are needed or created (fio's FIO_DISKLESSIO).
     pub diskless: bool,
+    /// Can make time pass on a virtual clock (clocksource=virtual): a modelled device.
+    pub virtual_time: bool,
 }
 
 /// The interface every engine implements.
@@ -135,15 +137,23 @@ pub struct EngineOptions {
     pub spec: Option<std::sync::Arc<ferrio_config::JobSpec>>,
     /// Set for clocksource=virtual: the engine advances this thread's clock.
     pub virtual_clock: Option<ferrio_clock::VirtualHandle>,
+    /// The numjobs clone this engine serves (fio's $jobnum), for per-clone seeds.
+    pub clone: u32,
 }
 
 /// Create an engine by name.
 pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
-    if opts.virtual_clock.is_some() && name != "sim" {
+    let wants_virtual_time = opts.virtual_clock.is_some();
+    let engine = create_by_name(name, opts)?;
+    if wants_virtual_time && !engine.capabilities().virtual_time {
         return Err(format!(
-            "clocksource=virtual needs ioengine=sim (ioengine is '{name}')"
+            "clocksource=virtual needs an engine that drives virtual time, such as ioengine=sim (ioengine is '{name}')"
         ));
     }
+    Ok(engine)
+}
+
+fn create_by_name(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
     match name {
         "null" => Ok(Box::new(null::NullEngine)),
         "sim" => Ok(Box::new(sim::SimEngine::new(&opts)?)),

@@ -14,6 +14,7 @@ impl IoEngine for NullEngine {
         Capabilities {
             synchronous: true,
             diskless: true,
+            virtual_time: false,
         }
     }
 

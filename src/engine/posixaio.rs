@@ -69,6 +69,7 @@ impl IoEngine for PosixAioEngine {
         Capabilities {
             synchronous: false,
             diskless: false,
+            virtual_time: false,
         }
     }
 

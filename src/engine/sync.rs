@@ -81,6 +81,7 @@ impl IoEngine for SyncEngine {
         Capabilities {
             synchronous: true,
             diskless: false,
+            virtual_time: false,
         }
     }
 

@@ -157,6 +157,7 @@ impl<'a> Worker<'a> {
                 hipri: spec.hipri,
                 spec: Some(plan.spec.clone()),
                 virtual_clock,
+                clone: plan.clone,
             },
         )
         .map_err(|e| (libc::EINVAL, e))?;

@@ -53,16 +53,6 @@ struct Pending {
     len: u64,
 }
 
-/// The numjobs clone this thread runs, from the thread name the runner gives it
-/// ("job.N"); 0 when it cannot tell.
-fn clone_index() -> u64 {
-    std::thread::current()
-        .name()
-        .and_then(|n| n.rsplit('.').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
-
 /// The device capacity the wear model uses: sim_capacity, else the end of the region
 /// the job addresses.
 fn capacity_of(spec: &JobSpec, clone: u64) -> Result<u64, String> {
@@ -113,7 +103,7 @@ impl SimEngine {
                 }
             }
         }
-        let clone = clone_index();
+        let clone = opts.clone as u64;
         let seed = sim.seed ^ clone.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let ftl = if sim.ssd {
             let cap = capacity_of(spec, clone)?;
@@ -173,6 +163,7 @@ impl IoEngine for SimEngine {
         Capabilities {
             synchronous: false,
             diskless: true,
+            virtual_time: true,
         }
     }
 
