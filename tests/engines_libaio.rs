@@ -120,7 +120,7 @@ fn fio_examples_run_with_libaio_unchanged() {
         }
         let job = d.path().join(name);
         std::fs::write(&job, text).unwrap();
-        let v = run_json(&[job.to_str().unwrap()]);
+        let v = run_json_in(d.path(), &[job.to_str().unwrap()]);
         for j in v["jobs"].as_array().unwrap() {
             assert_eq!(j["error"].as_i64(), Some(0), "{name}: {j}");
             let ios: u64 = ["read", "write"]
