@@ -133,9 +133,8 @@ struct Worker<'a> {
     writes_since_sync: u32,
     /// The file that fsync=N says must be synced before the next I/O.
     sync_due: Option<usize>,
-    /// Declared last: the engine (which may have the buffers registered with the
-    /// kernel) is dropped before the memory behind them. Held for its Drop only.
-    #[allow(dead_code)]
+    /// The units' buffers. Declared last: the engine (which may have the buffers
+    /// registered with the kernel) is dropped before the memory behind them.
     memory: IoMemory,
 }
 
@@ -227,15 +226,12 @@ impl<'a> Worker<'a> {
                 format!("I/O buffers: {e}"),
             )
         })?;
-        let base = memory.as_mut_ptr();
         let mut units = Vec::with_capacity(depth);
         let mut bufs = Vec::with_capacity(depth);
         for i in 0..depth {
-            // SAFETY: the region holds depth * buf_stride bytes.
-            let buf = unsafe { base.add(i * buf_stride) };
+            let buf = memory.buffer(i, buf_stride);
             if !caps.diskless {
-                // SAFETY: [buf, buf + buf_stride) lies inside the region, used by no one else yet.
-                let slice = unsafe { std::slice::from_raw_parts_mut(buf, buf_stride) };
+                let slice = memory.bytes_mut(i * buf_stride, buf_stride);
                 policy.init(slice, plan.seed ^ i as u64);
             }
             units.push(IoUnit {
@@ -628,9 +624,8 @@ impl<'a> Worker<'a> {
         u.result = 0;
         if io.op == IoOp::Write && self.policy.per_write_work() && !self.plan.caps.diskless {
             let len = u.len.min(self.buf_stride);
-            // SAFETY: the unit's buffer holds buf_stride bytes of the worker's region and
-            // is not in flight (the unit was just taken from the free list).
-            let buf = unsafe { std::slice::from_raw_parts_mut(u.buf, len) };
+            // The unit was just taken from the free list: its buffer is not in flight.
+            let buf = self.memory.bytes_mut(idx * self.buf_stride, len);
             self.policy.prepare(buf, io.offset, &mut self.rng);
             return Some(self.clock.now_ns());
         }

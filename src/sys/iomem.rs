@@ -192,6 +192,25 @@ impl IoMemory {
         self.len
     }
 
+    /// Start of buffer `i` when the region is cut into buffers of `stride` bytes.
+    pub fn buffer(&mut self, i: usize, stride: usize) -> *mut u8 {
+        assert!(
+            (i + 1) * stride <= self.len,
+            "buffer {i} outside the I/O region"
+        );
+        self.start.wrapping_add(i * stride)
+    }
+
+    /// Bytes `[offset, offset + len)` of the region, to fill a buffer that is not in
+    /// flight (the I/O loop owns the region; engines only see a buffer while its unit
+    /// is queued).
+    pub fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
+        assert!(offset + len <= self.len, "bytes outside the I/O region");
+        // SAFETY: the range lies inside the region this value owns, and `&mut self`
+        // makes the borrow exclusive for the slice's lifetime.
+        unsafe { std::slice::from_raw_parts_mut(self.start.add(offset), len) }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
