@@ -88,23 +88,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
 
-    let (secs, ms) = time::unix_now();
-    let info = collect::RunInfo {
-        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
-        global_options: inv.global_options.clone(),
-        clock_source: clock_name(&inv, &clock),
-        timestamp: secs,
-        timestamp_ms: ms,
-        time: time::ctime(secs),
-        elapsed_s: results
-            .threads
-            .iter()
-            .map(|(_, r)| r.elapsed_ns)
-            .max()
-            .unwrap_or(0)
-            .max(started.elapsed().as_nanos() as u64)
-            .div_ceil(1_000_000_000),
-    };
+    let info = run_info(&inv, &clock, &results, started);
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
     let mut report = collect::build(&results, info, disks);
     runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
@@ -116,6 +100,34 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     write_reports(&mut out, &inv, &report, &live)?;
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
     Ok(if failed { 1 } else { 0 })
+}
+
+/// Run-level facts for the report: version, time, clock, elapsed seconds.
+fn run_info(
+    inv: &Invocation,
+    clock: &Clock,
+    results: &runner::RunResults,
+    started: std::time::Instant,
+) -> collect::RunInfo {
+    let (secs, ms) = time::unix_now();
+    // fio's "elapsed" is one run-wide value; in virtual time the longest thread counts.
+    let longest_thread = results
+        .threads
+        .iter()
+        .map(|(_, r)| r.elapsed_ns)
+        .max()
+        .unwrap_or(0);
+    collect::RunInfo {
+        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        global_options: inv.global_options.clone(),
+        clock_source: clock_name(inv, clock),
+        timestamp: secs,
+        timestamp_ms: ms,
+        time: time::ctime(secs),
+        elapsed_s: longest_thread
+            .max(started.elapsed().as_nanos() as u64)
+            .div_ceil(1_000_000_000),
+    }
 }
 
 fn write_reports(
