@@ -3,6 +3,7 @@
 
 pub mod buffers;
 pub mod collect;
+pub mod direct_io;
 pub mod distribution;
 pub mod layout;
 pub mod logs;

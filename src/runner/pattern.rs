@@ -84,7 +84,7 @@ impl Pattern {
                 spec.bs[d].min.max(1)
             }
         });
-        let used = directions_used(spec.rw.kind);
+        let used = spec.rw.kind.directions();
         let map_block = (0..3)
             .filter(|&d| used[d])
             .map(|d| align[d])
@@ -270,16 +270,6 @@ impl Pattern {
             .iter()
             .map(|f| f.region.len / self.map_block)
             .sum()
-    }
-}
-
-fn directions_used(kind: RwKind) -> [bool; 3] {
-    match kind {
-        RwKind::Read => [true, false, false],
-        RwKind::Write => [false, true, false],
-        RwKind::Trim => [false, false, true],
-        RwKind::ReadWrite => [true, true, false],
-        RwKind::TrimWrite => [false, true, true],
     }
 }
 

@@ -5,6 +5,7 @@
 //! no allocation, no lock, no division, no system call beyond the engine's own.
 
 use super::buffers::BufferPolicy;
+use super::direct_io;
 use super::observer::{Completion, ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
 use super::plan::{job_writes, ThreadPlan};
@@ -12,7 +13,7 @@ use super::recorder::{Recording, Sampler, ThreadStats};
 use super::rng::Rng;
 use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
 use crate::sys::file::{self, OpenFlags};
-use crate::sys::iomem::{self, IoMemory};
+use crate::sys::iomem::IoMemory;
 use crate::sys::memory::page_size;
 use crate::sys::{affinity, rusage::Usage};
 use ferrio_clock::Clock;
@@ -205,7 +206,7 @@ impl<'a> Worker<'a> {
             .unwrap_or(4096)
             .max(1) as usize;
         if spec.direct && !caps.diskless {
-            check_direct_alignment(plan, &files)?;
+            direct_io::check_direct_alignment(plan, &files)?;
         }
         let policy = BufferPolicy::from_spec(spec);
         // One region for all units (fio's layout): unit i's buffer starts at i * stride.
@@ -753,80 +754,6 @@ impl<'a> Worker<'a> {
                 let _ = crate::sys::io::sync(fd, data_only);
             }
         }
-    }
-}
-
-/// direct=1: every block size, block alignment, file offset and the buffer alignment
-/// must suit the logical block size of each file, or the kernel fails the I/O with
-/// EINVAL. Checked before the run so the error says what to change.
-fn check_direct_alignment(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(), (i32, String)> {
-    let spec = &plan.spec;
-    for (pf, f) in plan.files.iter().zip(files) {
-        let Some(f) = f else { continue };
-        let Some((lbs, mem_align)) = iomem::direct_io_alignment(f, pf.block_device) else {
-            continue;
-        };
-        let name = pf.path.display();
-        let used = directions_used(spec.rw.kind);
-        for (d, bs) in spec.bs.iter().enumerate() {
-            if !used[d] {
-                continue;
-            }
-            let sizes = std::iter::once(bs.min)
-                .chain(std::iter::once(bs.max))
-                .chain(bs.split.iter().map(|s| s.0));
-            for b in sizes {
-                if !b.is_multiple_of(lbs) {
-                    return Err((
-                        libc::EINVAL,
-                        format!(
-                            "direct=1: block size {b} is not a multiple of the logical block size ({lbs}) of '{name}'; use a bs that is"
-                        ),
-                    ));
-                }
-            }
-            if spec.bs_unaligned && bs.min != bs.max {
-                return Err((
-                    libc::EINVAL,
-                    format!("direct=1 with bs_unaligned: block sizes must be multiples of the logical block size ({lbs}) of '{name}'"),
-                ));
-            }
-            if !spec.blockalign[d].is_multiple_of(lbs) {
-                return Err((
-                    libc::EINVAL,
-                    format!("direct=1: blockalign={} is not a multiple of the logical block size ({lbs}) of '{name}'", spec.blockalign[d]),
-                ));
-            }
-        }
-        if !pf.region.start.is_multiple_of(lbs) {
-            return Err((
-                libc::EINVAL,
-                format!("direct=1: offset {} is not a multiple of the logical block size ({lbs}) of '{name}'", pf.region.start),
-            ));
-        }
-        let align = if spec.engine.iomem_align == 0 {
-            page_size() as u64
-        } else {
-            spec.engine.iomem_align
-        };
-        if !align.is_multiple_of(mem_align) {
-            return Err((
-                libc::EINVAL,
-                format!("direct=1: iomem_align={align} is below the memory alignment ({mem_align}) O_DIRECT needs on '{name}'"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn directions_used(kind: ferrio_config::RwKind) -> [bool; 3] {
-    use ferrio_config::RwKind as K;
-    match kind {
-        K::Read => [true, false, false],
-        K::Write => [false, true, false],
-        K::Trim => [false, false, true],
-        K::ReadWrite => [true, true, false],
-        K::TrimWrite => [false, true, true],
     }
 }
 

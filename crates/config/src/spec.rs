@@ -25,6 +25,19 @@ pub enum RwKind {
     TrimWrite,
 }
 
+impl RwKind {
+    /// Which of read, write, trim the mode issues.
+    pub fn directions(self) -> [bool; 3] {
+        match self {
+            RwKind::Read => [true, false, false],
+            RwKind::Write => [false, true, false],
+            RwKind::Trim => [false, false, true],
+            RwKind::ReadWrite => [true, true, false],
+            RwKind::TrimWrite => [false, true, true],
+        }
+    }
+}
+
 /// The parsed `rw=` option.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RwMode {
