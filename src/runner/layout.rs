@@ -3,7 +3,7 @@
 //! written with data so reads hit real blocks. An existing file that is large enough,
 //! and any block device, is left untouched.
 
-use super::plan::{job_reads, job_writes, ThreadPlan};
+use super::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
 use ferrio_config::Fallocate;
 use std::collections::BTreeMap;
@@ -38,7 +38,8 @@ pub fn lay_out(threads: &[ThreadPlan], log: &mut dyn Write) -> Result<(), String
                 n.job = t.spec.name.clone();
             }
             n.size = n.size.max(f.region.start + f.region.len);
-            n.fill |= job_reads(&t.spec) || t.spec.overwrite || !job_writes(&t.spec);
+            let reads = t.spec.rw.kind.directions()[0];
+            n.fill |= reads || t.spec.overwrite || !t.spec.writes();
             n.fallocate.get_or_insert(t.spec.fallocate);
             n.create_allowed |= t.spec.allow_file_create;
             n.readonly |= t.spec.readonly;

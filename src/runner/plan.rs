@@ -4,7 +4,7 @@
 use super::pattern::Region;
 use crate::engine::{self, Capabilities};
 use crate::sys::file;
-use ferrio_config::{JobSpec, RwKind, SizeOrPercent};
+use ferrio_config::{JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -32,16 +32,6 @@ pub struct ThreadPlan {
     pub pass_bytes: u64,
     /// Seed of this thread's generators.
     pub seed: u64,
-}
-
-/// Whether the job issues writes (or trims, which also modify data).
-pub fn job_writes(spec: &JobSpec) -> bool {
-    !matches!(spec.rw.kind, RwKind::Read)
-}
-
-/// Whether the job reads data that must exist beforehand.
-pub fn job_reads(spec: &JobSpec) -> bool {
-    matches!(spec.rw.kind, RwKind::Read | RwKind::ReadWrite)
 }
 
 /// Expand every job of the run into thread plans, in start order.

@@ -8,7 +8,7 @@ use super::buffers::BufferPolicy;
 use super::direct_io;
 use super::observer::{Completion, ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
-use super::plan::{job_writes, ThreadPlan};
+use super::plan::ThreadPlan;
 use super::recorder::{Recording, Sampler, ThreadStats};
 use super::rng::Rng;
 use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
@@ -170,7 +170,7 @@ impl<'a> Worker<'a> {
                 fds.push(-1);
                 continue;
             }
-            let writes = job_writes(spec);
+            let writes = spec.writes();
             let flags = OpenFlags {
                 // fio opens O_RDWR for any job that writes (mmap needs it to map shared
                 // and writable).
@@ -493,7 +493,7 @@ impl<'a> Worker<'a> {
         for d in 0..3 {
             self.materialize_lat(d);
         }
-        if spec.end_fsync && job_writes(&spec) {
+        if spec.end_fsync && spec.writes() {
             self.sync_all_files(false);
         }
         let end = self.clock.now_ns();
@@ -507,7 +507,7 @@ impl<'a> Worker<'a> {
             (end - self.stats_start_ns) / 1000
         };
         self.stats.usage = Usage::thread().since(&usage_start);
-        if spec.fsync_on_close && job_writes(&spec) {
+        if spec.fsync_on_close && spec.writes() {
             self.sync_all_files(false);
         }
         self.files.clear();
