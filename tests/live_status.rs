@@ -139,26 +139,18 @@ fn interval_lines_add_up_to_the_total_line() {
 
 #[test]
 fn sigusr1_prints_a_report_on_demand() {
-    let child = ferrio()
-        .args([
+    let out = run_signalled(
+        &[
             "--name=t",
             "--ioengine=null",
             "--size=1G",
             "--time_based",
             "--runtime=2s",
             "--output-format=json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    let ok = std::process::Command::new("kill")
-        .args(["-USR1", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
+        ],
+        Duration::from_millis(800),
+        "-USR1",
+    );
     assert!(
         out.status.success(),
         "{}",

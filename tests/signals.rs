@@ -5,27 +5,19 @@ use common::*;
 use std::time::{Duration, Instant};
 
 fn interrupted(sig: &str) {
-    let child = ferrio()
-        .args([
+    let t = Instant::now();
+    let out = run_signalled(
+        &[
             "--name=t",
             "--ioengine=null",
             "--size=1G",
             "--time_based",
             "--runtime=60",
             "--output-format=json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let t = Instant::now();
-    let ok = std::process::Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
+        ],
+        Duration::from_millis(700),
+        sig,
+    );
     assert!(
         t.elapsed() < Duration::from_secs(10),
         "did not stop promptly"

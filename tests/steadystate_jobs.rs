@@ -300,8 +300,8 @@ fn cmdhelp_documents_the_new_criteria() {
 fn sigusr1_report_shows_the_current_criterion() {
     // A criterion that never holds; a signal mid-run prints the report so far,
     // steady-state window and criterion value included, and the job goes on.
-    let child = ferrio()
-        .args([
+    let out = run_signalled(
+        &[
             "--name=t",
             "--ioengine=null",
             "--size=1G",
@@ -310,18 +310,10 @@ fn sigusr1_report_shows_the_current_criterion() {
             "--ss=iops_slope:0%",
             "--ss_dur=2",
             "--output-format=json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(3500));
-    let ok = std::process::Command::new("kill")
-        .args(["-USR1", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
+        ],
+        std::time::Duration::from_millis(3500),
+        "-USR1",
+    );
     assert!(
         out.status.success(),
         "{}",

@@ -151,3 +151,21 @@ pub fn adapt_example(text: &str, dir: &str) -> String {
     }
     out
 }
+
+/// Start ferrio with `args`, send it `signal` (e.g. "-INT", "-USR1") after `delay`,
+/// and return its output once it exits.
+pub fn run_signalled(args: &[&str], delay: std::time::Duration, signal: &str) -> Output {
+    let child = ferrio()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start ferrio");
+    std::thread::sleep(delay);
+    let ok = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(ok.success(), "kill {signal} failed");
+    child.wait_with_output().expect("wait for ferrio")
+}
