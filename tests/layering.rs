@@ -132,3 +132,40 @@ fn serde_json_is_a_test_only_dependency_of_the_report_crate() {
     }
     assert_eq!(seen_in, ["[dev-dependencies]"], "{toml}");
 }
+
+#[test]
+fn no_engine_imports_the_runner() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/engine"), &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    for p in files {
+        // Tests included: an engine's tests must not lean on the runner either.
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            assert!(
+                !code.contains("crate::runner") && !code.contains("super::super::runner"),
+                "{}:{}: engines sit below the runner: {line}",
+                p.display(),
+                n + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn the_runner_never_names_an_engine() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/runner"), &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    for p in files {
+        let code = code_of(&p);
+        for name in ferrio::engine::registry::names() {
+            assert!(
+                !code.contains(&format!("\"{name}\"")),
+                "{} names ioengine '{name}': read the engine's capabilities instead",
+                p.display()
+            );
+        }
+    }
+}

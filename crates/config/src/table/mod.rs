@@ -20,6 +20,7 @@ mod steadystate;
 mod unsupported;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
+pub use io::ENGINES_NOT_YET;
 
 use crate::spec::JobSpec;
 use crate::values::{self, TimeUnit};
