@@ -169,3 +169,15 @@ fn the_runner_never_names_an_engine() {
         }
     }
 }
+
+#[test]
+fn every_real_clocksource_the_option_offers_is_one_the_clock_crate_knows() {
+    use ferrio_config::ClockSource;
+    let offered: BTreeSet<&str> = ClockSource::ALL
+        .iter()
+        .filter(|(c, _)| *c != ClockSource::Virtual)
+        .map(|(_, n)| *n)
+        .collect();
+    let known: BTreeSet<&str> = ferrio_clock::CLOCK_SOURCES.into_iter().collect();
+    assert_eq!(offered, known);
+}

@@ -19,6 +19,7 @@ use crate::sys::memory::page_size;
 use crate::sys::{affinity, rusage::Usage};
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::{Batching, CpusAllowedPolicy};
+use ferrio_config::ClockSource;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,7 +72,7 @@ pub fn run_thread(
         ));
         return result;
     }
-    let (virtual_clock, virtual_handle) = if spec.clocksource.as_deref() == Some("virtual") {
+    let (virtual_clock, virtual_handle) = if spec.clocksource == Some(ClockSource::Virtual) {
         let (c, h) = Clock::virtual_clock();
         (Some(c), Some(h))
     } else {

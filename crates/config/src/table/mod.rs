@@ -413,6 +413,24 @@ mod tests {
     }
 
     #[test]
+    fn clocksource_values_are_exactly_the_clock_source_names() {
+        let vals: Vec<&str> = find("clocksource")
+            .unwrap()
+            .values
+            .iter()
+            .map(|v| v.0)
+            .collect();
+        let names: Vec<&str> = crate::spec::ClockSource::ALL.iter().map(|c| c.1).collect();
+        assert_eq!(vals, names);
+        for (c, n) in crate::spec::ClockSource::ALL {
+            assert_eq!(
+                (c.name(), crate::spec::ClockSource::from_name(n)),
+                (n, Some(c))
+            );
+        }
+    }
+
+    #[test]
     fn distance_basics() {
         assert_eq!(distance("", "abc"), 3);
         assert_eq!(distance("kitten", "sitting"), 3);
