@@ -47,7 +47,8 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 
     let mut pre = Vec::new();
     if normal_out {
-        write_prerun_lines(&mut pre, &threads, fallback.as_deref());
+        let version = ferrio_config::version_string(inv.flags.fio_compat);
+        write_prerun_lines(&mut pre, &threads, &version, fallback.as_deref());
     }
     runner::layout::lay_out(&threads, &mut pre)?;
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
@@ -83,7 +84,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
+    let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    if let Some(t) = trigger {
+        t.finish();
+    }
     let mut out = live.stop().ok_or("the live reporter failed")?;
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
@@ -98,6 +103,9 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         }
     }
     write_reports(&mut out, &inv, &report, &live)?;
+    if inv.flags.bandwidth_log {
+        crate::tools::trigger::write_bandwidth_logs()?;
+    }
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
     Ok(if failed { 1 } else { 0 })
 }
@@ -118,7 +126,7 @@ fn run_info(
         .max()
         .unwrap_or(0);
     collect::RunInfo {
-        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        version: ferrio_config::version_string(inv.flags.fio_compat),
         global_options: inv.global_options.clone(),
         clock_source: clock_name(inv, clock),
         timestamp: secs,
@@ -160,7 +168,7 @@ fn write_reports(
 /// Run-wide facts the live reports repeat.
 fn live_facts(inv: &Invocation, clock: &Clock) -> live::report::RunFacts {
     live::report::RunFacts {
-        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        version: ferrio_config::version_string(inv.flags.fio_compat),
         global_options: inv.global_options.clone(),
         clock_source: clock_name(inv, clock),
     }
@@ -183,7 +191,12 @@ fn clock_name(inv: &Invocation, clock: &Clock) -> String {
 
 /// What fio prints before a run: one header per job ("..." for numjobs clones), the
 /// version, why the TSC was not used (if so), and "Starting N processes".
-fn write_prerun_lines(pre: &mut Vec<u8>, threads: &[plan::ThreadPlan], clock_note: Option<&str>) {
+fn write_prerun_lines(
+    pre: &mut Vec<u8>,
+    threads: &[plan::ThreadPlan],
+    version: &str,
+    clock_note: Option<&str>,
+) {
     for t in threads {
         match t.clone {
             0 => {
@@ -195,7 +208,7 @@ fn write_prerun_lines(pre: &mut Vec<u8>, threads: &[plan::ThreadPlan], clock_not
             _ => {}
         }
     }
-    let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(pre, "{version}");
     if let Some(reason) = clock_note {
         let _ = writeln!(pre, "{reason}");
     }

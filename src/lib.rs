@@ -11,3 +11,4 @@ pub mod live;
 pub mod random;
 pub mod runner;
 pub mod sys;
+pub mod tools;

@@ -92,7 +92,7 @@ impl Live {
             facts,
             formats.clone(),
             percentiles,
-            flags.live.status_interval_ms.is_some(),
+            flags.json_lines,
             t0,
         )));
         let stop = Arc::new(AtomicBool::new(false));

@@ -38,7 +38,8 @@ pub struct Reporter {
     facts: RunFacts,
     formats: Vec<OutputFormat>,
     percentiles: Vec<f64>,
-    /// --status-interval was given: json/json+ reports are JSON Lines, the final one too.
+    /// --json-lines: json/json+ reports are JSON Lines (one framed object per report,
+    /// the final one too); otherwise each report is fio's pretty-printed document.
     pub json_lines: bool,
     /// Every thread's statistics at the previous report; empty before the first one
     /// (a thread's statistics hold ~300 KiB of histograms: nothing is allocated for
@@ -167,6 +168,10 @@ impl Reporter {
         match f {
             OutputFormat::Json | OutputFormat::JsonPlus => {
                 let plus = f == OutputFormat::JsonPlus;
+                if !self.json_lines {
+                    // fio: every status report is the whole (cumulative) document.
+                    return json::render(cum, plus);
+                }
                 interval::json_line(frame, json::document(cum, plus), json::document(int, plus))
             }
             OutputFormat::Normal => format!(

@@ -310,9 +310,21 @@ fn run_flags() {
     assert!(err(&["--output-format=xml", "--name=t"], &[])
         .contains("allowed: normal, terse, json, json+"));
     assert!(err(&["--eta=sometimes", "--name=t"], &[]).contains("allowed: auto, always, never"));
-    assert!(
-        err(&["--terse-version=2", "--name=t"], &[]).contains("bad value '2' for --terse-version")
+    assert_eq!(
+        err(&["--terse-version=6", "--name=t"], &[]),
+        "bad value '6' for --terse-version (at command line); allowed: 2, 3, 4, 5"
     );
+    for v in [2, 3, 4, 5] {
+        let i = inv(&[&format!("--terse-version={v}"), "--name=t"], &[]);
+        assert_eq!(i.flags.terse_version, v);
+    }
+    let i = inv(&["--output-format=json", "--append-terse", "--name=t"], &[]);
+    assert_eq!(
+        i.flags.output_formats,
+        vec![OutputFormat::Json, OutputFormat::Terse]
+    );
+    let i = inv(&["--output-format=csv", "--name=t"], &[]);
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Terse]);
     assert!(err(&["--output"], &[]).contains("--output needs a value"));
 }
 
@@ -407,7 +419,8 @@ fn command_line_errors() {
         .contains("option 'rate' is not supported by ferrio yet"));
     assert!(err(&["--name=t", "--bs"], &[]).contains("--bs needs a value"));
     assert!(err(&["--name="], &[]).contains("needs a job name"));
-    assert!(err(&["-x"], &[]).contains("unknown flag '-x'"));
+    assert!(err(&["-q"], &[]).contains("unknown flag '-q'"));
+    assert!(err(&["-x"], &[]).contains("--section needs a value"));
     assert_eq!(
         err(&[], &[]),
         "no jobs defined: give a job file or --name=JOB options (see --help)"
@@ -447,12 +460,124 @@ fn wait_for_must_name_an_earlier_job() {
 }
 
 #[test]
-fn fio_flags_not_supported_yet() {
+fn every_fio_flag_is_handled_or_refused_with_the_reason() {
     assert_eq!(
-        err(&["--bandwidth-log", "--name=t"], &[]),
-        "flag '--bandwidth-log' is not supported by ferrio yet (at command line)"
+        err(&["--client=host", "--name=t"], &[]),
+        "flag '--client' is not supported (at command line): fio's client/server mode (--server, --client, --daemonize, --remote-config) is not supported by ferrio; run ferrio on the machine under test"
     );
-    assert!(err(&["--trigger=x", "--name=t"], &[]).contains("not supported by ferrio yet"));
+    assert!(err(&["--crctest"], &[]).contains("come with verify support"));
+    assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
+    let i = inv(
+        &[
+            "--max-jobs=4",
+            "--alloc-size=32768",
+            "--warnings-fatal",
+            "--bandwidth-log",
+            "--trigger-file=/tmp/t",
+            "--trigger-timeout=2",
+            "--trigger=echo hi",
+            "--name=t",
+        ],
+        &[],
+    );
+    assert!(i.flags.bandwidth_log);
+    assert_eq!(
+        i.flags.trigger,
+        TriggerFlags {
+            file: Some(PathBuf::from("/tmp/t")),
+            timeout_ms: Some(2000),
+            cmd: Some("echo hi".into())
+        }
+    );
+    assert_eq!(
+        err(&["--max-jobs=lots", "--name=t"], &[]),
+        "bad value 'lots' for --max-jobs (at command line); allowed: a positive integer"
+    );
+    assert!(err(&["--trigger-timeout=soon", "--name=t"], &[]).contains("allowed: a time"));
+    assert!(err(&["--section=global", "x.fio"], &[]).contains("not global"));
+    assert!(matches!(
+        run(&["--memcpytest=memcpy,simple"], &[]),
+        Ok(Command::MemcpyTest(t)) if t == ["memcpy", "simple"]
+    ));
+    assert!(matches!(run(&["-M"], &[]), Ok(Command::MemcpyTest(t)) if t.len() == 4));
+    // --merge-blktrace-only checks the jobs like --parse-only and runs nothing.
+    assert!(
+        matches!(run(&["--merge-blktrace-only", "--name=t"], &[]), Ok(Command::Print(s)) if s.is_empty())
+    );
+}
+
+#[test]
+fn fio_one_letter_and_single_dash_forms() {
+    let v = format!("ferrio-{}\n", env!("CARGO_PKG_VERSION"));
+    assert!(matches!(run(&["-v"], &[]), Ok(Command::Print(s)) if s == v));
+    assert!(matches!(run(&["-h"], &[]), Ok(Command::Print(s)) if s.starts_with("Usage:")));
+    let i = inv(
+        &[
+            "-o",
+            "/tmp/o",
+            "-F",
+            "json",
+            "-name=t",
+            "-rw=randread",
+            "-bs=8k",
+        ],
+        &[],
+    );
+    assert_eq!(i.flags.output, Some(PathBuf::from("/tmp/o")));
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Json]);
+    assert_eq!(i.jobs[0].name, "t");
+    assert_eq!(i.jobs[0].bs[0].min, 8192);
+    let i = inv(&["-V3", "-m", "--name=t"], &[]);
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Terse]);
+}
+
+#[test]
+fn warnings_and_drop_in_version() {
+    let (map, keywords) = env_with(&[]);
+    let read = move |p: &Path| {
+        map.get(&p.display().to_string())
+            .cloned()
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    };
+    let var = |_: &str| None;
+    let env = Env {
+        read: &read,
+        var: &var,
+        keywords,
+    };
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let p = parse_full(
+        &args(&["--aux-path=/tmp", "--trigger-remote=x", "--name=t"]),
+        &env,
+        false,
+    )
+    .unwrap();
+    assert_eq!(p.warnings.len(), 2, "{:?}", p.warnings);
+    assert!(p.warnings[0].contains("--aux-path has no effect"));
+    let p = parse_full(&args(&["--version"]), &env, true).unwrap();
+    assert!(
+        matches!(p.command, Command::Print(s) if s == format!("fio-3.33-ferrio-{}\n", env!("CARGO_PKG_VERSION")))
+    );
+    assert_eq!(
+        version_string(false),
+        format!("ferrio-{}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn parse_only_accepts_global_options_alone_and_checks_them() {
+    assert!(
+        matches!(run(&["--parse-only", "--ss=iops:10"], &[]), Ok(Command::Print(s)) if s.is_empty())
+    );
+    assert!(matches!(run(&["--parse-only"], &[]), Ok(Command::Print(_))));
+    assert!(err(&["--parse-only", "--ss=nope:10"], &[]).contains("option 'ss'"));
+    assert!(matches!(
+        run(
+            &["--parse-only", "g.fio"],
+            &[("g.fio", "[global]\nbs=4k\n")]
+        ),
+        Ok(Command::Print(_))
+    ));
 }
 
 #[test]

@@ -243,5 +243,6 @@ pub const ENGINE: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("0"),
+    .def("0")
+    .private_to(&["pvsync2", "io_uring"]),
 ];

@@ -180,6 +180,9 @@ pub struct OptSpec {
     pub help: &'static str,
     pub support: Support,
     pub apply: Apply,
+    /// The engines this option is private to (fio's per-engine options, listed by
+    /// `--enghelp=ENGINE`); empty for options every job has.
+    pub engines: &'static [&'static str],
 }
 
 fn ignore(_: &mut JobSpec, _: &Ctx, _: &str) -> Result<(), String> {
@@ -210,6 +213,7 @@ pub const fn opt(
         help,
         support: Support::Yes,
         apply,
+        engines: &[],
     }
 }
 
@@ -236,6 +240,11 @@ impl OptSpec {
     pub const fn range(mut self, min: u64, max: u64) -> Self {
         self.min = Some(min);
         self.max = Some(max);
+        self
+    }
+    /// An engine's own option (`--enghelp=ENGINE` lists it).
+    pub const fn private_to(mut self, engines: &'static [&'static str]) -> Self {
+        self.engines = engines;
         self
     }
     pub const fn min(mut self, min: u64) -> Self {
