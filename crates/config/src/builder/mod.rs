@@ -89,7 +89,7 @@ fn apply(job: &mut JobSpec, a: &Applied, kb_base: u32) -> Result<(), ConfigError
     let spec = lookup(a.opt, a.section)?;
     let value = match (&a.opt.value, spec.bare_ok()) {
         (Some(v), _) => v.as_str(),
-        (None, true) => "1",
+        (None, true) => spec.bare_value(),
         (None, false) => {
             return Err(ConfigError(format!(
                 "job '{}': option '{}' needs a value (at {}); {}",

@@ -439,7 +439,9 @@ fn buffers() {
         job(&["buffer_pattern=\"ab\""]).buffer_pattern,
         Some(b"ab".to_vec())
     );
-    assert!(bad(&["buffer_pattern='file'"]).contains("not supported"));
+    // A pattern file that cannot be read is named in the error.
+    assert!(bad(&["buffer_pattern='/nonexistent/p'"]).contains("cannot read pattern file"));
+    assert!(bad(&["buffer_pattern=%o"]).contains("not supported"));
 }
 
 #[test]

@@ -71,6 +71,9 @@ pub const FILES: &[OptSpec] = &[
             // fio: size=0 is the same as not setting it.
             j.size = match parse_size_or_percent(v, c.kb_base)? {
                 SizeOrPercent::Bytes(0) => None,
+                SizeOrPercent::Percent(0.0) => {
+                    return Err("size=0% selects nothing (fio fails the job too)".into())
+                }
                 s => Some(s),
             };
             Ok(())
@@ -108,7 +111,10 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Start I/O at this offset in each file (or % of it)",
         |j, c, v| {
-            j.offset = parse_size_or_percent(v, c.kb_base)?;
+            j.offset = match parse_size_or_percent(v, c.kb_base)? {
+                SizeOrPercent::Percent(0.0) => SizeOrPercent::Bytes(0),
+                o => o,
+            };
             Ok(())
         },
     )

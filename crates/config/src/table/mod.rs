@@ -30,6 +30,8 @@ use crate::values::{self, TimeUnit};
 pub enum Kind {
     /// Free text.
     Str,
+    /// Free text, or the bare key for the default (log prefixes: the job name).
+    OptStr,
     /// One of the listed values.
     Choice,
     /// Non-negative integer (size suffixes and arithmetic accepted, as in fio).
@@ -69,6 +71,7 @@ impl Kind {
     pub fn describe(self) -> &'static str {
         match self {
             Kind::Str => "string",
+            Kind::OptStr => "string, or the bare key for the default",
             Kind::Choice => "one of the values below",
             Kind::Int => "integer (opt=100, units and (arithmetic) allowed)",
             Kind::SignedInt => "signed integer (opt=-5)",
@@ -264,7 +267,17 @@ impl OptSpec {
 
     /// Whether the option may be written without a value.
     pub fn bare_ok(&self) -> bool {
-        self.kind == Kind::Flag
+        matches!(self.kind, Kind::Flag | Kind::OptStr)
+    }
+
+    /// The value a bare key stands for: "1" for flags, "" (the default) for
+    /// [`Kind::OptStr`].
+    pub fn bare_value(&self) -> &'static str {
+        if self.kind == Kind::OptStr {
+            ""
+        } else {
+            "1"
+        }
     }
 
     /// "allowed: a, b, c" or "range: min..max", for error messages; "" if neither.

@@ -99,7 +99,7 @@ pub const BUFFERS: &[OptSpec] = &[
         "buffer_pattern",
         K::Special,
         C::Buffers,
-        "Fill buffers with this pattern: 0x hex, \"string\", decimal, or a combination",
+        "Fill buffers with this pattern: 0x hex, \"string\", 32-bit decimal, 'file' (its bytes), or a combination (\"abcd\"-120xdeadface)",
         |j, _, v| {
             j.buffer_pattern = Some(parse_pattern(v)?);
             Ok(())
