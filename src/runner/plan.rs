@@ -82,7 +82,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
 /// thread's position); randrepeat=0 seeds from the time.
 fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
-    let base = if spec.randrepeat {
+    let base = if spec.randrepeat || spec.allrandrepeat {
         spec.randseed
     } else {
         std::time::SystemTime::now()

@@ -227,6 +227,8 @@ pub struct JobSpec {
 
     // --- randomness
     pub randrepeat: bool,
+    /// allrandrepeat=1: repeatable seeds whatever randrepeat says (fio's rule).
+    pub allrandrepeat: bool,
     pub randseed: u64,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,

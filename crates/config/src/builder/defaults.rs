@@ -73,6 +73,7 @@ impl JobSpec {
             startdelay_us: (0, 0),
             loops: 1,
             randrepeat: true,
+            allrandrepeat: false,
             randseed: 0x89,
             norandommap: false,
             random_generator: RandomGenerator::Tausworthe,

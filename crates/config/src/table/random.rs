@@ -15,6 +15,11 @@ pub const RANDOM: &[OptSpec] = &[
         Ok(())
     })
     .def("0x89"),
+    opt("allrandrepeat", K::Bool, C::Random, "Seed every random generator predictably, even with randrepeat=0 (as in fio; ferrio's generators all follow randrepeat otherwise)", |j, c, v| {
+        j.allrandrepeat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("norandommap", K::Flag, C::Random, "Do not track which blocks were done: random offsets may repeat", |j, c, v| {
         j.norandommap = c.bool(v)?;
         Ok(())

@@ -1,0 +1,262 @@
+//! Drop-in mode end to end: ferrio installed as `fio` (a symlink) reports fio's
+//! version and runs the command lines of the tools that drive fio: bench-fio (PyPI
+//! `fio-plot`), cdmpy (PyPI `cdmpy`, command `cdm`) and KDiskMark (its fio command
+//! line, reproduced from its source). The Python harnesses are skipped, visibly, when
+//! not installed, except in CI (`CI` or `FERRIO_REQUIRE_FIO=1` set), where .ci/run
+//! installs them.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn version() -> String {
+    format!("fio-3.33-ferrio-{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A directory holding a symlink named `fio` to the ferrio binary.
+fn fio_link() -> (tempfile::TempDir, PathBuf) {
+    let d = scratch();
+    let link = d.path().join("fio");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ferrio"), &link).expect("symlink");
+    (d, link)
+}
+
+/// PATH with `dir` first, so harnesses that run `fio` run ferrio.
+fn path_with(dir: &Path) -> String {
+    let old = std::env::var("PATH").unwrap_or_default();
+    format!("{}:{old}", dir.display())
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn must_run() -> bool {
+    std::env::var_os("CI").is_some() || std::env::var("FERRIO_REQUIRE_FIO").as_deref() == Ok("1")
+}
+
+/// The harness command `name` on PATH; None (after a visible SKIP line) when absent
+/// outside CI; a failure in CI.
+fn harness(name: &str, package: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|c| c.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            !must_run(),
+            "`{name}` is required in CI: pip install {package} (see .ci/run)"
+        );
+        eprintln!("SKIP: `{name}` not installed (pip install {package})");
+    }
+    found
+}
+
+#[test]
+fn named_fio_it_reports_fios_version_and_still_says_ferrio() {
+    let (d, link) = fio_link();
+    let out = Command::new(&link).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), format!("{}\n", version()));
+    let out = Command::new(&link).arg("-v").output().unwrap();
+    assert_eq!(text(&out.stdout), format!("{}\n", version()));
+    let out = Command::new(&link)
+        .args([
+            "--name=t",
+            "--ioengine=null",
+            "--size=1m",
+            "--output-format=json",
+        ])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(parse_json(&out.stdout)["fio version"], version().as_str());
+    // The normal output's version line too.
+    let out = Command::new(&link)
+        .args(["--name=t", "--ioengine=null", "--size=1m"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stdout).lines().any(|l| l == version()),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn the_environment_turns_drop_in_mode_on_and_off() {
+    let out = ferrio()
+        .arg("--version")
+        .env("FERRIO_FIO_COMPAT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), format!("{}\n", version()));
+    let (_d, link) = fio_link();
+    let out = Command::new(&link)
+        .arg("--version")
+        .env("FERRIO_FIO_COMPAT", "0")
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        format!("ferrio-{}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let out = ferrio()
+        .arg("--version")
+        .env_remove("FERRIO_FIO_COMPAT")
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        format!("ferrio-{}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// KDiskMark (src/benchmark.cpp): `fio --version` must start with "fio-", then one
+/// process per test with this command line; it reads jobs[].read/write.bw, .iops,
+/// .lat_ns.mean and jobs[].error from the JSON on stdout.
+#[test]
+fn kdiskmark_command_line() {
+    let (d, link) = fio_link();
+    let out = Command::new(&link).arg("--version").output().unwrap();
+    assert!(text(&out.stdout).trim().starts_with("fio-"));
+    let file = file_in(d.path(), "kdiskmark.tmp");
+    for (rw, bs, qd, threads) in [
+        ("read", 1024, 8, 1),
+        ("randwrite", 4, 32, 2),
+        ("randrw", 4, 1, 1),
+    ] {
+        let out: Output = Command::new(&link)
+            .args([
+                "--output-format=json",
+                "--ioengine=libaio",
+                "--direct=1",
+                "--randrepeat=0",
+                "--refill_buffers",
+                "--end_fsync=1",
+                "--rwmixread=70",
+                &format!("--filename={file}"),
+                &format!("--name={rw}"),
+                "--size=8m",
+                &format!("--bs={bs}k"),
+                &format!("--rw={rw}"),
+                &format!("--iodepth={qd}"),
+                &format!("--numjobs={threads}"),
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{rw}: {}", text(&out.stderr));
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+        let jobs = v["jobs"].as_array().unwrap();
+        assert_eq!(jobs.len(), threads, "{rw}");
+        for j in jobs {
+            assert_eq!(j["error"], 0);
+            let dir = if rw.contains("write") {
+                "write"
+            } else {
+                "read"
+            };
+            assert!(j[dir]["bw"].as_u64().unwrap() > 0, "{rw}");
+            assert!(j[dir]["iops"].as_f64().unwrap() > 0.0);
+            assert!(j[dir]["lat_ns"]["mean"].as_f64().unwrap() > 0.0);
+        }
+    }
+}
+
+/// bench-fio writes a job file and runs `fio --output-format=json --output=FILE JOB`;
+/// any byte on fio's stderr counts as a failure.
+#[test]
+fn bench_fio_runs_against_ferrio_as_fio() {
+    let Some(bench) = harness("bench-fio", "fio-plot") else {
+        return;
+    };
+    let (d, _link) = fio_link();
+    let target = d.path().join("target");
+    let output = d.path().join("out");
+    std::fs::create_dir(&target).unwrap();
+    let out = Command::new(&bench)
+        .args(["--target", &path_str(&target), "--type", "directory"])
+        .args([
+            "--mode",
+            "randread",
+            "randwrite",
+            "--size",
+            "4M",
+            "--iodepth",
+            "1",
+            "4",
+        ])
+        .args(["--numjobs", "1", "--runtime", "1", "--quiet", "--destructive"])
+        .args(["--output", &path_str(&output)])
+        .env("PATH", path_with(d.path()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && !text(&out.stdout).contains("An error occurred"),
+        "bench-fio failed:\n{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let results = output.join("target").join("4k");
+    for mode in ["randread", "randwrite"] {
+        for qd in [1, 4] {
+            let json = results.join(format!("{mode}-{qd}-1.json"));
+            let v: serde_json::Value = serde_json::from_slice(
+                &std::fs::read(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display())),
+            )
+            .unwrap();
+            assert_eq!(v["fio version"], version().as_str());
+            let dir = &mode[4..];
+            assert!(v["jobs"][0][dir]["iops"].as_f64().unwrap() > 0.0);
+            let log = results.join(format!("{mode}-iodepth-{qd}-numjobs-1_bw.1.log"));
+            assert!(log.exists(), "{}", log.display());
+        }
+    }
+}
+
+/// cdmpy writes a job file (size as a float, bare keys) and runs
+/// `fio --ioengine posixaio --max-jobs=1 --output-format json JOB`, then prints a table.
+#[test]
+fn cdmpy_runs_against_ferrio_as_fio() {
+    let Some(cdm) = harness("cdm", "cdmpy") else {
+        return;
+    };
+    let (d, _link) = fio_link();
+    let target = d.path().join("target");
+    std::fs::create_dir(&target).unwrap();
+    let out = Command::new(&cdm)
+        .args([
+            "-s", "4m", "-n", "1", "-a", "seq,1,1", "-a", "rnd,4,2", "-x", "70",
+        ])
+        .arg(&target)
+        .env("PATH", path_with(d.path()))
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let row = |name: &str| -> Vec<f64> {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("|{name}")))
+            .unwrap_or_else(|| panic!("no row {name}:\n{stdout}"));
+        line.split('|')
+            .skip(2)
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| c.trim().parse().unwrap())
+            .collect()
+    };
+    for name in ["SEQ1M Q1 T1", "RND4K Q4 T2"] {
+        let cells = row(name);
+        assert_eq!(cells.len(), 3, "{name}: {cells:?}");
+        assert!(
+            cells.iter().all(|&c| c > 0.0),
+            "{name}: {cells:?}\n{stdout}"
+        );
+    }
+    // It removes its test file; ferrio left nothing else behind.
+    assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0);
+}
