@@ -153,7 +153,9 @@ fn write_reports(
         }
         match f {
             OutputFormat::Normal => text.push_str(&normal::render(report)),
-            OutputFormat::Terse => text.push_str(&terse::render(report)),
+            OutputFormat::Terse => {
+                text.push_str(&terse::render_version(report, inv.flags.terse_version))
+            }
             OutputFormat::Json => text.push_str(&json::render(report, false)),
             OutputFormat::JsonPlus => text.push_str(&json::render(report, true)),
             // Interval lines are printed during the run by the live reporter (src/live).

@@ -190,7 +190,14 @@ fn bench_fio_runs_against_ferrio_as_fio() {
             "1",
             "4",
         ])
-        .args(["--numjobs", "1", "--runtime", "1", "--quiet", "--destructive"])
+        .args([
+            "--numjobs",
+            "1",
+            "--runtime",
+            "1",
+            "--quiet",
+            "--destructive",
+        ])
         .args(["--output", &path_str(&output)])
         .env("PATH", path_with(d.path()))
         .output()
@@ -259,4 +266,69 @@ fn cdmpy_runs_against_ferrio_as_fio() {
     }
     // It removes its test file; ferrio left nothing else behind.
     assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0);
+}
+
+/// A terse field's shape: percentile (`P%=V`), percentage, integer, decimal or text.
+fn shape(field: &str) -> char {
+    if field.contains("%=") {
+        'P'
+    } else if field.ends_with('%') {
+        '%'
+    } else if field.parse::<u64>().is_ok() {
+        'i'
+    } else if field.parse::<f64>().is_ok() {
+        'f'
+    } else {
+        's'
+    }
+}
+
+/// Differential: every terse version has fio 3.33's field count and, field by field,
+/// the same shape, for the same job (null engine: no disk fields on either side).
+#[test]
+fn terse_versions_2_to_5_have_fios_layout() {
+    if !have_fio() {
+        return;
+    }
+    for ver in ["2", "3", "4", "5"] {
+        let args = [
+            "--name=t",
+            "--ioengine=null",
+            "--rw=randrw",
+            "--size=4m",
+            "--description=about it",
+            "--minimal",
+            &format!("--terse-version={ver}"),
+        ];
+        let fio = Command::new("fio").args(args).output().unwrap();
+        assert!(fio.status.success(), "{}", text(&fio.stderr));
+        let ours = run_ok(&args);
+        let (f, o) = (text(&fio.stdout), text(&ours.stdout));
+        // Version 2 puts the description on a line of its own.
+        assert_eq!(f.lines().count(), o.lines().count(), "v{ver}:\n{f}\n{o}");
+        let fields =
+            |s: &str| -> Vec<String> { s.trim_end().split(';').map(str::to_string).collect() };
+        let (ff, of) = (fields(&f), fields(&o));
+        assert_eq!(
+            ff.len(),
+            of.len(),
+            "v{ver} field count:\nfio:    {f}\nferrio: {o}"
+        );
+        for (i, (a, b)) in ff.iter().zip(&of).enumerate() {
+            assert_eq!(
+                shape(a),
+                shape(b),
+                "v{ver} field {i}: fio '{a}', ferrio '{b}'"
+            );
+        }
+        assert_eq!(ff[0], of[0]);
+        assert_eq!(ff.last(), of.last(), "the description ends the line");
+    }
+    // An unknown version is refused with the allowed ones, as a bad value.
+    let out = ferrio()
+        .args(["--terse-version=6", "--name=t"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("allowed: 2, 3, 4, 5"));
 }
