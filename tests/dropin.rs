@@ -332,3 +332,68 @@ fn terse_versions_2_to_5_have_fios_layout() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("allowed: 2, 3, 4, 5"));
 }
+
+/// The direction labels of the normal output's job block and group block.
+fn labels(normal: &str) -> Vec<String> {
+    normal
+        .lines()
+        .filter(|l| l.contains(": IOPS=") || l.contains(": bw="))
+        .map(|l| l.split(':').next().unwrap().trim().to_string())
+        .collect()
+}
+
+/// Differential: unified_rw_reporting (none, mixed, both and 0, 1, 2) prints fio
+/// 3.33's directions in the normal output, fio's keys in the JSON job object and fio's
+/// terse layout; the mixed direction holds the sum of the others.
+#[test]
+fn unified_rw_reporting_has_fios_layout_in_every_format() {
+    if !have_fio() {
+        return;
+    }
+    for u in ["none", "mixed", "both", "0", "1", "2"] {
+        let base = [
+            "--name=t",
+            "--ioengine=null",
+            "--rw=randrw",
+            "--size=4m",
+            &format!("--unified_rw_reporting={u}"),
+        ];
+        let with = |extra: &str| {
+            let mut a = base.to_vec();
+            a.push(extra);
+            let fio = Command::new("fio").args(&a).output().unwrap();
+            assert!(fio.status.success(), "{}", text(&fio.stderr));
+            (text(&fio.stdout), text(&run_ok(&a).stdout))
+        };
+        let (f, o) = with("--output-format=normal");
+        assert_eq!(labels(&f), labels(&o), "{u}:\n{f}\n{o}");
+        let (f, o) = with("--output-format=json");
+        let keys = |s: &str| -> Vec<String> {
+            let v = parse_json(s.as_bytes());
+            v["jobs"][0].as_object().unwrap().keys().cloned().collect()
+        };
+        assert_eq!(keys(&f), keys(&o), "{u}");
+        let v = parse_json(o.as_bytes());
+        if let Some(m) = v["jobs"][0].get("mixed") {
+            assert_eq!(m["io_bytes"], 4 << 20, "{u}");
+            assert_eq!(m["total_ios"], 1024, "{u}");
+        }
+        let (f, o) = with("--minimal");
+        let (ff, of): (Vec<&str>, Vec<&str>) =
+            (f.trim().split(';').collect(), o.trim().split(';').collect());
+        assert_eq!(ff.len(), of.len(), "{u} terse:\n{f}\n{o}");
+        for (i, (a, b)) in ff.iter().zip(&of).enumerate() {
+            assert_eq!(shape(a), shape(b), "{u} terse field {i}");
+        }
+    }
+    let out = ferrio()
+        .args(["--name=t", "--unified_rw_reporting=all"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("allowed: none, mixed, both, 0, 1, 2"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -104,6 +104,15 @@ pub struct BlockSize {
     pub split: Vec<(u64, u32)>,
 }
 
+/// unified_rw_reporting: how a job's directions are reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnifiedRw {
+    #[default]
+    None,
+    Mixed,
+    Both,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RandomGenerator {
     Tausworthe,
@@ -211,6 +220,7 @@ pub struct JobSpec {
     pub numjobs: u32,
     pub thread: bool,
     pub group_reporting: bool,
+    pub unified_rw_reporting: UnifiedRw,
     pub stonewall: bool,
     pub new_group: bool,
     pub wait_for: Option<String>,

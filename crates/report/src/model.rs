@@ -76,6 +76,9 @@ pub struct JobReport {
     pub iodepth: u32,
     /// Steady-state detection results (ss_dur > 0), or None.
     pub steadystate: Option<SteadyStateReport>,
+    /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
+    /// ([`crate::unified::fold_mixed`]).
+    pub unified: crate::unified::Unified,
 }
 
 /// Statistics of one data direction.
@@ -109,6 +112,8 @@ pub struct SyncReport {
 #[derive(Clone, Debug, Default)]
 pub struct GroupReport {
     pub groupid: u32,
+    /// Its jobs' unified_rw_reporting, combined as fio does ([`crate::unified::Unified::or`]).
+    pub unified: crate::unified::Unified,
     pub kb_base: u32,
     pub unit_base: u32,
     pub dir: [GroupDir; 3],

@@ -12,6 +12,7 @@
 use crate::model::{DiskUtil, JobReport, RunReport, DDIR_READ, DDIR_TRIM, DDIR_WRITE};
 use crate::normal::disk::clamp_util;
 use crate::normal::dist::{depth_dist, lat_dist, rw_total};
+use crate::unified::{self, Unified};
 use crate::units::cfmt;
 
 pub(crate) mod ddir;
@@ -69,17 +70,37 @@ pub fn job_line_version(
     } else {
         format!("{ver};{version};{};{};{}", job.name, job.groupid, job.error)
     };
-    let dirs: &[usize] = if ver == 3 {
+    let dirs: &[usize] = if job.unified == Unified::Mixed {
+        &[DDIR_READ]
+    } else if ver == 3 {
         &[DDIR_READ, DDIR_WRITE]
     } else {
         &[DDIR_READ, DDIR_WRITE, DDIR_TRIM]
     };
-    for &d in dirs {
-        let agg = group.map_or(0, |g| g[d].agg_bw);
+    let mut push_dir = |job: &JobReport, d: usize, agg: u64| {
         out.push_str(&ddir::fields(job, d, agg));
         if ver == 5 {
             out.push_str(&ddir::samples(job, d));
         }
+    };
+    for &d in dirs {
+        push_dir(job, d, group.map_or(0, |g| g[d].agg_bw));
+    }
+    if job.unified == Unified::Both {
+        // fio's show_mixed_ddir_status_terse: the mixed direction after the others.
+        let m = JobReport {
+            dir: [
+                unified::merged_dir(&job.dir),
+                Default::default(),
+                Default::default(),
+            ],
+            ..job.clone()
+        };
+        push_dir(
+            &m,
+            DDIR_READ,
+            group.map_or(0, |g| unified::merged_group(g).agg_bw),
+        );
     }
     out.push_str(&format!(
         ";{}%;{}%;{};{};{}",

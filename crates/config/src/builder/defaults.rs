@@ -63,6 +63,7 @@ impl JobSpec {
             numjobs: 1,
             thread: false,
             group_reporting: false,
+            unified_rw_reporting: Default::default(),
             stonewall: false,
             new_group: false,
             wait_for: None,

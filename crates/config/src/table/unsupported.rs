@@ -105,7 +105,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("trim_percentage", "Trim verified blocks"),
     u("trim_verify_zero", "fio option"),
     u("uid", "Run as user"),
-    u("unified_rw_reporting", "Report all directions together"),
     u("unlink_each_loop", "Unlink files after each loop"),
     u("verify", "Data verification method"),
     u("verify_async", "fio option"),
