@@ -397,3 +397,133 @@ fn unified_rw_reporting_has_fios_layout_in_every_format() {
         text(&out.stderr)
     );
 }
+
+/// tests/jobs_compat: our own job files with values and options fio 3.33 accepts.
+fn compat_files() -> (PathBuf, Vec<String>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jobs_compat");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".fio"))
+        .collect();
+    names.sort();
+    (dir, names)
+}
+
+/// Copies the collection into a scratch directory and runs `prog` there.
+fn run_compat(prog: &Path, job: &str, extra: &[&str]) -> (tempfile::TempDir, Output) {
+    let d = scratch();
+    let (dir, _) = compat_files();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), d.path().join(e.file_name())).unwrap();
+    }
+    let out = Command::new(prog)
+        .arg(job)
+        .args(extra)
+        .env("COMPAT_DIR", d.path())
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    (d, out)
+}
+
+/// Every file fio 3.33 accepts, ferrio accepts; each one with jobs runs, creating the
+/// same files fio creates (data files and logs), with the same bytes where the data
+/// is a pattern.
+#[test]
+fn job_collection_parses_and_runs_like_fio() {
+    let (_, names) = compat_files();
+    assert!(names.len() >= 4, "{names:?}");
+    let ferrio_bin = Path::new(env!("CARGO_BIN_EXE_ferrio"));
+    let fio = have_fio().then(|| PathBuf::from("fio"));
+    let listing = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    for name in &names {
+        let (_d, out) = run_compat(ferrio_bin, name, &["--parse-only"]);
+        assert!(
+            out.status.success(),
+            "ferrio refuses {name}: {}",
+            text(&out.stderr)
+        );
+        if let Some(fio) = &fio {
+            let (_d, out) = run_compat(fio, name, &["--parse-only"]);
+            assert!(
+                out.status.success(),
+                "fio refuses {name}: {}",
+                text(&out.stderr)
+            );
+        }
+        if name == "global_only.fio" {
+            continue;
+        }
+        let (ours, out) = run_compat(ferrio_bin, name, &["--output-format=json"]);
+        assert!(
+            out.status.success(),
+            "ferrio fails {name}: {}",
+            text(&out.stderr)
+        );
+        assert!(!parse_json(&out.stdout)["jobs"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        let Some(fio) = &fio else { continue };
+        let (theirs, out) = run_compat(fio, name, &["--output-format=json"]);
+        assert!(
+            out.status.success(),
+            "fio fails {name}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            listing(ours.path()),
+            listing(theirs.path()),
+            "{name}: files created"
+        );
+        for data in ["floats.0.0", "from-file.0.0"] {
+            let (a, b) = (ours.path().join(data), theirs.path().join(data));
+            if b.exists() {
+                assert!(
+                    std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+                    "{name}: {data} differs from fio's"
+                );
+            }
+        }
+    }
+}
+
+/// Values fio would silently misread stay errors that say why, and touch no file.
+#[test]
+fn values_fio_misreads_are_refused_by_name() {
+    let d = scratch();
+    for (arg, why) in [
+        ("--size=1.0m", "fractional"),
+        (
+            "--random_distribution=sequence",
+            "allowed: random, zipf, pareto, normal, zoned, zoned_abs",
+        ),
+        ("--size=0%", "size=0% selects nothing"),
+        ("--buffer_pattern=%o", "not supported by ferrio yet"),
+    ] {
+        let out = ferrio()
+            .args([
+                "--name=t",
+                &format!("--filename={}", file_in(d.path(), "x")),
+                arg,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{arg}");
+        assert!(
+            text(&out.stderr).contains(why),
+            "{arg}: {}",
+            text(&out.stderr)
+        );
+    }
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}

@@ -27,18 +27,12 @@ pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {
     if digits.is_empty() {
         return Err(format!("malformed size '{s}'"));
     }
-    // A float that is an integer (`16777216.0`, `1.0m`, as scripts print sizes) is
-    // that integer; a real fraction stays an error below (fio would truncate it).
+    // A float that is an integer (`16777216.0`, as scripts print sizes) is that
+    // integer, as in fio. With a unit (`1.0m`) fio silently drops the unit (1 byte),
+    // so that stays an error below, like a real fraction (which fio truncates).
     let suffix = match suffix.strip_prefix('.') {
-        Some(f) => {
-            let zeros = f.find(|c: char| c != '0').unwrap_or(f.len());
-            if zeros > 0 && !f[zeros..].starts_with(|c: char| c.is_ascii_digit()) {
-                &f[zeros..]
-            } else {
-                suffix
-            }
-        }
-        None => suffix,
+        Some(f) if !f.is_empty() && f.bytes().all(|c| c == b'0') => "",
+        _ => suffix,
     };
     let mult = size_suffix_mult(suffix, kb_base).ok_or_else(|| {
         if suffix.starts_with('.') {
@@ -120,9 +114,9 @@ mod tests {
     #[test]
     fn a_float_that_is_an_integer_is_that_integer() {
         assert_eq!(sz("16777216.0"), 16777216);
-        assert_eq!(sz("1.0m"), 1 << 20);
-        assert_eq!(sz("4.00k"), 4096);
-        for bad in ["1.5m", "1.05", "1.", "1.0.0", ".0"] {
+        assert_eq!(sz("4096.00"), 4096);
+        // fio reads 1.0m as 1 byte (the unit after the fraction is lost): refused.
+        for bad in ["1.0m", "4.00k", "1.5m", "1.05", "1.", "1.0.0", ".0"] {
             assert!(parse_size(bad, 1024).is_err(), "{bad}");
         }
     }
