@@ -458,6 +458,14 @@ pub(super) const FLAGS: &[Flag] = &[
         "TYPES",
         "measure memory copy speed and exit (TYPES: comma list\nof memcpy, memmove, simple, hybrid; help lists them)",
         |r, v| {
+            if matches!(v, Some("help" | "list")) {
+                let list: String = super::MEMCPY_TYPES
+                    .iter()
+                    .map(|(n, h)| format!("{n:<10} {h}\n"))
+                    .collect();
+                answer(r, Command::Print(list));
+                return Ok(());
+            }
             let types = super::parse_memcpy_types(v)?;
             answer(r, Command::MemcpyTest(types));
             Ok(())

@@ -500,6 +500,10 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
         Ok(Command::MemcpyTest(t)) if t == ["memcpy", "simple"]
     ));
     assert!(matches!(run(&["-M"], &[]), Ok(Command::MemcpyTest(t)) if t.len() == 4));
+    assert!(
+        matches!(run(&["--memcpytest=help"], &[]), Ok(Command::Print(s)) if s.starts_with("memcpy "))
+    );
+    assert!(err(&["--memcpytest=fast"], &[]).contains("allowed: memcpy, memmove, simple, hybrid"));
     // --merge-blktrace-only checks the jobs like --parse-only and runs nothing.
     assert!(
         matches!(run(&["--merge-blktrace-only", "--name=t"], &[]), Ok(Command::Print(s)) if s.is_empty())
