@@ -233,7 +233,10 @@ fn header_of(t: &plan::ThreadPlan) -> JobHeader {
 /// Whole-disk names behind the files the threads use (fio's disk_util list).
 fn disk_names(threads: &[plan::ThreadPlan]) -> Vec<String> {
     let mut names = Vec::new();
-    for t in threads.iter().filter(|t| !t.caps.diskless) {
+    for t in threads
+        .iter()
+        .filter(|t| !t.caps.diskless && t.spec.disk_util)
+    {
         for f in &t.files {
             let probe = if f.path.exists() {
                 f.path.clone()

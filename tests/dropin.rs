@@ -527,3 +527,58 @@ fn values_fio_misreads_are_refused_by_name() {
     }
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }
+
+/// Options that were accepted and did nothing now act, or are refused by name.
+#[test]
+fn accepted_options_act_or_are_refused() {
+    let d = scratch();
+    let f = file_in(d.path(), "x");
+    // disk_util=0: no disk statistics (fio prints none either).
+    let base = ["--name=t", "--size=256k", &format!("--filename={f}")];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        text(&run_ok(&a).stdout)
+    };
+    assert!(!with(&["--disk_util=0"]).contains("Disk stats"));
+    let v = parse_json(with(&["--disk_util=0", "--output-format=json"]).as_bytes());
+    assert!(v
+        .get("disk_util")
+        .is_none_or(|d| d.as_array().unwrap().is_empty()));
+    // An engine's own option with another engine, as fio: refused, naming both.
+    for (args, want) in [
+        (
+            vec!["--ioengine=psync", "--fixedbufs"],
+            "option of the io_uring engine, but the job's ioengine is psync",
+        ),
+        (
+            vec!["--ioengine=psync", "--hipri"],
+            "option of the pvsync2, io_uring engines",
+        ),
+        (
+            vec!["--ioengine=null", "--sim_lat=10us"],
+            "option of the sim engine",
+        ),
+        (
+            vec!["--create_only=1"],
+            "create_only=1 is not supported by ferrio yet",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(args.iter().copied());
+        let out = ferrio().args(&a).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    run_ok(&[
+        "--name=t",
+        "--ioengine=pvsync2",
+        "--hipri=0",
+        "--size=256k",
+        &format!("--filename={f}"),
+    ]);
+}

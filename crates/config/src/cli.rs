@@ -17,11 +17,11 @@ use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
-pub use help::help;
+pub use flags::help;
 
 mod debug;
+mod enghelp;
 mod flags;
-mod help;
 
 /// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
 pub const FIO_VERSION: &str = "3.33";

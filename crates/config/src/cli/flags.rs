@@ -300,7 +300,7 @@ pub(super) const FLAGS: &[Flag] = &[
         "ENGINE[,OPT]",
         "list the I/O engines, an engine's own options,\nor details on one of them",
         |r, v| {
-            let text = super::help::enghelp(v.unwrap_or(""))?;
+            let text = super::enghelp::enghelp(v.unwrap_or(""))?;
             answer(r, Command::Print(text));
             Ok(())
         },
@@ -477,7 +477,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Ok(())
     }),
     flag(&["help"], Some('h'), Arg::None, "", "this text", |r, _| {
-        answer(r, Command::Print(super::help()));
+        answer(r, Command::Print(help()));
         Ok(())
     }),
     refused(&["latency-log"], 'l', Arg::Value,
@@ -534,6 +534,70 @@ fn start_job(raw: &mut Raw, v: &str) -> Result<(), ConfigError> {
     }
     raw.sections.push(s);
     Ok(())
+}
+
+const HELP_HEAD: &str = "\
+Usage: ferrio [options] [job options] [job files...]
+
+ferrio runs storage I/O benchmarks described like fio's: in job files (INI
+sections) and/or on the command line. On the command line, --name=JOB starts a
+job and the options after it belong to that job; options before the first --name
+(or after --name=global) are global defaults for the jobs after them and for all
+job files. Example:
+
+  ferrio --name=t --rw=randread --bs=4k --size=32M --filename=/tmp/x --ioengine=psync
+  ferrio --direct=1 jobs.fio --section=randread
+
+Run-wide options (fio's one-letter forms, e.g. -v, also work):
+";
+
+const HELP_TAIL: &str = "
+Job options are the same as in job files (--bs=4k is bs=4k); see --cmdhelp.
+Invoked as `fio` (a link named fio) or with FERRIO_FIO_COMPAT=1, ferrio runs in
+drop-in mode: its version reads fio-3.33-ferrio-X.Y.Z (docs/dropin.md).
+";
+
+/// Column where a flag's help starts.
+const HELP_COLUMN: usize = 24;
+
+/// The `--help` text, from the flag table.
+pub fn help() -> String {
+    let mut s = String::from(HELP_HEAD);
+    for f in FLAGS
+        .iter()
+        .filter(|f| matches!(f.action, Action::Handle(_)))
+    {
+        let mut left = format!("  --{}", f.names[0]);
+        match f.arg {
+            Arg::None => {}
+            Arg::Value => left += &format!("={}", f.meta),
+            Arg::Optional => left += &format!("[={}]", f.meta),
+        }
+        if left.len() + 1 < HELP_COLUMN {
+            s += &format!("{left:<HELP_COLUMN$}");
+        } else {
+            s += &format!("{left}\n{:HELP_COLUMN$}", "");
+        }
+        s += &f.help.replace('\n', &format!("\n{:HELP_COLUMN$}", ""));
+        s.push('\n');
+    }
+    s += "\nfio flags ferrio refuses (an error saying why):\n";
+    let mut line = String::from(" ");
+    for f in FLAGS
+        .iter()
+        .filter(|f| matches!(f.action, Action::Refuse(_)))
+    {
+        let word = format!(" --{}", f.names[0]);
+        if line.len() + word.len() > 80 {
+            s += &line;
+            s.push('\n');
+            line = String::from(" ");
+        }
+        line += &word;
+    }
+    s += &line;
+    s.push('\n');
+    s + HELP_TAIL
 }
 
 #[cfg(test)]
@@ -611,5 +675,34 @@ mod tests {
             let f = find(name).unwrap_or_else(|| panic!("fio's --{name} has no row"));
             assert_eq!(f.short, Some(*c), "--{name}");
         }
+    }
+
+    #[test]
+    fn help_lists_every_supported_flag_and_every_refused_one() {
+        let h = help();
+        for f in FLAGS {
+            let shown = format!("--{}", f.names[0]);
+            assert!(h.contains(&shown), "{shown} missing from --help");
+            if let Action::Handle(_) = f.action {
+                assert!(!f.help.is_empty(), "{shown} has no help");
+                assert!(
+                    h.contains(&format!("\n  {shown}")),
+                    "{shown} not at a line start"
+                );
+            }
+        }
+        for line in h.lines().filter(|l| !l.starts_with("  ferrio ")) {
+            assert!(line.len() <= 80, "--help line too long: {line}");
+        }
+    }
+
+    #[test]
+    fn help_aligns_the_descriptions() {
+        let h = help();
+        assert!(
+            h.contains("\n  --output=FILE         write the report to FILE instead of stdout\n")
+        );
+        assert!(h.contains("\n  --interval-percentiles=LIST\n                        percentiles"));
+        assert!(h.contains("\n  --cmdhelp[=OPTION]    list all job options"));
     }
 }

@@ -258,9 +258,13 @@ pub const FILES: &[OptSpec] = &[
         "create_only",
         K::Bool,
         C::Files,
-        "Only lay out the files; do no I/O",
+        "Only lay out the files; do no I/O (create_only=1 is not supported by ferrio yet)",
         |j, c, v| {
             j.create_only = c.bool(v)?;
+            if j.create_only {
+                // The runner has no lay-out-only mode yet: refusing beats running I/O.
+                return Err("create_only=1 is not supported by ferrio yet".into());
+            }
             Ok(())
         },
     )

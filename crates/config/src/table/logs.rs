@@ -2,34 +2,31 @@
 
 use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::ext::logs::WindowValue;
-use crate::spec::JobSpec;
 
-/// A log's file name prefix; the bare key (or an empty value) means the job's name,
-/// as in fio.
-fn prefix(j: &JobSpec, v: &str) -> Result<Option<String>, String> {
+/// A log's file name prefix (the bare key gives the job's name: [`K::OptStr`]).
+fn prefix(v: &str) -> Result<Option<String>, String> {
     let v = v.trim();
-    Ok(Some(if v.is_empty() {
-        j.name.clone()
-    } else {
-        v.to_string()
-    }))
+    if v.is_empty() {
+        return Err("needs a file name prefix".into());
+    }
+    Ok(Some(v.to_string()))
 }
 
 pub const LOGS: &[OptSpec] = &[
     opt("write_bw_log", K::OptStr, C::Stats, "Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run", |j, _, v| {
-        j.logs.bw_log = prefix(j, v)?;
+        j.logs.bw_log = prefix(v)?;
         Ok(())
     }),
     opt("write_iops_log", K::OptStr, C::Stats, "Write an IOPS log: PREFIX_iops.N.log, streamed during the run", |j, _, v| {
-        j.logs.iops_log = prefix(j, v)?;
+        j.logs.iops_log = prefix(v)?;
         Ok(())
     }),
     opt("write_lat_log", K::OptStr, C::Stats, "Write latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log (ns), streamed during the run", |j, _, v| {
-        j.logs.lat_log = prefix(j, v)?;
+        j.logs.lat_log = prefix(v)?;
         Ok(())
     }),
     opt("write_hist_log", K::OptStr, C::Stats, "Write a completion latency histogram log: PREFIX_clat_hist.N.log (one line of fio's histogram bins per log_hist_msec)", |j, _, v| {
-        j.logs.hist_log = prefix(j, v)?;
+        j.logs.hist_log = prefix(v)?;
         Ok(())
     }),
     opt("log_avg_msec", K::Int, C::Stats, "Average log entries over this many milliseconds (0: one entry per I/O, which ferrio does not support yet)", |j, c, v| {

@@ -30,7 +30,7 @@ use crate::values::{self, TimeUnit};
 pub enum Kind {
     /// Free text.
     Str,
-    /// Free text, or the bare key for the default (log prefixes: the job name).
+    /// Free text, or the bare key for the job's name (log prefixes, as in fio).
     OptStr,
     /// One of the listed values.
     Choice,
@@ -71,7 +71,7 @@ impl Kind {
     pub fn describe(self) -> &'static str {
         match self {
             Kind::Str => "string",
-            Kind::OptStr => "string, or the bare key for the default",
+            Kind::OptStr => "string, or the bare key for the job's name",
             Kind::Choice => "one of the values below",
             Kind::Int => "integer (opt=100, units and (arithmetic) allowed)",
             Kind::SignedInt => "signed integer (opt=-5)",
@@ -268,16 +268,6 @@ impl OptSpec {
     /// Whether the option may be written without a value.
     pub fn bare_ok(&self) -> bool {
         matches!(self.kind, Kind::Flag | Kind::OptStr)
-    }
-
-    /// The value a bare key stands for: "1" for flags, "" (the default) for
-    /// [`Kind::OptStr`].
-    pub fn bare_value(&self) -> &'static str {
-        if self.kind == Kind::OptStr {
-            ""
-        } else {
-            "1"
-        }
     }
 
     /// "allowed: a, b, c" or "range: min..max", for error messages; "" if neither.
