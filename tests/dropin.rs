@@ -553,7 +553,11 @@ fn accepted_options_act_or_are_refused() {
         ),
         (
             vec!["--ioengine=psync", "--hipri"],
-            "option of the pvsync2, io_uring engines",
+            "needs ioengine=pvsync2 or io_uring",
+        ),
+        (
+            vec!["--ioengine=sync", "--nowait=1"],
+            "option of the pvsync2, libaio, io_uring engines",
         ),
         (
             vec!["--ioengine=null", "--sim_lat=10us"],
