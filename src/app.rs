@@ -71,6 +71,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
+    let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
     let to_stdout = inv.flags.output.is_none();
@@ -96,6 +97,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let info = run_info(&inv, &clock, &results, started);
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
     let mut report = collect::build(&results, info, disks);
+    if let (Some(before), Some(how)) = (&idle_before, inv.flags.idle_prof) {
+        let after = crate::tools::idle::snapshot();
+        let percpu = how == ferrio_config::IdleProf::PerCpu;
+        report.cpu_idleness = Some(crate::tools::idle::measure(before, &after, percpu));
+    }
     runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
     for (_, r) in &results.threads {
         if let Some((_, msg)) = &r.error {

@@ -33,6 +33,10 @@ fn dispatch(command: Command) -> i32 {
             ferrio_clock::clock_bench(&mut std::io::stdout());
             0
         }
+        Command::IdleCalibrate => {
+            ferrio::tools::idle::print_calibration(&mut std::io::stdout());
+            0
+        }
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
             0

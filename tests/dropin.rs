@@ -586,3 +586,60 @@ fn accepted_options_act_or_are_refused() {
         &format!("--filename={f}"),
     ]);
 }
+
+/// --idle-prof: fio's "CPU idleness" section in normal output and its JSON object
+/// (same keys as fio's), --idle-prof=calibrate alone, and a bad value refused.
+#[test]
+fn idle_prof_reports_cpu_idleness_like_fio() {
+    let job = [
+        "--name=t",
+        "--ioengine=null",
+        "--size=4k",
+        "--startdelay=300ms",
+    ];
+    let mut a = job.to_vec();
+    a.push("--idle-prof=percpu");
+    let out = text(&run_ok(&a).stdout);
+    let block = out
+        .split("\nCPU idleness:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    let lines: Vec<&str> = block.lines().collect();
+    assert!(
+        lines[0].starts_with("  system: ") && lines[0].ends_with('%'),
+        "{block}"
+    );
+    let ncpu = std::thread::available_parallelism().unwrap().get();
+    assert!(lines[1].starts_with("  percpu: "), "{block}");
+    assert_eq!(lines[1].matches('%').count(), ncpu, "{block}");
+    assert!(lines[2].starts_with("  unit work: mean=") && lines[2].contains("us, stddev="));
+    a.push("--output-format=json");
+    let v = parse_json(&run_ok(&a).stdout);
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v["cpu_idleness"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let ours = keys(&v);
+    assert_eq!(ours.len(), ncpu + 3, "{ours:?}");
+    let pct = v["cpu_idleness"]["system"].as_f64().unwrap();
+    assert!((0.0..=100.0).contains(&pct));
+    if have_fio() {
+        let fio = Command::new("fio").args(&a).output().unwrap();
+        assert_eq!(keys(&parse_json(&fio.stdout)), ours);
+    }
+    let cal = text(&run_ok(&["--idle-prof=calibrate"]).stdout);
+    assert!(
+        cal.starts_with("CPU idleness:\n  unit work: mean="),
+        "{cal}"
+    );
+    let out = ferrio()
+        .args(["--idle-prof=all", "--name=t"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("allowed: system, percpu, calibrate"));
+}

@@ -181,6 +181,7 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
         groups,
         disk_util: disks,
         clock_source: info.clock_source,
+        cpu_idleness: None,
     }
 }
 

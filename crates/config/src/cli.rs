@@ -109,6 +109,17 @@ pub struct GlobalFlags {
     pub bandwidth_log: bool,
     /// --trigger-file, --trigger-timeout, --trigger.
     pub trigger: TriggerFlags,
+    /// --idle-prof=system|percpu.
+    pub idle_prof: Option<IdleProf>,
+}
+
+/// What --idle-prof reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleProf {
+    /// The idle share of all CPUs.
+    System,
+    /// Also each CPU's.
+    PerCpu,
 }
 
 /// fio's trigger: when `file` appears or `timeout_ms` after the start, stop every job
@@ -141,6 +152,7 @@ impl Default for GlobalFlags {
             fio_compat: false,
             bandwidth_log: false,
             trigger: TriggerFlags::default(),
+            idle_prof: None,
         }
     }
 }
@@ -165,6 +177,8 @@ pub enum Command {
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
+    /// --idle-prof=calibrate: time the unit of work and exit.
+    IdleCalibrate,
     /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
     MemcpyTest(Vec<&'static str>),
     /// --clock-bench

@@ -32,6 +32,20 @@ pub struct RunReport {
     pub disk_util: Vec<DiskUtil>,
     /// Which clock timed the run ("cpu", "clock_gettime", "gettimeofday", "virtual").
     pub clock_source: String,
+    /// --idle-prof: how idle the CPUs were during the run.
+    pub cpu_idleness: Option<CpuIdleness>,
+}
+
+/// fio's "CPU idleness" section (--idle-prof=system|percpu).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CpuIdleness {
+    /// Idle share of all CPUs, percent.
+    pub system: f64,
+    /// Idle share of each CPU, percent (--idle-prof=percpu only).
+    pub percpu: Option<Vec<f64>>,
+    /// Time of one calibrated unit of work, microseconds: mean and standard deviation.
+    pub unit_mean_us: f64,
+    pub unit_stddev: f64,
 }
 
 /// One reported job (or a whole group when group_reporting merged its threads).

@@ -6,7 +6,9 @@
 //! same (lack of) effect fio gives it, or refused with the reason.
 
 use super::debug::{self, DebugRequest};
-use super::{flag_err, live_flag, parse_formats, Command, ConfigError, EtaMode, OutputFormat, Raw};
+use super::{
+    flag_err, live_flag, parse_formats, Command, ConfigError, EtaMode, IdleProf, OutputFormat, Raw,
+};
 use crate::error::Loc;
 use crate::jobfile::{RawOpt, Section};
 use crate::table;
@@ -392,6 +394,22 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     flag(
+        &["idle-prof"],
+        Some('I'),
+        Arg::Value,
+        "WHAT",
+        "report how idle the CPUs were during the run: system,\npercpu (also each CPU), or calibrate (only time the\nunit of work and exit)",
+        |r, v| {
+            match val(v) {
+                "system" => r.flags.idle_prof = Some(IdleProf::System),
+                "percpu" => r.flags.idle_prof = Some(IdleProf::PerCpu),
+                "calibrate" => answer(r, Command::IdleCalibrate),
+                other => return Err(flag_err("idle-prof", other, "system, percpu, calibrate")),
+            }
+            Ok(())
+        },
+    ),
+    flag(
         &["max-jobs"],
         Some('j'),
         Arg::Value,
@@ -482,7 +500,6 @@ pub(super) const FLAGS: &[Flag] = &[
     }),
     refused(&["latency-log"], 'l', Arg::Value,
         "fio refuses it too (deprecated); use write_lat_log in the job"),
-    refused(&["idle-prof"], 'I', Arg::Value, "CPU idleness profiling is not supported by ferrio yet"),
     refused(&["inflate-log"], 'X', Arg::Value,
         "compressed logs (log_compression) are not supported by ferrio yet, so there is nothing to inflate"),
     refused(&["crctest"], 'G', Arg::Optional,
