@@ -80,7 +80,8 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
 }
 
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
-/// thread's position); randrepeat=0 seeds from the time.
+/// thread's position); randrepeat=0 seeds from the time (the builder turns randrepeat on when randseed
+/// is given, as fio seeds from it then).
 fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
     let base = if spec.randrepeat || spec.allrandrepeat {
         spec.randseed

@@ -414,7 +414,9 @@ fn randomness() {
         "random_distribution=zipf:1.2",
         "percentage_random=50,10",
     ]);
-    assert!(!j.randrepeat && j.norandommap);
+    // fio seeds from a given randseed even with randrepeat=0: the run repeats.
+    assert!(j.randrepeat && j.norandommap);
+    assert!(!job(&["randrepeat=0"]).randrepeat);
     assert_eq!(j.randseed, 1234);
     assert_eq!(j.random_generator, RandomGenerator::Lfsr);
     assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));

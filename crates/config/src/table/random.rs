@@ -10,7 +10,7 @@ pub const RANDOM: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
-    opt("randseed", K::Int, C::Random, "Seed for the random generators", |j, c, v| {
+    opt("randseed", K::Int, C::Random, "Seed for the random generators (set, it makes runs repeat even with randrepeat=0, as in fio)", |j, c, v| {
         j.randseed = c.uint(v)?;
         Ok(())
     })
