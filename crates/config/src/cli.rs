@@ -325,6 +325,11 @@ fn lex_args(
                 )))
             }
         };
+        let key = if arg.starts_with("--") {
+            expand_prefix(&key)?
+        } else {
+            key
+        };
         let key = key.as_str();
         // Value for options that need one: inline, or the next argument (getopt style).
         let mut need = |what: &str| -> Result<String, ConfigError> {
@@ -392,6 +397,44 @@ fn lex_args(
         Some(c) => Err((c, raw.warnings)),
         None => Ok(raw),
     })
+}
+
+/// fio's getopt accepts an unambiguous prefix of a long name on the command line
+/// (`--runt=10` is `--runtime=10`); an exact name always wins. Unknown names come
+/// back unchanged (to be reported as unknown), ambiguous ones are an error.
+fn expand_prefix(key: &str) -> Result<String, ConfigError> {
+    if key.is_empty() || flags::find(key).is_some() || table::find(key).is_some() {
+        return Ok(key.to_string());
+    }
+    // (name written, canonical target) for every long name with this prefix.
+    let mut hits: Vec<(&str, &str)> = Vec::new();
+    for f in flags::all() {
+        for n in f.names.iter().filter(|n| n.starts_with(key)) {
+            hits.push((n, f.names[0]));
+        }
+    }
+    for o in table::all() {
+        for n in std::iter::once(&o.name)
+            .chain(o.aliases.iter())
+            .filter(|n| n.starts_with(key))
+        {
+            hits.push((n, o.name));
+        }
+    }
+    let mut targets: Vec<&str> = hits.iter().map(|h| h.1).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    match targets.len() {
+        0 => Ok(key.to_string()),
+        1 => Ok(targets[0].to_string()),
+        _ => {
+            let names: Vec<String> = hits.iter().map(|h| format!("--{}", h.0)).collect();
+            Err(ConfigError(format!(
+                "option '--{key}' is ambiguous (at command line); possibilities: {}",
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 /// `--key[=value]`, fio's one-letter `-k [value]` / `-kvalue`, or a long name with one

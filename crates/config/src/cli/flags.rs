@@ -517,6 +517,11 @@ pub(super) fn find(name: &str) -> Option<&'static Flag> {
     FLAGS.iter().find(|f| f.names.contains(&name))
 }
 
+/// Every row.
+pub(super) fn all() -> impl Iterator<Item = &'static Flag> {
+    FLAGS.iter()
+}
+
 /// The row for fio's one-letter form `-c`.
 pub(super) fn find_short(c: char) -> Option<&'static Flag> {
     FLAGS.iter().find(|f| f.short == Some(c))

@@ -738,3 +738,25 @@ mod showcmd_props {
         }
     }
 }
+
+#[test]
+fn unambiguous_prefixes_of_long_names_work_as_in_fio() {
+    let i = inv(&["--name=t", "--runt=7", "--output-f=json"], &[]);
+    assert_eq!(i.jobs[0].runtime_us, Some(7_000_000));
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Json]);
+    assert!(matches!(run(&["--vers"], &[]), Ok(Command::Print(s)) if s.starts_with("ferrio-")));
+    // An exact name wins over longer ones (--name, not --name_...; --rw, not --rwmixread).
+    assert_eq!(
+        inv(&["--name=t", "--rw=write"], &[]).jobs[0].rw.text,
+        "write"
+    );
+    let e = err(&["--name=t", "--iodepth_b=1"], &[]);
+    assert!(
+        e.starts_with(
+            "option '--iodepth_b' is ambiguous (at command line); possibilities: --iodepth_batch"
+        ) && e.contains("--iodepth_batch_complete_max"),
+        "{e}"
+    );
+    // A name that is no prefix keeps its "did you mean".
+    assert!(err(&["--name=t", "--iodepht=2"], &[]).contains("did you mean '--iodepth'"));
+}
