@@ -197,10 +197,10 @@ fn null_engine_attains_and_the_json_recomputes() {
 
 #[test]
 fn fio_steadystate_example_runs() {
-    // ../shared/fio-examples/steadystate.fio with the device files made regular
-    // files in a scratch directory and 5m runtimes cut to 2 s.
+    // tests/jobs/steadystate.fio (modelled on fio's steadystate.fio) with the device
+    // files made regular files in a scratch directory and 5m runtimes cut to 2 s.
     let d = scratch();
-    let src = std::fs::read_to_string(examples_dir().join("steadystate.fio")).unwrap();
+    let src = std::fs::read_to_string(jobs_dir().join("steadystate.fio")).unwrap();
     let dir = path_str(d.path());
     let mut text = String::new();
     for line in src.lines() {
