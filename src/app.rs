@@ -23,10 +23,34 @@ pub fn run(inv: Invocation) -> i32 {
     }
 }
 
-fn run_inner(inv: Invocation) -> Result<i32, String> {
-    let started = std::time::Instant::now();
+/// --parse-only: every check a run makes before it touches a file (plan, devices in
+/// use, resources), without laying out or running anything; returns the exit code.
+pub fn check(inv: Invocation) -> i32 {
+    match prepare(&inv) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            1
+        }
+    }
+}
+
+/// What a run decides before it touches anything: the thread plans (with every plan-time
+/// check) and the steady-state windows.
+type Prepared = (
+    Vec<plan::ThreadPlan>,
+    Arc<runner::steadystate::SteadyStateFactory>,
+);
+
+fn prepare(inv: &Invocation) -> Result<Prepared, String> {
     let threads = plan::plan(&inv.jobs)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
+    Ok((threads, steadystate))
+}
+
+fn run_inner(inv: Invocation) -> Result<i32, String> {
+    let started = std::time::Instant::now();
+    let (threads, steadystate) = prepare(&inv)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs

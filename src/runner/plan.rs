@@ -3,7 +3,7 @@
 
 use super::pattern::Region;
 use crate::engine::{self, Capabilities};
-use crate::sys::file;
+use crate::sys::{file, mounts};
 use ferrio_config::{JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -39,6 +39,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
+    let mut checked = std::collections::HashSet::new();
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
         if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
@@ -55,6 +56,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         let spec = Arc::new(spec.clone());
         for clone in 0..spec.numjobs.max(1) {
             let files = plan_files(&spec, clone, caps)?;
+            check_devices_free(&spec, &files, &mut checked)?;
             let region_total: u64 = files.iter().map(|f| f.region.len).sum();
             let pass_bytes = spec.io_size.unwrap_or(region_total);
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
@@ -77,6 +79,31 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         }
     }
     Ok(out)
+}
+
+/// Refuse to write or trim a block device that the system uses (mounted, holding a
+/// mounted partition, held by dm/md, or swap) unless allow_mounted_write=1: one such
+/// write destroys a file system the user did not name. `checked` skips repeated paths.
+fn check_devices_free(
+    spec: &JobSpec,
+    files: &[PlannedFile],
+    checked: &mut std::collections::HashSet<PathBuf>,
+) -> Result<(), String> {
+    if !spec.writes() || spec.allow_mounted_write {
+        return Ok(());
+    }
+    for f in files.iter().filter(|f| f.block_device) {
+        if !checked.insert(f.path.clone()) {
+            continue;
+        }
+        if let Some(why) = mounts::device_in_use(&f.path) {
+            return Err(format!(
+                "job '{}': {why}, and 'allow_mounted_write' isn't set. Aborting.",
+                spec.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the

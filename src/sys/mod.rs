@@ -8,5 +8,6 @@ pub mod file;
 pub mod io;
 pub mod iomem;
 pub mod memory;
+pub mod mounts;
 pub mod rusage;
 pub mod time;

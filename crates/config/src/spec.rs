@@ -168,6 +168,9 @@ pub struct JobSpec {
     pub create_on_open: bool,
     pub create_only: bool,
     pub allow_file_create: bool,
+    /// Allow writes and trims to a block device that is mounted or held (fio's
+    /// allow_mounted_write; refused by default).
+    pub allow_mounted_write: bool,
     pub overwrite: bool,
     pub unlink: bool,
     pub fallocate: Fallocate,

@@ -55,6 +55,7 @@ impl JobSpec {
             create_on_open: false,
             create_only: false,
             allow_file_create: true,
+            allow_mounted_write: false,
             overwrite: false,
             unlink: false,
             fallocate: Fallocate::Native,

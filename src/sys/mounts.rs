@@ -1,0 +1,243 @@
+//! Is a block device in use by the system? A device is in use when it, or one of its
+//! partitions, is mounted (`/proc/self/mountinfo`), held by another block device such as
+//! device-mapper or md (`/sys/dev/block/M:N/holders`), or used as swap (`/proc/swaps`).
+//! Writing to such a device destroys a file system or a volume the user did not name,
+//! so the planner refuses it unless `allow_mounted_write=1` (as fio does).
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
+
+/// A device number as (major, minor).
+type DevNo = (u32, u32);
+
+/// Why `path` (a block device) must not be written, or None when nothing uses it (or
+/// it is not a block device).
+pub fn device_in_use(path: &Path) -> Option<String> {
+    let own = block_dev(path)?;
+    let devices = device_and_partitions(own);
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    for m in parse_mountinfo(&mountinfo) {
+        // Match by the mount's device number, or by its source when that is a device node
+        // (btrfs and others report an anonymous device number).
+        let by_source = if m.source.starts_with('/') {
+            block_dev(Path::new(&m.source))
+        } else {
+            None
+        };
+        let hit = devices
+            .iter()
+            .position(|(d, _)| *d == m.dev || by_source.is_some_and(|s| s == *d));
+        if let Some(i) = hit {
+            return Some(format!(
+                "{} appears mounted ({} on {})",
+                subject(path, i, &devices[i].1),
+                m.fstype,
+                m.mount_point
+            ));
+        }
+    }
+    for (i, (dev, name)) in devices.iter().enumerate() {
+        let holders = holders_of(*dev);
+        if !holders.is_empty() {
+            return Some(format!(
+                "{} is held by {}",
+                subject(path, i, name),
+                holders.join(", ")
+            ));
+        }
+    }
+    let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
+    for swap in parse_swaps(&swaps) {
+        if let Some(sdev) = block_dev(Path::new(&swap)) {
+            if let Some(i) = devices.iter().position(|(d, _)| *d == sdev) {
+                return Some(format!(
+                    "{} is in use as swap",
+                    subject(path, i, &devices[i].1)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// `/dev/loop0`, or `/dev/loop0 (its partition loop0p1)` when the partition is the one in use.
+fn subject(path: &Path, index: usize, name: &str) -> String {
+    if index == 0 {
+        path.display().to_string()
+    } else {
+        format!("{} (its partition {name})", path.display())
+    }
+}
+
+/// The device number of a block device node (None for anything else).
+fn block_dev(path: &Path) -> Option<DevNo> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.file_type().is_block_device() {
+        return None;
+    }
+    let rdev = meta.rdev();
+    Some((libc::major(rdev), libc::minor(rdev)))
+}
+
+/// The device itself, then its partitions, each with its kernel name.
+fn device_and_partitions(dev: DevNo) -> Vec<(DevNo, String)> {
+    let sys = sys_dir(dev);
+    let own_name = sys
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("{}:{}", dev.0, dev.1));
+    let mut out = vec![(dev, own_name)];
+    let Some(sys) = sys else { return out };
+    let Ok(entries) = std::fs::read_dir(&sys) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if !p.join("partition").exists() {
+            continue;
+        }
+        let parsed = std::fs::read_to_string(p.join("dev"))
+            .ok()
+            .and_then(|s| parse_devno(s.trim()));
+        if let Some(d) = parsed {
+            out.push((d, e.file_name().to_string_lossy().into_owned()));
+        }
+    }
+    out
+}
+
+/// /sys/dev/block/M:N resolved to the device's directory.
+fn sys_dir(dev: DevNo) -> Option<PathBuf> {
+    std::fs::canonicalize(format!("/sys/dev/block/{}:{}", dev.0, dev.1)).ok()
+}
+
+/// Names of the block devices built on top of `dev` (dm-0, md127, ...).
+fn holders_of(dev: DevNo) -> Vec<String> {
+    let Some(dir) = sys_dir(dev) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("holders"))
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn parse_devno(s: &str) -> Option<DevNo> {
+    let (a, b) = s.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// One line of /proc/self/mountinfo, the fields this module needs.
+#[derive(Debug, PartialEq)]
+struct Mount {
+    dev: DevNo,
+    mount_point: String,
+    fstype: String,
+    source: String,
+}
+
+/// mountinfo(5): `id parent M:N root mountpoint options [optional...] - fstype source superopts`.
+fn parse_mountinfo(text: &str) -> Vec<Mount> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some((head, tail)) = line.split_once(" - ") else {
+            continue;
+        };
+        let f: Vec<&str> = head.split(' ').collect();
+        let t: Vec<&str> = tail.split(' ').collect();
+        if f.len() < 5 || t.len() < 2 {
+            continue;
+        }
+        let Some(dev) = parse_devno(f[2]) else {
+            continue;
+        };
+        out.push(Mount {
+            dev,
+            mount_point: unescape(f[4]),
+            fstype: t[0].to_string(),
+            source: unescape(t[1]),
+        });
+    }
+    out
+}
+
+/// The device paths in /proc/swaps (first column after the header).
+fn parse_swaps(text: &str) -> Vec<String> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(unescape)
+        .collect()
+}
+
+/// The kernel writes blanks, tabs, newlines and backslashes in paths as `\ooo` octal.
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let oct = b
+            .get(i + 1..i + 4)
+            .filter(|d| b[i] == b'\\' && d.iter().all(|c| (b'0'..=b'7').contains(c)));
+        match oct {
+            Some(d) => {
+                let v = d.iter().fold(0u32, |a, c| a * 8 + (c - b'0') as u32);
+                out.push(v as u8);
+                i += 4;
+            }
+            None => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mountinfo_lines() {
+        let text = "\
+22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw
+90 22 7:0 / /mnt/my\\040disk rw - ext4 /dev/loop0 rw
+91 22 0:45 / /data rw shared:5 master:2 - btrfs /dev/sdb rw
+bogus line
+";
+        let m = parse_mountinfo(text);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[0].dev, (259, 2));
+        assert_eq!(m[1].mount_point, "/mnt/my disk");
+        assert_eq!(m[1].source, "/dev/loop0");
+        assert_eq!(m[2].fstype, "btrfs");
+        assert_eq!(m[2].dev, (0, 45));
+    }
+
+    #[test]
+    fn swaps_lines() {
+        let text = "Filename\tType\tSize\tUsed\tPriority\n/dev/sda2   partition 100 0 -2\n/swap\\040file file 1 0 -3\n";
+        assert_eq!(parse_swaps(text), vec!["/dev/sda2", "/swap file"]);
+    }
+
+    #[test]
+    fn unescape_octal_only() {
+        assert_eq!(unescape("a\\134b\\040"), "a\\b ");
+        assert_eq!(unescape("a\\9"), "a\\9");
+        assert_eq!(unescape("x\\04"), "x\\04");
+    }
+
+    #[test]
+    fn regular_files_and_char_devices_are_never_in_use() {
+        assert_eq!(device_in_use(Path::new("/dev/null")), None);
+        assert_eq!(device_in_use(Path::new("/proc/self/mountinfo")), None);
+        assert_eq!(device_in_use(Path::new("/nonexistent/x")), None);
+    }
+}
