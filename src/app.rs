@@ -9,10 +9,15 @@ use ferrio_clock::Clock;
 use ferrio_config::{Invocation, OutputFormat};
 use ferrio_report::{json, normal, terse, JobHeader, RunReport};
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Run and report; returns the process exit code.
+/// Exit code of a run stopped by SIGINT or SIGTERM (fio 3.33 exits 128 for both); the
+/// results measured until then are still reported in full.
+pub const EXIT_INTERRUPTED: i32 = 128;
+
+/// Run and report; returns the process exit code: 0 success, 1 bad input or an I/O
+/// error, [`EXIT_INTERRUPTED`] when a signal stopped the run.
 pub fn run(inv: Invocation) -> i32 {
     match run_inner(inv) {
         Ok(code) => code,
@@ -89,7 +94,10 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
 
     let stop = Arc::new(AtomicBool::new(false));
+    // Which signal stopped the run (0 = none), for the message and the exit code.
+    let signalled = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
     }
     let disk_names = disk_names(&threads);
@@ -108,6 +116,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         factories.0.push(Box::new(logs));
     }
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    let signal = signalled.load(Ordering::Relaxed);
+    if signal != 0 {
+        // fio prints this on stdout, where it breaks the JSON; stderr keeps stdout clean.
+        eprintln!("ferrio: terminating on signal {signal}");
+    }
     let mut out = live.stop().ok_or("the live reporter failed")?;
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
@@ -123,7 +136,13 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
     write_reports(&mut out, &inv, &report, &live)?;
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
-    Ok(if failed { 1 } else { 0 })
+    Ok(if signal != 0 {
+        EXIT_INTERRUPTED
+    } else if failed {
+        1
+    } else {
+        0
+    })
 }
 
 /// Run-level facts for the report: version, time, clock, elapsed seconds.
