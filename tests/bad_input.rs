@@ -100,3 +100,83 @@ fn unknown_engine_lists_available_ones() {
     let err = fails(&["--name=t", "--ioengine=warpdrive", "--size=1M"]);
     assert!(err.contains("warpdrive") && err.contains("psync"), "{err}");
 }
+
+/// A job on a file in a scratch directory that must be refused before any I/O, by a
+/// real run and by --parse-only alike: exit 1, stderr naming every word in `names`, and
+/// no file created. Returns the message.
+fn refused_before_io(job: &[&str], names: &[&str]) -> String {
+    let d = scratch();
+    let f = file_in(d.path(), "never");
+    let mut args: Vec<String> = job.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--filename={f}"));
+    let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let err = fails(&a);
+    for n in names {
+        assert!(err.contains(n), "message should name '{n}': {err}");
+    }
+    let mut p = a.clone();
+    p.push("--parse-only");
+    let perr = fails(&p);
+    assert_eq!(perr, err, "--parse-only must refuse it the same way");
+    let left: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+    assert!(left.is_empty(), "files were created: {left:?}");
+    err
+}
+
+#[test]
+fn libaio_depth_beyond_aio_max_nr_is_refused_up_front() {
+    let max: u64 = std::fs::read_to_string("/proc/sys/fs/aio-max-nr")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let depth = format!("--iodepth={}", max + 1);
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=1m",
+            "--ioengine=libaio",
+            &depth,
+        ],
+        &["job 't'", &depth[2..], "aio-max-nr"],
+    );
+}
+
+#[test]
+fn io_uring_depth_beyond_the_ring_limit_is_refused() {
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=1m",
+            "--ioengine=io_uring",
+            "--iodepth=65536",
+        ],
+        &["job 't'", "iodepth=65536", "32768"],
+    );
+}
+
+#[test]
+fn buffer_memory_beyond_what_the_machine_has_is_refused() {
+    // 4M units × 1 MiB × 4 jobs = 16 TiB of buffers: more than any test machine has.
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=1g",
+            "--bs=1m",
+            "--ioengine=posixaio",
+            "--iodepth=4096k",
+            "--numjobs=4",
+        ],
+        &[
+            "job 't'",
+            "iodepth=4194304",
+            "bs=1MiB",
+            "numjobs=4",
+            "16TiB",
+            "memory available",
+        ],
+    );
+}

@@ -12,6 +12,7 @@ pub mod pattern;
 pub mod permutation;
 pub mod plan;
 pub mod recorder;
+pub mod resources;
 pub mod rng;
 pub mod steadystate;
 pub mod worker;

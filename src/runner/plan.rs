@@ -78,6 +78,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             });
         }
     }
+    super::resources::check(&out, &super::resources::Limits::of_system())?;
     Ok(out)
 }
 
