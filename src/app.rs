@@ -48,6 +48,11 @@ type Prepared = (
 );
 
 fn prepare(inv: &Invocation) -> Result<Prepared, String> {
+    for j in &inv.jobs {
+        for w in &j.warnings {
+            eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
+        }
+    }
     let threads = plan::plan(&inv.jobs)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))

@@ -1,7 +1,7 @@
 //! Lays out job files before the run, as fio does: a missing or too-small file is
 //! created and extended; if a job will read it (or overwrite=1), the new part is
 //! written with data so reads hit real blocks. An existing file that is large enough,
-//! and any block device, is left untouched.
+//! and any block or character device, is left untouched.
 
 use super::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
@@ -30,7 +30,7 @@ pub fn lay_out(threads: &[ThreadPlan], log: &mut dyn Write) -> Result<(), String
             continue;
         }
         for f in &t.files {
-            if f.block_device {
+            if f.device {
                 continue;
             }
             let n = needs.entry(f.path.clone()).or_default();

@@ -2,8 +2,9 @@
 //! sizes the I/O region of each, all before anything touches the disk.
 
 use super::pattern::Region;
+use super::resources::human;
 use crate::engine::{self, Capabilities};
-use crate::sys::{file, mounts};
+use crate::sys::{affinity, file, mounts};
 use ferrio_config::{JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,8 +14,11 @@ use std::sync::Arc;
 pub struct PlannedFile {
     pub path: PathBuf,
     pub region: Region,
-    /// Whether the path is a block device (never created, extended or truncated).
+    /// Whether the path is a block device.
     pub block_device: bool,
+    /// Whether the path is a block or character device (/dev/null, /dev/zero): never
+    /// created, extended, truncated or unlinked.
+    pub device: bool,
 }
 
 /// One worker thread (a job or one of its numjobs clones).
@@ -53,6 +57,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 spec.name, spec.ioengine, spec.origin
             )
         })?;
+        check_cpus(spec)?;
         let spec = Arc::new(spec.clone());
         for clone in 0..spec.numjobs.max(1) {
             let files = plan_files(&spec, clone, caps)?;
@@ -80,6 +85,42 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     Ok(out)
+}
+
+/// cpus_allowed must name CPUs that exist (fio: "CPU N too large") and include at least
+/// one this process may run on; otherwise pinning fails only once threads start.
+fn check_cpus(spec: &JobSpec) -> Result<(), String> {
+    let Some(cpus) = &spec.cpus_allowed else {
+        return Ok(());
+    };
+    let have = affinity::configured_cpus();
+    if let Some(&c) = cpus.iter().find(|&&c| c >= have) {
+        return Err(format!(
+            "job '{}': cpus_allowed names CPU {c}, but this machine has CPUs 0-{} ({})",
+            spec.name,
+            have - 1,
+            spec.origin
+        ));
+    }
+    if let Some(allowed) = affinity::allowed_cpus() {
+        if !cpus.iter().any(|c| allowed.contains(c)) {
+            return Err(format!(
+                "job '{}': none of the CPUs in cpus_allowed ({}) is available to this process (allowed: {}) ({})",
+                spec.name,
+                list(cpus),
+                list(&allowed),
+                spec.origin
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn list(cpus: &[usize]) -> String {
+    cpus.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Refuse to write or trim a block device that the system uses (mounted, holding a
@@ -167,6 +208,15 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
     let mut files = Vec::with_capacity(names.len());
     for (i, path) in names.into_iter().enumerate() {
         let block_device = !caps.diskless && file::is_block_device(&path);
+        let device = !caps.diskless && file::is_device(&path);
+        if device && !block_device && spec.size.is_none() && spec.filesize.is_none() {
+            return Err(format!(
+                "job '{}': '{}' is a character device, whose size is unknown; set size= ({})",
+                spec.name,
+                path.display(),
+                spec.origin
+            ));
+        }
         let real = existing[i];
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, max)), _) => {
@@ -221,11 +271,34 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             .filter(|&b| b > 0)
             .min()
             .unwrap_or(1);
+        if let Some(r) = real.filter(|_| spec.size.is_none() && spec.filesize.is_none()) {
+            if offset > 0 && offset >= r {
+                return Err(format!(
+                    "job '{}': offset={} is at or past the end of '{}' ({}), so there is nothing to do; give a smaller offset= or a size= ({})",
+                    spec.name,
+                    human(offset),
+                    path.display(),
+                    human(r),
+                    spec.origin
+                ));
+            }
+        }
+        if len > 0 && len < min_bs {
+            let per_file = if nfiles > 1 { " per file" } else { "" };
+            return Err(format!(
+                "job '{}': size={}{per_file} is smaller than the minimum block size bs={}; raise size= or lower bs= ({})",
+                spec.name,
+                human(len),
+                human(min_bs),
+                spec.origin
+            ));
+        }
         let len = len - len % min_bs;
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
             block_device,
+            device,
         });
     }
     Ok(files)

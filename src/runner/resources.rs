@@ -168,7 +168,12 @@ fn others<'a>(names: impl Iterator<Item = &'a String>, except: &str) -> String {
 }
 
 /// Bytes in binary units (4KiB, 1.5GiB), as fio writes sizes.
-fn human(b: u128) -> String {
+pub fn human(b: impl Into<u128>) -> String {
+    let b: u128 = b.into();
+    human_u128(b)
+}
+
+fn human_u128(b: u128) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut v = b as f64;
     let mut u = 0;
@@ -295,9 +300,9 @@ mod tests {
 
     #[test]
     fn human_sizes() {
-        assert_eq!(human(4096), "4KiB");
-        assert_eq!(human(64 << 30), "64GiB");
-        assert_eq!(human(1536 << 20), "1.5GiB");
-        assert_eq!(human(100), "100B");
+        assert_eq!(human(4096u64), "4KiB");
+        assert_eq!(human(64u64 << 30), "64GiB");
+        assert_eq!(human(1536u64 << 20), "1.5GiB");
+        assert_eq!(human(100u64), "100B");
     }
 }

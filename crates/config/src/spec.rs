@@ -234,6 +234,10 @@ pub struct JobSpec {
     pub cpus_allowed: Option<Vec<usize>>,
     pub nice: i32,
 
+    /// Warnings found while building the job, without the job's name or origin (printed
+    /// with them before the run, as fio does).
+    pub warnings: Vec<String>,
+
     /// The job's own options (not inherited from [global]) as given: JSON "job options".
     pub job_options: Vec<(String, String)>,
 

@@ -98,6 +98,7 @@ impl JobSpec {
             clocksource: None,
             cpus_allowed: None,
             nice: 0,
+            warnings: Vec::new(),
             job_options: Vec::new(),
             engine: Default::default(),
             sim: Default::default(),
