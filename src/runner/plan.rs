@@ -62,7 +62,9 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         for clone in 0..spec.numjobs.max(1) {
             let files = plan_files(&spec, clone, caps)?;
             check_devices_free(&spec, &files, &mut checked)?;
-            let region_total: u64 = files.iter().map(|f| f.region.len).sum();
+            let region_total = files
+                .iter()
+                .fold(0u64, |a, f| a.saturating_add(f.region.len));
             let pass_bytes = spec.io_size.unwrap_or(region_total);
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
                 return Err(format!(
@@ -243,7 +245,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             },
             (None, None) => match real {
                 Some(r) => r,
-                None if caps.diskless || spec.fill_device => u64::MAX / 4,
+                // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
+                None if caps.diskless || spec.fill_device => u64::MAX / 4 / nfiles.max(1),
                 None => {
                     return Err(format!(
                         "job '{}': size= is not set and '{}' does not exist, so its size is unknown ({})",
@@ -257,7 +260,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
         let offset = match spec.offset {
             SizeOrPercent::Bytes(b) => b,
             SizeOrPercent::Percent(p) => (real.unwrap_or(per_file) as f64 * p / 100.0) as u64,
-        } + spec.offset_increment * clone as u64;
+        }
+        .saturating_add(spec.offset_increment.saturating_mul(clone as u64));
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
@@ -294,6 +298,17 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             ));
         }
         let len = len - len % min_bs;
+        let end = offset.checked_add(len);
+        if end.is_none() || end > Some(u64::MAX / 2) {
+            return Err(format!(
+                "job '{}': offset {} + size {} of '{}' is beyond the largest file offset ({})",
+                spec.name,
+                offset,
+                len,
+                path.display(),
+                spec.origin
+            ));
+        }
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
