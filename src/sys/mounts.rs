@@ -14,13 +14,33 @@ type DevNo = (u32, u32);
 /// it is not a block device).
 pub fn device_in_use(path: &Path) -> Option<String> {
     let own = block_dev(path)?;
-    let devices = device_and_partitions(own);
-    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    for m in parse_mountinfo(&mountinfo) {
+    let system = System {
+        sys_dev_block: Path::new("/sys/dev/block"),
+        mountinfo: &std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default(),
+        swaps: &std::fs::read_to_string("/proc/swaps").unwrap_or_default(),
+        dev_of: &|p: &str| block_dev(Path::new(p)),
+    };
+    in_use(&path.display().to_string(), own, &system)
+}
+
+/// Where the facts come from (the real system, or a fake one in tests).
+struct System<'a> {
+    /// /sys/dev/block: `M:N` links to each device's sysfs directory.
+    sys_dev_block: &'a Path,
+    /// The text of /proc/self/mountinfo and /proc/swaps.
+    mountinfo: &'a str,
+    swaps: &'a str,
+    /// The device number of a device node path (mount sources, swap files).
+    dev_of: &'a dyn Fn(&str) -> Option<DevNo>,
+}
+
+fn in_use(shown: &str, own: DevNo, sys: &System) -> Option<String> {
+    let devices = device_and_partitions(sys.sys_dev_block, own);
+    for m in parse_mountinfo(sys.mountinfo) {
         // Match by the mount's device number, or by its source when that is a device node
         // (btrfs and others report an anonymous device number).
         let by_source = if m.source.starts_with('/') {
-            block_dev(Path::new(&m.source))
+            (sys.dev_of)(&m.source)
         } else {
             None
         };
@@ -30,29 +50,28 @@ pub fn device_in_use(path: &Path) -> Option<String> {
         if let Some(i) = hit {
             return Some(format!(
                 "{} appears mounted ({} on {})",
-                subject(path, i, &devices[i].1),
+                subject(shown, i, &devices[i].1),
                 m.fstype,
                 m.mount_point
             ));
         }
     }
     for (i, (dev, name)) in devices.iter().enumerate() {
-        let holders = holders_of(*dev);
+        let holders = holders_of(sys.sys_dev_block, *dev);
         if !holders.is_empty() {
             return Some(format!(
                 "{} is held by {}",
-                subject(path, i, name),
+                subject(shown, i, name),
                 holders.join(", ")
             ));
         }
     }
-    let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
-    for swap in parse_swaps(&swaps) {
-        if let Some(sdev) = block_dev(Path::new(&swap)) {
+    for swap in parse_swaps(sys.swaps) {
+        if let Some(sdev) = (sys.dev_of)(&swap) {
             if let Some(i) = devices.iter().position(|(d, _)| *d == sdev) {
                 return Some(format!(
                     "{} is in use as swap",
-                    subject(path, i, &devices[i].1)
+                    subject(shown, i, &devices[i].1)
                 ));
             }
         }
@@ -61,11 +80,11 @@ pub fn device_in_use(path: &Path) -> Option<String> {
 }
 
 /// `/dev/loop0`, or `/dev/loop0 (its partition loop0p1)` when the partition is the one in use.
-fn subject(path: &Path, index: usize, name: &str) -> String {
+fn subject(shown: &str, index: usize, name: &str) -> String {
     if index == 0 {
-        path.display().to_string()
+        shown.to_string()
     } else {
-        format!("{} (its partition {name})", path.display())
+        format!("{shown} (its partition {name})")
     }
 }
 
@@ -80,8 +99,8 @@ fn block_dev(path: &Path) -> Option<DevNo> {
 }
 
 /// The device itself, then its partitions, each with its kernel name.
-fn device_and_partitions(dev: DevNo) -> Vec<(DevNo, String)> {
-    let sys = sys_dir(dev);
+fn device_and_partitions(root: &Path, dev: DevNo) -> Vec<(DevNo, String)> {
+    let sys = sys_dir(root, dev);
     let own_name = sys
         .as_ref()
         .and_then(|p| p.file_name())
@@ -108,13 +127,13 @@ fn device_and_partitions(dev: DevNo) -> Vec<(DevNo, String)> {
 }
 
 /// /sys/dev/block/M:N resolved to the device's directory.
-fn sys_dir(dev: DevNo) -> Option<PathBuf> {
-    std::fs::canonicalize(format!("/sys/dev/block/{}:{}", dev.0, dev.1)).ok()
+fn sys_dir(root: &Path, dev: DevNo) -> Option<PathBuf> {
+    std::fs::canonicalize(root.join(format!("{}:{}", dev.0, dev.1))).ok()
 }
 
 /// Names of the block devices built on top of `dev` (dm-0, md127, ...).
-fn holders_of(dev: DevNo) -> Vec<String> {
-    let Some(dir) = sys_dir(dev) else {
+fn holders_of(root: &Path, dev: DevNo) -> Vec<String> {
+    let Some(dir) = sys_dir(root, dev) else {
         return Vec::new();
     };
     let mut names: Vec<String> = std::fs::read_dir(dir.join("holders"))
@@ -232,6 +251,99 @@ bogus line
         assert_eq!(unescape("a\\134b\\040"), "a\\b ");
         assert_eq!(unescape("a\\9"), "a\\9");
         assert_eq!(unescape("x\\04"), "x\\04");
+    }
+
+    /// A fake /sys/dev/block with loop0 (7:0) and its partitions loop0p1 (259:0) and
+    /// loop0p2 (259:1), as the kernel lays them out.
+    fn fake_sysfs(d: &Path, holder_of: Option<&str>) -> PathBuf {
+        let dev = d.join("devices/virtual/block/loop0");
+        for (part, no) in [("loop0p1", "259:0"), ("loop0p2", "259:1")] {
+            std::fs::create_dir_all(dev.join(part).join("holders")).unwrap();
+            std::fs::write(dev.join(part).join("partition"), "1\n").unwrap();
+            std::fs::write(dev.join(part).join("dev"), format!("{no}\n")).unwrap();
+        }
+        std::fs::create_dir_all(dev.join("holders")).unwrap();
+        std::fs::create_dir_all(dev.join("queue")).unwrap();
+        if let Some(h) = holder_of {
+            let at = if h == "loop0" {
+                dev.clone()
+            } else {
+                dev.join(h)
+            };
+            std::fs::create_dir_all(at.join("holders/dm-0")).unwrap();
+        }
+        let links = d.join("dev/block");
+        std::fs::create_dir_all(&links).unwrap();
+        for (no, target) in [
+            ("7:0", dev.clone()),
+            ("259:0", dev.join("loop0p1")),
+            ("259:1", dev.join("loop0p2")),
+        ] {
+            std::os::unix::fs::symlink(target, links.join(no)).unwrap();
+        }
+        links
+    }
+
+    fn check(holder_of: Option<&str>, mountinfo: &str, swaps: &str) -> Option<String> {
+        let d = tempfile::tempdir().unwrap();
+        let links = fake_sysfs(d.path(), holder_of);
+        let dev_of = |p: &str| match p {
+            "/dev/loop0" => Some((7, 0)),
+            "/dev/loop0p2" => Some((259, 1)),
+            _ => None,
+        };
+        let sys = System {
+            sys_dev_block: &links,
+            mountinfo,
+            swaps,
+            dev_of: &dev_of,
+        };
+        in_use("/dev/loop0", (7, 0), &sys)
+    }
+
+    const SWAPS_HEADER: &str = "Filename Type Size Used Priority\n";
+
+    #[test]
+    fn a_device_nothing_uses_is_free() {
+        let mi = "22 1 259:9 / / rw - ext4 /dev/nvme0n1p2 rw\n";
+        assert_eq!(check(None, mi, SWAPS_HEADER), None);
+    }
+
+    #[test]
+    fn the_device_or_a_partition_mounted() {
+        let mi = "90 22 7:0 / /mnt/a rw - ext4 /dev/loop0 rw\n";
+        let e = check(None, mi, SWAPS_HEADER).unwrap();
+        assert_eq!(e, "/dev/loop0 appears mounted (ext4 on /mnt/a)");
+        let mi = "90 22 259:0 / /mnt/b rw - xfs /dev/loop0p1 rw\n";
+        let e = check(None, mi, SWAPS_HEADER).unwrap();
+        assert_eq!(
+            e,
+            "/dev/loop0 (its partition loop0p1) appears mounted (xfs on /mnt/b)"
+        );
+        // btrfs: an anonymous device number, the partition named as the source.
+        let mi = "91 22 0:45 / /data rw - btrfs /dev/loop0p2 rw\n";
+        let e = check(None, mi, SWAPS_HEADER).unwrap();
+        assert!(
+            e.contains("partition loop0p2") && e.contains("btrfs on /data"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn held_by_device_mapper_or_md() {
+        let e = check(Some("loop0"), "", SWAPS_HEADER).unwrap();
+        assert_eq!(e, "/dev/loop0 is held by dm-0");
+        let e = check(Some("loop0p2"), "", SWAPS_HEADER).unwrap();
+        assert_eq!(e, "/dev/loop0 (its partition loop0p2) is held by dm-0");
+    }
+
+    #[test]
+    fn swap_on_the_device_or_a_partition() {
+        let sw = format!("{SWAPS_HEADER}/dev/loop0p2 partition 1024 0 -2\n");
+        let e = check(None, "", &sw).unwrap();
+        assert_eq!(e, "/dev/loop0 (its partition loop0p2) is in use as swap");
+        let sw = format!("{SWAPS_HEADER}/swapfile file 1024 0 -3\n");
+        assert_eq!(check(None, "", &sw), None);
     }
 
     #[test]
