@@ -34,9 +34,10 @@ fn config(default: u32) -> Config {
     }
 }
 
-/// Every supported option name (and alias) in the table.
+/// Every supported option name (and alias) in the table (unsupported ones fail at once).
 fn names() -> Vec<&'static str> {
     table::all()
+        .filter(|o| o.support != table::Support::No)
         .flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied()))
         .collect()
 }
@@ -110,14 +111,61 @@ fn value_for(kind: Kind, allowed: Vec<&'static str>) -> BoxedStrategy<String> {
     }
 }
 
+/// A value the option plausibly accepts: one of its allowed values, its default, or a
+/// small number of the right shape (so generated jobs get past the first option and
+/// reach the builder's cross-option checks).
+fn plausible(spec: &'static table::OptSpec) -> BoxedStrategy<String> {
+    let mut pool: Vec<String> = spec.values.iter().map(|v| v.0.to_string()).collect();
+    if !spec.default.is_empty() {
+        pool.push(spec.default.to_string());
+    }
+    let shaped = match spec.kind {
+        Kind::Bool | Kind::Flag => {
+            prop_oneof![Just("0".to_string()), Just("1".to_string())].boxed()
+        }
+        Kind::Size | Kind::Range | Kind::PerDirSize | Kind::PerDirRange => {
+            (1u64..64, prop_oneof![Just("k"), Just("m")])
+                .prop_map(|(n, u)| format!("{n}{u}"))
+                .boxed()
+        }
+        Kind::SizeOrPercent => prop_oneof![
+            (1u64..64).prop_map(|n| format!("{n}m")),
+            (1u64..100).prop_map(|n| format!("{n}%"))
+        ]
+        .boxed(),
+        Kind::Time(_) | Kind::TimeRange(_) => (1u64..5).prop_map(|n| format!("{n}s")).boxed(),
+        Kind::Int | Kind::PerDirInt | Kind::SignedInt => {
+            (1u64..16).prop_map(|n| n.to_string()).boxed()
+        }
+        _ => "[a-z]{1,6}".boxed(),
+    };
+    if pool.is_empty() {
+        shaped
+    } else {
+        prop_oneof![proptest::sample::select(pool), shaped].boxed()
+    }
+}
+
 /// One `key=value` (or bare key) from the table.
 fn option_line() -> impl Strategy<Value = String> {
-    proptest::sample::select(names()).prop_flat_map(|name| {
+    line(4)
+}
+
+/// An option line; `hostile` weighs values of any shape against plausible ones (8).
+fn line(hostile: u32) -> impl Strategy<Value = String> {
+    proptest::sample::select(names()).prop_flat_map(move |name| {
         let spec = table::find(name).expect("listed name");
         let allowed: Vec<&'static str> = spec.values.iter().map(|v| v.0).collect();
+        // A bare key is how flags are written; for other options it is an error case.
+        let bare = if spec.kind == Kind::Flag {
+            2
+        } else {
+            hostile.min(1)
+        };
         prop_oneof![
-            8 => value_for(spec.kind, allowed).prop_map(move |v| format!("{name}={v}")),
-            1 => Just(name.to_string()),
+            8 => plausible(spec).prop_map(move |v| format!("{name}={v}")),
+            hostile => value_for(spec.kind, allowed).prop_map(move |v| format!("{name}={v}")),
+            bare => Just(name.to_string()),
         ]
     })
 }
@@ -249,13 +297,18 @@ proptest! {
     #[test]
     fn generated_job_files(
         sections in proptest::collection::vec(
-            (prop_oneof![Just("global".to_string()), "[a-z]{1,6}"],
-             proptest::collection::vec(option_line(), 0..10)),
+            (prop_oneof![1 => Just("global".to_string()), 3 => "[a-z]{1,6}"],
+             prop_oneof![
+                 proptest::collection::vec(line(0), 0..8),
+                 proptest::collection::vec(option_line(), 0..10),
+             ]),
             1..4),
         parse_only in any::<bool>(),
     ) {
         let mut text = String::new();
-        for (name, lines) in &sections {
+        // A last job section, so files of [global] sections alone still define a job.
+        let last = (String::from("last"), Vec::new());
+        for (name, lines) in sections.iter().chain([&last]) {
             text.push_str(&format!("[{name}]\n"));
             for l in lines {
                 text.push_str(l);
