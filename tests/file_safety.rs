@@ -300,3 +300,25 @@ fn allow_mounted_write_is_a_boolean_option() {
         assert_eq!(o.status.success(), ok, "allow_mounted_write={v}");
     }
 }
+
+#[test]
+fn a_device_another_program_claims_exclusively_is_refused() {
+    // Nothing in mountinfo, holders or swaps shows this claim: the kernel's exclusive
+    // open does (as for ZFS pools or a program holding the device with O_EXCL).
+    let Some(lo) = LoopDev::new() else { return };
+    use std::os::unix::fs::OpenOptionsExt;
+    let claim = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&lo.dev)
+        .expect("exclusive open of a free loop device");
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is in use") && stderr.contains("allow_mounted_write"),
+        "{stderr}"
+    );
+    drop(claim);
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
+    assert_eq!(code, Some(0), "free again, the write runs: {stderr}");
+}

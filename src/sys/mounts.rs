@@ -1,7 +1,8 @@
 //! Is a block device in use by the system? A device is in use when it, or one of its
 //! partitions, is mounted (`/proc/self/mountinfo`), held by another block device such as
 //! device-mapper or md (`/sys/dev/block/M:N/holders`), or used as swap (`/proc/swaps`).
-//! Writing to such a device destroys a file system or a volume the user did not name,
+//! Last, the kernel is asked directly: an exclusive open fails while anything claims the
+//! device. Writing to such a device destroys a file system or a volume the user did not name,
 //! so the planner refuses it unless `allow_mounted_write=1` (as fio does).
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -20,7 +21,25 @@ pub fn device_in_use(path: &Path) -> Option<String> {
         swaps: &std::fs::read_to_string("/proc/swaps").unwrap_or_default(),
         dev_of: &|p: &str| block_dev(Path::new(p)),
     };
-    in_use(&path.display().to_string(), own, &system)
+    in_use(&path.display().to_string(), own, &system).or_else(|| claimed(path))
+}
+
+/// The kernel's own answer: a block device opened with O_EXCL fails with EBUSY while
+/// anything claims it (a mount, swap, dm, md, but also ZFS or a btrfs device that the
+/// files above do not show). Opening read-only changes nothing.
+fn claimed(path: &Path) -> Option<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(path)
+    {
+        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => Some(format!(
+            "{} is in use (the kernel refuses to open it exclusively: a file system, swap or volume manager holds it)",
+            path.display()
+        )),
+        _ => None,
+    }
 }
 
 /// Where the facts come from (the real system, or a fake one in tests).
