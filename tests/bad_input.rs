@@ -331,3 +331,20 @@ fn character_devices_work_and_are_never_removed() {
     let err = fails(&["--name=t", "--filename=/dev/null", "--rw=write"]);
     assert!(err.contains("/dev/null") && err.contains("size="), "{err}");
 }
+
+#[test]
+fn huge_page_buffers_beyond_the_pool_are_refused() {
+    // 65536 × 1 MiB = 64 GiB of huge pages: more than any test machine reserves.
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=1g",
+            "--bs=1m",
+            "--ioengine=posixaio",
+            "--iodepth=65536",
+            "--mem=mmaphuge",
+        ],
+        &["job 't'", "mem=mmaphuge", "huge pages", "nr_hugepages"],
+    );
+}

@@ -6,6 +6,7 @@
 
 use super::plan::ThreadPlan;
 use crate::sys::{limits, memory};
+use ferrio_config::ext::engine::MemType;
 use ferrio_config::JobSpec;
 
 /// Bytes of I/O buffer memory one thread allocates: one buffer of the largest block
@@ -35,6 +36,8 @@ pub fn buffer_bytes(spec: &JobSpec, synchronous: bool) -> u128 {
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub mem_available: Option<u64>,
+    /// (free huge pages, huge page size in bytes).
+    pub huge_pages: Option<(u64, u64)>,
     /// (aio-max-nr, aio-nr).
     pub aio: Option<(u64, u64)>,
 }
@@ -43,6 +46,7 @@ impl Limits {
     pub fn of_system() -> Limits {
         Limits {
             mem_available: limits::mem_available(),
+            huge_pages: limits::huge_pages(),
             aio: limits::aio_limits(),
         }
     }
@@ -55,6 +59,7 @@ pub fn check(threads: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
     }
     for set in concurrent_sets(threads) {
         check_memory(set, lim)?;
+        check_huge_pages(set, lim)?;
         check_aio_total(set, lim)?;
     }
     Ok(())
@@ -124,9 +129,13 @@ fn check_memory(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
     let Some(avail) = lim.mem_available else {
         return Ok(());
     };
+    // Huge-page buffers come from their own pool (checked below), not from MemAvailable.
     let per: Vec<u128> = set
         .iter()
-        .map(|t| buffer_bytes(&t.spec, t.caps.synchronous))
+        .map(|t| match t.spec.engine.mem {
+            MemType::ShmHuge | MemType::MmapHuge => 0,
+            _ => buffer_bytes(&t.spec, t.caps.synchronous),
+        })
         .collect();
     let total: u128 = per.iter().sum();
     if total <= avail as u128 {
@@ -153,6 +162,36 @@ fn check_memory(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
         s.numjobs,
         others(set.iter().map(|t| &t.spec.name), &s.name),
         human(avail as u128),
+    ))
+}
+
+/// mem=shmhuge and mem=mmaphuge take their buffers from the huge page pool, which
+/// holds only the pages reserved in /proc/sys/vm/nr_hugepages.
+fn check_huge_pages(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
+    let huge: Vec<&ThreadPlan> = set
+        .iter()
+        .filter(|t| matches!(t.spec.engine.mem, MemType::ShmHuge | MemType::MmapHuge))
+        .collect();
+    let (Some(first), Some((free, size))) = (huge.first(), lim.huge_pages) else {
+        return Ok(());
+    };
+    let size = size.max(1) as u128;
+    let need: u128 = huge
+        .iter()
+        .map(|t| {
+            (buffer_bytes(&t.spec, t.caps.synchronous) + memory::page_size() as u128).div_ceil(size)
+        })
+        .sum();
+    if need <= free as u128 {
+        return Ok(());
+    }
+    let s = &first.spec;
+    Err(format!(
+        "job '{}': mem={} needs {need} huge pages of {} for the I/O buffers of {} thread(s), but {free} are free (reserve more in /proc/sys/vm/nr_hugepages, or use another mem=)",
+        s.name,
+        if s.engine.mem == MemType::ShmHuge { "shmhuge" } else { "mmaphuge" },
+        human(size),
+        huge.len()
     ))
 }
 
@@ -220,6 +259,7 @@ mod tests {
 
     const PLENTY: Limits = Limits {
         mem_available: Some(1 << 40),
+        huge_pages: Some((1 << 20, 2 << 20)),
         aio: Some((65536, 0)),
     };
 
@@ -238,6 +278,7 @@ mod tests {
     fn memory_is_summed_over_threads_running_together() {
         let lim = Limits {
             mem_available: Some(3 << 20),
+            huge_pages: None,
             aio: None,
         };
         let two: Vec<ThreadPlan> = (0..2)
@@ -258,6 +299,7 @@ mod tests {
     fn stonewall_separates_sets() {
         let lim = Limits {
             mem_available: Some(3 << 20),
+            huge_pages: None,
             aio: None,
         };
         let a = thread("a", "libaio", 600, 4096, 0);
@@ -273,6 +315,7 @@ mod tests {
     fn synchronous_engines_use_one_buffer() {
         let lim = Limits {
             mem_available: Some(1 << 20),
+            huge_pages: None,
             aio: None,
         };
         assert!(check(&[thread("s", "psync", 1 << 20, 4096, 0)], &lim).is_ok());
@@ -291,11 +334,34 @@ mod tests {
         assert!(e.contains("aio-max-nr = 65536"), "{e}");
         let lim = Limits {
             mem_available: None,
+            huge_pages: None,
             aio: Some((65536, 60000)),
         };
         let e = check(&[thread("a", "libaio", 8192, 512, 0)], &lim).unwrap_err();
         assert!(e.contains("only 5536"), "{e}");
         assert!(check(&[thread("a", "libaio", 4096, 512, 0)], &lim).is_ok());
+    }
+
+    #[test]
+    fn huge_page_pool() {
+        let lim = Limits {
+            huge_pages: Some((4, 2 << 20)),
+            ..PLENTY
+        };
+        let mut t = thread("h", "libaio", 1, 4096, 0);
+        Arc::get_mut(&mut t.spec).unwrap().engine.mem = MemType::MmapHuge;
+        assert!(check(&[t.clone()], &lim).is_ok(), "one page for 4 KiB");
+        Arc::get_mut(&mut t.spec).unwrap().iodepth = 4096; // 16 MiB: 9 pages with alignment
+        let e = check(&[t.clone()], &lim).unwrap_err();
+        assert!(
+            e.contains("mem=mmaphuge") && e.contains("9 huge pages") && e.contains("4 are free"),
+            "{e}"
+        );
+        Arc::get_mut(&mut t.spec).unwrap().engine.mem = MemType::Mmap;
+        assert!(
+            check(&[t], &lim).is_ok(),
+            "ordinary pages are not from the pool"
+        );
     }
 
     #[test]

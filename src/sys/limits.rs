@@ -53,6 +53,30 @@ fn parse_meminfo_kib(text: &str, key: &str) -> Option<u64> {
     })
 }
 
+/// (huge pages a new mapping can still get, huge page size in bytes): free and not
+/// reserved, plus the surplus the kernel may still add.
+pub fn huge_pages() -> Option<(u64, u64)> {
+    let m = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let free = parse_meminfo_count(&m, "HugePages_Free")?;
+    let rsvd = parse_meminfo_count(&m, "HugePages_Rsvd").unwrap_or(0);
+    let size = parse_meminfo_kib(&m, "Hugepagesize")? * 1024;
+    // Surplus pages the kernel may add on demand (nr_overcommit_hugepages) count too.
+    let surp = parse_meminfo_count(&m, "HugePages_Surp").unwrap_or(0);
+    let overcommit: u64 = std::fs::read_to_string("/proc/sys/vm/nr_overcommit_hugepages")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    Some((
+        free.saturating_sub(rsvd) + overcommit.saturating_sub(surp),
+        size,
+    ))
+}
+
+/// A /proc/meminfo count (no unit), e.g. HugePages_Free.
+fn parse_meminfo_count(text: &str, key: &str) -> Option<u64> {
+    parse_meminfo_kib(text, key)
+}
+
 /// (aio-max-nr, aio-nr): the system-wide limit on libaio events and how many are taken.
 pub fn aio_limits() -> Option<(u64, u64)> {
     let read = |f: &str| -> Option<u64> {
@@ -79,6 +103,9 @@ mod tests {
         assert_eq!(parse_meminfo_kib(t, "MemFree"), Some(1));
         assert_eq!(parse_meminfo_kib(t, "Mem"), None);
         assert_eq!(parse_meminfo_kib(t, "Swap"), None);
+        let h = "HugePages_Free:      12\nHugepagesize:       2048 kB\n";
+        assert_eq!(parse_meminfo_count(h, "HugePages_Free"), Some(12));
+        assert_eq!(parse_meminfo_kib(h, "Hugepagesize"), Some(2048));
     }
 
     #[test]
