@@ -5,6 +5,7 @@
 //! were laid out and gigabytes of buffers were touched.
 
 use super::plan::ThreadPlan;
+use crate::engine::DepthLimit;
 use crate::sys::{limits, memory};
 use ferrio_config::ext::engine::MemType;
 use ferrio_config::JobSpec;
@@ -81,20 +82,19 @@ fn concurrent_sets(threads: &[ThreadPlan]) -> Vec<&[ThreadPlan]> {
     sets
 }
 
-/// Limits one thread alone can exceed: the io_uring ring size, aio-max-nr.
+/// Limits one thread alone can exceed: a ring's size, aio-max-nr.
 fn check_thread_alone(t: &ThreadPlan, lim: &Limits) -> Result<(), String> {
     let s = &t.spec;
     let depth = s.iodepth as u64;
-    match s.ioengine.as_str() {
-        "io_uring" if depth > limits::IO_URING_MAX_ENTRIES => Err(format!(
-            "job '{}': iodepth={depth} is more than the {} entries an io_uring ring can have; lower iodepth",
-            s.name,
-            limits::IO_URING_MAX_ENTRIES
+    match t.caps.depth_limit {
+        DepthLimit::Max(max) if depth > max => Err(format!(
+            "job '{}': iodepth={depth} is more than the {max} entries ioengine={} can queue; lower iodepth",
+            s.name, s.ioengine
         )),
-        "libaio" => match lim.aio {
+        DepthLimit::AioMaxNr => match lim.aio {
             Some((max, _)) if depth > max => Err(format!(
-                "job '{}': iodepth={depth} is more than the kernel allows one libaio context (/proc/sys/fs/aio-max-nr = {max}); lower iodepth or raise fs.aio-max-nr",
-                s.name
+                "job '{}': iodepth={depth} is more than the kernel allows one {} context (/proc/sys/fs/aio-max-nr = {max}); lower iodepth or raise fs.aio-max-nr",
+                s.name, s.ioengine
             )),
             _ => Ok(()),
         },
@@ -102,12 +102,15 @@ fn check_thread_alone(t: &ThreadPlan, lim: &Limits) -> Result<(), String> {
     }
 }
 
-/// libaio contexts of threads running together share aio-max-nr with the whole system.
+/// The AIO contexts of threads running together share aio-max-nr with the whole system.
 fn check_aio_total(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
     let Some((max, used)) = lim.aio else {
         return Ok(());
     };
-    let aio: Vec<&ThreadPlan> = set.iter().filter(|t| t.spec.ioengine == "libaio").collect();
+    let aio: Vec<&ThreadPlan> = set
+        .iter()
+        .filter(|t| t.caps.depth_limit == DepthLimit::AioMaxNr)
+        .collect();
     let total: u64 = aio.iter().map(|t| t.spec.iodepth as u64).sum();
     let free = max.saturating_sub(used);
     if total <= free {
@@ -115,9 +118,10 @@ fn check_aio_total(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
     }
     let first = &aio[0].spec;
     Err(format!(
-        "job '{}': {} libaio thread(s) running together need {total} AIO events (iodepth={} × numjobs={}{}), but only {free} of /proc/sys/fs/aio-max-nr = {max} are free; lower iodepth or numjobs, or raise fs.aio-max-nr",
+        "job '{}': {} {} thread(s) running together need {total} AIO events (iodepth={} × numjobs={}{}), but only {free} of /proc/sys/fs/aio-max-nr = {max} are free; lower iodepth or numjobs, or raise fs.aio-max-nr",
         first.name,
         aio.len(),
+        first.ioengine,
         first.iodepth,
         first.numjobs,
         others(aio.iter().map(|t| &t.spec.name), &first.name),
@@ -250,6 +254,11 @@ mod tests {
                 synchronous: engine == "psync",
                 diskless: false,
                 virtual_time: false,
+                depth_limit: match engine {
+                    "io_uring" => DepthLimit::Max(32768),
+                    "libaio" => DepthLimit::AioMaxNr,
+                    _ => DepthLimit::None,
+                },
             },
             files: Vec::new(),
             pass_bytes: 1,

@@ -6,18 +6,20 @@
 
 use super::buffers::BufferPolicy;
 use super::direct_io;
+use super::engine_setup::engine_options;
 use super::observer::{Completion, ObserverFactory, Observers, Verdict};
 use super::pattern::{NextIo, Pattern, Region};
 use super::plan::ThreadPlan;
 use super::recorder::{Recording, Sampler, ThreadStats};
-use super::rng::Rng;
-use crate::engine::{self, EngineOptions, IoOp, IoUnit, Queued};
+use crate::engine::{self, IoOp, IoUnit, Queued};
+use crate::random::Rng;
 use crate::sys::file::{self, OpenFlags};
 use crate::sys::iomem::IoMemory;
 use crate::sys::memory::page_size;
 use crate::sys::{affinity, rusage::Usage};
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::{Batching, CpusAllowedPolicy};
+use ferrio_config::ClockSource;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,7 +72,7 @@ pub fn run_thread(
         ));
         return result;
     }
-    let (virtual_clock, virtual_handle) = if spec.clocksource.as_deref() == Some("virtual") {
+    let (virtual_clock, virtual_handle) = if spec.clocksource == Some(ClockSource::Virtual) {
         let (c, h) = Clock::virtual_clock();
         (Some(c), Some(h))
     } else {
@@ -150,18 +152,9 @@ impl<'a> Worker<'a> {
         virtual_clock: Option<ferrio_clock::VirtualHandle>,
     ) -> Result<Worker<'a>, (i32, String)> {
         let spec = &plan.spec;
-        let engine = engine::create(
-            &spec.ioengine,
-            EngineOptions {
-                iodepth: spec.iodepth,
-                hipri: spec.hipri,
-                spec: Some(plan.spec.clone()),
-                virtual_clock,
-                clone: plan.clone,
-            },
-        )
-        .map_err(|e| (libc::EINVAL, e))?;
-        let caps = engine.capabilities();
+        let engine = engine::create(&spec.ioengine, engine_options(plan, virtual_clock))
+            .map_err(|e| (libc::EINVAL, e))?;
+        let caps = plan.caps;
         let mut files = Vec::new();
         let mut fds = Vec::new();
         for f in &plan.files {
@@ -294,7 +287,7 @@ impl<'a> Worker<'a> {
 
     fn run(&mut self, stop: &AtomicBool) {
         let spec = self.plan.spec.clone();
-        let synchronous = self.engine.capabilities().synchronous;
+        let synchronous = self.plan.caps.synchronous;
         let begin_ns = self.clock.now_ns();
         self.begin_ns = begin_ns;
         let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
