@@ -83,7 +83,23 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     if normal_out {
         write_prerun_lines(&mut pre, &threads, fallback.as_deref());
     }
-    runner::layout::lay_out(&threads, &mut pre)?;
+    // From here on SIGINT/SIGTERM stop the run (also while files are laid out) and
+    // what was measured is still reported.
+    let stop = Arc::new(AtomicBool::new(false));
+    // Which signal stopped the run (0 = none), for the message and the exit code.
+    let signalled = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    if let Err(e) = runner::layout::lay_out(&threads, &mut pre, &stop) {
+        let signal = signalled.load(Ordering::Relaxed);
+        if signal == 0 {
+            return Err(e);
+        }
+        eprintln!("ferrio: terminating on signal {signal} (while laying out files)");
+        return Ok(EXIT_INTERRUPTED);
+    }
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.
     let mut out: Box<dyn Write + Send> = match &inv.flags.output {
@@ -98,13 +114,6 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         let _ = out.flush();
     }
 
-    let stop = Arc::new(AtomicBool::new(false));
-    // Which signal stopped the run (0 = none), for the message and the exit code.
-    let signalled = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
-        let _ = signal_hook::flag::register(sig, stop.clone());
-    }
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
     let mut factories = Factories::default();

@@ -322,3 +322,62 @@ fn a_device_another_program_claims_exclusively_is_refused() {
     let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
     assert_eq!(code, Some(0), "free again, the write runs: {stderr}");
 }
+
+#[test]
+fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
+    // A 1 MiB tmpfs cannot hold a 4 MiB file: the layout fails with ENOSPC, and the
+    // file it started is removed (an existing file would be cut back to its length).
+    let d = scratch();
+    let mnt = d.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let ok = sh(
+        "mount",
+        &["-t", "tmpfs", "-o", "size=1m", "tmpfs", &path_str(&mnt)],
+    );
+    if !ok.status.success() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but tmpfs cannot be mounted: {}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+        eprintln!("SKIP: cannot mount a tmpfs (needs root)");
+        return;
+    }
+    struct Unmount(String);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = sh("umount", &[&self.0]);
+        }
+    }
+    let _guard = Unmount(path_str(&mnt));
+    let f = mnt.join("data");
+    let o = ferrio()
+        .args([
+            "--name=t",
+            "--rw=read",
+            "--size=4m",
+            &format!("--filename={}", f.display()),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot lay out") && stderr.contains("space"),
+        "{stderr}"
+    );
+    assert!(!f.exists(), "the partial file must be removed");
+    // An existing file is cut back to its own length, its bytes unchanged.
+    std::fs::write(&f, vec![9u8; 64 << 10]).unwrap();
+    let o = ferrio()
+        .args([
+            "--name=t",
+            "--rw=read",
+            "--size=4m",
+            &format!("--filename={}", f.display()),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(&f).unwrap(), vec![9u8; 64 << 10]);
+}

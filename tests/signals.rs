@@ -80,3 +80,36 @@ fn sigint_stops_and_reports() {
 fn sigterm_stops_and_reports() {
     interrupted("-TERM", 15);
 }
+
+#[test]
+fn a_signal_while_laying_out_stops_and_leaves_no_half_file() {
+    // A large file to lay out (written with data, as a read job needs): the signal
+    // lands while it is being filled, or (on a very fast disk) during the run.
+    let d = scratch();
+    let f = file_in(d.path(), "big");
+    let out = run_signalled(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=8g",
+            "--time_based",
+            "--runtime=60",
+            &format!("--filename={f}"),
+            "--output-format=json",
+        ],
+        Duration::from_millis(700),
+        "-TERM",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128), "{stderr}");
+    assert!(stderr.contains("terminating on signal 15"), "{stderr}");
+    if stderr.contains("while laying out files") {
+        assert!(out.stdout.is_empty());
+        assert!(
+            !std::path::Path::new(&f).exists(),
+            "the half-laid-out file must be removed"
+        );
+    } else {
+        parse_json(&out.stdout);
+    }
+}
