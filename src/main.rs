@@ -24,6 +24,7 @@ fn main() {
 fn dispatch(command: Command) -> i32 {
     match command {
         Command::Run(inv) => ferrio::app::run(inv),
+        Command::Check(inv) => ferrio::app::check(inv),
         Command::Print(text) => {
             print!("{text}");
             0

@@ -173,7 +173,9 @@ pub struct Invocation {
 #[allow(clippy::large_enum_variant)]
 pub enum Command {
     Run(Invocation),
-    /// --help, --version, --cmdhelp, --showcmd, --parse-only: print this text to stdout, exit 0.
+    /// --parse-only: run every check a real run makes before I/O, then exit.
+    Check(Invocation),
+    /// --help, --version, --cmdhelp, --showcmd: print this text to stdout, exit 0.
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
@@ -245,26 +247,30 @@ fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     let ov = Overrides {
         readonly: raw.flags.readonly,
     };
-    if raw.parse_only {
-        check_only(&raw, &file_sections, &ov)?;
+    if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
         return Ok(Command::Print(String::new()));
     }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
-    Ok(Command::Run(Invocation {
+    let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,
         global_options: a.global_options,
-    }))
+    };
+    Ok(if raw.parse_only {
+        Command::Check(inv)
+    } else {
+        Command::Run(inv)
+    })
 }
 
-/// `--parse-only`: like fio, global options alone (no job) are checked and accepted.
-fn check_only(raw: &Raw, files: &[Vec<Section>], ov: &Overrides) -> Result<(), ConfigError> {
+/// `--parse-only` with global options alone (no job): like fio, they are checked (on
+/// a job that inherits them) and accepted. False when there are jobs to check.
+fn globals_only(raw: &Raw, files: &[Vec<Section>], ov: &Overrides) -> Result<bool, ConfigError> {
     let no_job =
         raw.sections.iter().all(|s| s.is_global()) && files.iter().flatten().all(|s| s.is_global());
     if !no_job {
-        return assemble(&raw.sections, files, &raw.only, ov).map(|_| ());
+        return Ok(false);
     }
-    // Check the global options by building one job that inherits them.
     let mut sections = raw.sections.clone();
     sections.push(Section {
         name: "parse-only".into(),
@@ -275,7 +281,7 @@ fn check_only(raw: &Raw, files: &[Vec<Section>], ov: &Overrides) -> Result<(), C
             loc: Loc::CommandLine,
         }],
     });
-    assemble(&sections, files, &raw.only, ov).map(|_| ())
+    assemble(&sections, files, &raw.only, ov).map(|_| true)
 }
 
 fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {
