@@ -111,6 +111,8 @@ pub struct GlobalFlags {
     pub trigger: TriggerFlags,
     /// --idle-prof=system|percpu.
     pub idle_prof: Option<IdleProf>,
+    /// --warnings-fatal: a job warning is an error.
+    pub warnings_fatal: bool,
 }
 
 /// What --idle-prof reports.
@@ -153,6 +155,7 @@ impl Default for GlobalFlags {
             bandwidth_log: false,
             trigger: TriggerFlags::default(),
             idle_prof: None,
+            warnings_fatal: false,
         }
     }
 }
@@ -251,6 +254,18 @@ fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
         return Ok(Command::Print(String::new()));
     }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
+    if raw.flags.warnings_fatal {
+        if let Some((j, w)) = a
+            .jobs
+            .iter()
+            .find_map(|j| j.warnings.first().map(|w| (j, w)))
+        {
+            return Err(ConfigError(format!(
+                "job '{}': {w} (at {}); an error with --warnings-fatal",
+                j.name, j.origin
+            )));
+        }
+    }
     let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,

@@ -430,8 +430,11 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('w'),
         Arg::None,
         "",
-        "accepted: ferrio's parser has no warnings, every\nproblem is already an error",
-        |_, _| Ok(()),
+        "make the job warnings (e.g. time_based without\nruntime) errors",
+        |r, _| {
+            r.flags.warnings_fatal = true;
+            Ok(())
+        },
     ),
     flag(
         &["aux-path"],

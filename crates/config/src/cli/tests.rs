@@ -764,3 +764,20 @@ fn unambiguous_prefixes_of_long_names_work_as_in_fio() {
     // A name that is no prefix keeps its "did you mean".
     assert!(err(&["--name=t", "--iodepht=2"], &[]).contains("did you mean '--iodepth'"));
 }
+
+#[test]
+fn warnings_fatal_turns_job_warnings_into_errors() {
+    let i = inv(&["--name=t", "--time_based"], &[]);
+    assert_eq!(i.jobs[0].warnings.len(), 1);
+    let e = err(&["--warnings-fatal", "--name=t", "--time_based"], &[]);
+    assert!(
+        e.starts_with("job 't': time_based needs runtime=")
+            && e.ends_with("an error with --warnings-fatal"),
+        "{e}"
+    );
+    assert!(
+        !inv(&["-w", "--name=t", "--time_based", "--runtime=1"], &[])
+            .jobs
+            .is_empty()
+    );
+}
