@@ -537,4 +537,6 @@ fn live_flag(live: &mut crate::ext::LiveFlags, key: &str, v: &str) -> Result<(),
 }
 
 #[cfg(test)]
+mod flag_tests;
+#[cfg(test)]
 mod tests;
