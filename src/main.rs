@@ -23,6 +23,9 @@ fn main() {
             ferrio_clock::clock_bench(&mut std::io::stdout());
             0
         }
+        Ok(Command::InstallExtras { dir, fio_link }) => {
+            ferrio::install::install_extras(&dir, fio_link)
+        }
         Err(e) => {
             eprintln!("ferrio: {e}");
             1

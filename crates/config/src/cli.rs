@@ -17,9 +17,11 @@ use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
+pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 
 mod debug;
+mod doc;
 mod flags;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +95,12 @@ pub enum Command {
     CpuClockTest,
     /// --clock-bench
     ClockBench,
+    /// --install-extras=DIR[,fio]: write the binary, man page and completions under
+    /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
+    InstallExtras {
+        dir: PathBuf,
+        fio_link: bool,
+    },
 }
 
 /// The arguments as lexed, before the jobs are assembled.
