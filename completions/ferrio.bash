@@ -194,8 +194,15 @@ _ferrio() {
         return 0
     fi
     if [[ $cur == -* ]]; then
-        for w in $_ferrio_words; do
-            [[ $w == "$cur"* ]] && COMPREPLY+=("$w")
+        # A typo (`--iodeng`) falls back to the longest prefix that matches something
+        # (`--iode`), down to two letters after the dashes.
+        local try=$cur
+        while :; do
+            for w in $_ferrio_words; do
+                [[ $w == "$try"* ]] && COMPREPLY+=("$w")
+            done
+            ((${#COMPREPLY[@]} > 0 || ${#try} <= 4)) && break
+            try=${try%?}
         done
         if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *= ]]; then
             compopt -o nospace 2>/dev/null

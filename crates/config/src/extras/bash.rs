@@ -1,7 +1,8 @@
 //! The bash completion script, from [`super::words`]. Self-contained (it needs no
 //! bash-completion helpers) and correct whether or not `=` is in COMP_WORDBREAKS:
-//! `--rw=` completes fio's rw values, `--iodep` the `--iodepth…` options, and a
-//! word not starting with `-` job-file paths.
+//! `--rw=` completes fio's rw values, `--iodep` the `--iodepth…` options (and so does
+//! the typo `--iodeng`: the longest prefix that matches wins), and a word not
+//! starting with `-` job-file paths.
 
 use super::{words, Values};
 
@@ -128,8 +129,15 @@ _ferrio() {
         return 0
     fi
     if [[ $cur == -* ]]; then
-        for w in $_ferrio_words; do
-            [[ $w == "$cur"* ]] && COMPREPLY+=("$w")
+        # A typo (`--iodeng`) falls back to the longest prefix that matches something
+        # (`--iode`), down to two letters after the dashes.
+        local try=$cur
+        while :; do
+            for w in $_ferrio_words; do
+                [[ $w == "$try"* ]] && COMPREPLY+=("$w")
+            done
+            ((${#COMPREPLY[@]} > 0 || ${#try} <= 4)) && break
+            try=${try%?}
         done
         if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *= ]]; then
             compopt -o nospace 2>/dev/null

@@ -129,7 +129,7 @@ fn bash_complete(script: &Temp, words: &[&str], wordbreaks_eq: bool) -> Vec<Stri
         "COMP_WORDBREAKS=${COMP_WORDBREAKS//=}; "
     };
     let cmd = format!(
-        "{setup}source '{}' && COMP_WORDS=({}) && COMP_CWORD={} && _ferrio && printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        "{setup}source '{}' && COMP_WORDS=({}) && COMP_CWORD={} && _ferrio && for r in \"${{COMPREPLY[@]}}\"; do echo \"$r\"; done",
         script.0.display(),
         quoted.join(" "),
         words.len() - 1
@@ -182,6 +182,9 @@ fn bash_completes_values_options_and_files() {
     assert!(got.contains(&"--iodepth=".into()), "{got:?}");
     assert!(got.contains(&"--iodepth_batch=".into()), "{got:?}");
     assert!(got.iter().all(|w| w.starts_with("--iodepth")), "{got:?}");
+    let typo = bash_complete(&script, &["ferrio", "--iodeng"], true);
+    assert_eq!(typo, got, "a typo completes as its longest matching prefix");
+    assert!(bash_complete(&script, &["ferrio", "--zzzz"], true).is_empty());
     let got = bash_complete(&script, &["ferrio", "--na"], true);
     assert_eq!(got, ["--name="]);
     // Flag values, comma lists, the next-word form.
