@@ -255,3 +255,62 @@ fn fish_completes_rw_values_and_option_names() {
         "{got}"
     );
 }
+
+/// Drives an interactive zsh in a pseudo-terminal: types `ferrio WORDS<Tab>` with
+/// `_ferrio` in $fpath and prints every candidate the completion adds as `CAND:x`,
+/// then `SEEN-END` once the shell has answered.
+const ZSH_DRIVER: &str = r#"
+zmodload zsh/zpty || exit 3
+zpty z zsh -f -i
+zpty -w z 'PROMPT= ; fpath=($FERRIO_FPATH $fpath); autoload -U compinit; compinit -u -D'
+zpty -w z 'compprefuncs=(cap); cap() { compadd() { local -a h; builtin compadd -O h "$@"; print -l -- "CA""ND:"${^h}; builtin compadd "$@" } }'
+zpty -w z 'bindkey "^I" complete-word'
+zpty -n -w z "ferrio $1"$'\t'
+zpty -n -w z $'\n'
+zpty -w z 'print EN""D'
+out=
+for i in {1..600}; do
+  if zpty -r -t z chunk; then out+=$chunk; [[ $out == *END* ]] && break; else sleep 0.05; fi
+done
+print -r -- $out | tr -d '\r' | grep -a -o 'CAND:.*'
+[[ $out == *END* ]] && print SEEN-END
+zpty -d z
+"#;
+
+#[test]
+fn zsh_completes_rw_values_and_option_names() {
+    if missing("zsh", "zsh") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("ferrio-extras-{}-fpath", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("_ferrio"), zsh::zsh()).unwrap();
+    let driver = Temp::new("zsh-driver", ZSH_DRIVER);
+    let complete = |words: &str| -> Vec<String> {
+        let o = Command::new("zsh")
+            .arg("-f")
+            .arg(&driver.0)
+            .arg(words)
+            .env("FERRIO_FPATH", &dir)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(out.contains("SEEN-END"), "zsh did not answer: {out}");
+        out.lines()
+            .filter_map(|l| l.strip_prefix("CAND:"))
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let rw = complete("--rw=");
+    let iodep = complete("--iodep");
+    let _ = std::fs::remove_dir_all(&dir);
+    for v in ["read", "write", "randread", "randwrite", "trimwrite"] {
+        assert!(rw.contains(&v.to_string()), "{v}: {rw:?}");
+    }
+    assert!(iodep.contains(&"--iodepth".to_string()), "{iodep:?}");
+    assert!(
+        iodep.iter().all(|c| c.starts_with("--iodepth")),
+        "{iodep:?}"
+    );
+}
