@@ -74,6 +74,9 @@ fn wrap(escaped: &str) -> String {
 const HEAD: &str = r#".\" Generated from ferrio's option and flag tables by
 .\" ferrio_config::extras::manpage() (crates/config/src/extras/manpage.rs): do not edit.
 .TH FERRIO 1 @DATE@ "ferrio @VERSION@" "User Commands"
+.\" Option names must not be hyphenated, nor spread out to fill the line.
+.nh
+.ad l
 .SH NAME
 ferrio \- fast, fio\-compatible storage I/O benchmark
 .SH SYNOPSIS
@@ -147,12 +150,12 @@ ferrio \-\-direct=1 jobs.fio \-\-section=randread \-\-output\-format=json
 .fi
 .RE
 .PP
-Ten simulated minutes of an SSD model in about a second:
+A minute on the simulated device in virtual time (no real I/O, no waiting):
 .PP
 .RS
 .nf
 ferrio \-\-name=s \-\-ioengine=sim \-\-clocksource=virtual \-\-rw=randwrite \e
-       \-\-size=1g \-\-runtime=10m \-\-time_based
+       \-\-size=1g \-\-runtime=60 \-\-time_based
 .fi
 .RE
 .PP

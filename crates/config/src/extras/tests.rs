@@ -314,3 +314,23 @@ fn zsh_completes_rw_values_and_option_names() {
         "{iodep:?}"
     );
 }
+
+#[test]
+fn manpage_job_examples_parse() {
+    let m = manpage();
+    let examples = m.split("\n.SH EXAMPLES\n").nth(1).unwrap();
+    let text = examples.replace(" \\e\n", " ").replace("\\-", "-");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.starts_with("ferrio --name=")) {
+        let args: Vec<String> = line
+            .split_whitespace()
+            .skip(1)
+            .map(str::to_string)
+            .collect();
+        match crate::cli::parse_command_line(&args) {
+            Ok(crate::cli::Command::Run(_)) => checked += 1,
+            other => panic!("{line}: {:?}", other.err()),
+        }
+    }
+    assert_eq!(checked, 2);
+}
