@@ -198,7 +198,7 @@ impl IoEngine for SimEngine {
 
     fn reap(
         &mut self,
-        _units: &mut [IoUnit],
+        units: &mut [IoUnit],
         min: usize,
         max: usize,
         done: &mut Vec<usize>,
@@ -216,6 +216,11 @@ impl IoEngine for SimEngine {
                 now = self.time.wait_until(t);
             }
             self.events.pop();
+            // In virtual time the device's clock is the thread's: each command is
+            // stamped with its own completion, not the last one of the reap.
+            if self.time.is_virtual() {
+                units[idx].done_ns = Some(t);
+            }
             done.push(idx);
             got += 1;
         }
@@ -238,6 +243,7 @@ mod tests {
             len,
             buf: std::ptr::null_mut(),
             result: 0,
+            done_ns: None,
         }
     }
 

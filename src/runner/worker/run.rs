@@ -1,0 +1,433 @@
+//! The I/O loop. One iteration is fio's do_io step: (1) generate and queue one I/O,
+//! committing a full submit batch; (2) when the queue is full (or completions are
+//! polled, or no work is left), reap as iodepth_batch_complete_min/max and iodepth_low
+//! say. Passes wrap (loops, time_based), ramp_time discards what came before it, and
+//! the first error stops the job.
+
+use super::account::Accounting;
+use super::setup::Io;
+use super::state::{Limits, LoopState};
+use super::units::{BufferWork, UnitTimes};
+use crate::engine::{IoOp, Queued};
+use crate::runner::observer::{Observers, Verdict};
+use crate::runner::pattern::{Pattern, Region};
+use crate::runner::plan::ThreadPlan;
+use crate::runner::recorder::ThreadResult;
+use crate::sys::file;
+use crate::sys::rusage::Usage;
+use ferrio_clock::Clock;
+use ferrio_config::ext::engine::Batching;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub struct Worker<'a> {
+    plan: &'a ThreadPlan,
+    clock: &'a Clock,
+    io: Io,
+    acct: Accounting,
+    st: LoopState,
+    lim: Limits,
+    batching: Batching,
+    pattern: Pattern,
+    synchronous: bool,
+    /// fsync=N / fdatasync=N: sync every this many writes (0: never).
+    sync_every: u32,
+    /// The sync is an fdatasync.
+    sync_data_only: bool,
+    /// Start of the measured phase (after ramp_time).
+    stats_start_ns: u64,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(plan: &'a ThreadPlan, clock: &'a Clock, io: Io, observers: Observers) -> Self {
+        let spec = &plan.spec;
+        let synchronous = io.engine.capabilities().synchronous;
+        let depth = io.units.io.len();
+        let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
+        let begin_ns = clock.now_ns();
+        let lim = Limits::new(plan, begin_ns);
+        Worker {
+            plan,
+            clock,
+            acct: Accounting::new(spec, synchronous, observers, begin_ns),
+            st: LoopState::new(&lim, spec.ramp_time_us > 0),
+            lim,
+            batching: spec.engine.batching(depth),
+            pattern: Pattern::new(spec, &regions, plan.seed),
+            synchronous,
+            sync_every: if spec.fsync > 0 {
+                spec.fsync
+            } else {
+                spec.fdatasync
+            },
+            sync_data_only: spec.fsync == 0,
+            stats_start_ns: begin_ns,
+            io,
+        }
+    }
+
+    /// Run until a stopping rule fires; hand back what was measured.
+    ///
+    /// Timing (docs/engines.md, "Where latency starts and ends"): each iteration
+    /// reads the clock *after* the previous I/O's accounting and any periodic work,
+    /// and that reading is the next I/O's start; the completion is read right after
+    /// the engine returns it. So no latency holds ferrio's own bookkeeping.
+    pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
+        let mut usage_start = Usage::thread();
+        let mut now;
+        loop {
+            now = self.clock.now_ns();
+            if stop.load(Ordering::Relaxed)
+                || self.acct.error.is_some()
+                || now >= self.lim.deadline_ns
+            {
+                break;
+            }
+            if self.st.ramping && now >= self.lim.ramp_end_ns {
+                // Ramp over: everything measured so far is discarded.
+                self.st.ramping = false;
+                self.acct.reset(now);
+                usage_start = Usage::thread();
+                self.stats_start_ns = now;
+                now = self.clock.now_ns();
+            }
+            if now >= self.acct.next_due_ns() && !self.st.ramping {
+                if self.acct.periodic(now) == Verdict::Stop {
+                    break;
+                }
+                // Samples, logs and observers took time no I/O may be charged with.
+                now = self.clock.now_ns();
+            }
+            if !self.step(now) {
+                break;
+            }
+        }
+        self.finish(now, usage_start)
+    }
+
+    /// One iteration of the loop, started at `now`: queue, reap, wrap. False when
+    /// the job is over.
+    fn step(&mut self, now: u64) -> bool {
+        let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
+        // (1) Queue one I/O.
+        if self.st.busy.is_some() || (work_left && !self.io.units.free.is_empty()) {
+            let idx = self.next_unit(now);
+            match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
+                Queued::Completed => {
+                    let done = self.clock.now_ns();
+                    self.acct.queue_completed(self.st.inflight);
+                    self.complete(idx, done);
+                    self.io.units.free.push(idx);
+                }
+                Queued::Queued => {
+                    self.st.inflight += 1;
+                    self.io.units.pending.push(idx);
+                    if self.io.units.pending.len() >= self.batching.submit
+                        && self.commit().is_none()
+                    {
+                        return false;
+                    }
+                }
+                Queued::Busy => {
+                    self.st.busy = Some(idx);
+                    if !self.io.units.pending.is_empty() && self.commit().is_none() {
+                        return false;
+                    }
+                }
+            }
+        }
+        if self.synchronous && self.st.inflight == 0 && self.st.busy.is_none() {
+            if self.st.out_of_work(&self.lim) {
+                if !self.pass_ended() {
+                    return false;
+                }
+                self.st.restart_pass();
+            }
+            return true;
+        }
+        // time_based: a finished pass wraps at once, with I/Os still in flight (fio
+        // resets the file's position and random map without draining).
+        if self.st.pass_done
+            && self.plan.spec.time_based
+            && self.st.busy.is_none()
+            && !self.st.ios_exhausted(&self.lim)
+        {
+            self.st.passes += 1;
+            self.new_pass();
+            self.st.restart_pass();
+        }
+        // (2) Reap: fio's wait_for_completions when the queue is full (or polling),
+        // then, once nothing is left to issue, its cleanup_pending_aio.
+        if self.st.inflight > 0 {
+            self.wait_for_completions();
+            let no_work = self.st.busy.is_none() && self.st.out_of_work(&self.lim);
+            if no_work
+                && self.st.inflight > 0
+                && self.acct.error.is_none()
+                && self.drain().is_none()
+            {
+                return false;
+            }
+        }
+        if self.st.pass_over(&self.lim) {
+            if !self.pass_ended() {
+                return false;
+            }
+            self.st.restart_pass();
+        }
+        true
+    }
+
+    /// fio's wait_for_completions: when the queue is full (or completions are
+    /// polled), reap at least iodepth_batch_complete_min, and keep reaping while more
+    /// than iodepth_low are in flight. An error is recorded and ends the wait.
+    fn wait_for_completions(&mut self) {
+        let b = self.batching;
+        let full = self.io.units.free.is_empty() || self.st.busy.is_some();
+        if !(full || b.polling) {
+            return;
+        }
+        let mut min = b.complete_min.min(self.st.inflight);
+        if (full && min == 0) || b.complete_min == 0 {
+            min = 1;
+        }
+        loop {
+            if !self.io.units.pending.is_empty() && self.commit().is_none() {
+                break;
+            }
+            if self.reap(min, b.complete_max).is_none() {
+                break;
+            }
+            if !(full && self.st.inflight > b.low) || self.acct.error.is_some() {
+                break;
+            }
+            min = min.min(self.st.inflight).max(1);
+        }
+    }
+
+    /// The unit to queue next: the one the engine was busy for, else a due sync, else
+    /// the next generated I/O (buffer prepared, times stamped).
+    #[inline]
+    fn next_unit(&mut self, now: u64) -> usize {
+        if let Some(idx) = self.st.busy.take() {
+            // Retry the unit the engine had no room for; it is already counted.
+            return idx;
+        }
+        let units = &mut self.io.units;
+        let idx = units.free.pop().expect("a free unit");
+        if let Some(file) = self.st.sync_due.take() {
+            // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so every
+            // engine — including diskless and asynchronous ones — runs it.
+            units.point_sync(idx, file, self.io.fds[file], self.sync_data_only);
+            units.times[idx] = UnitTimes {
+                due_ns: now,
+                start_ns: now,
+                issue_ns: now,
+            };
+            return idx;
+        }
+        // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
+        let io = self
+            .pattern
+            .next_io(self.lim.pass_bytes - self.st.pass_issued);
+        // fio times a refill in no latency and a scramble in lat only.
+        let (start_ns, issue_ns) = match units.point(idx, io, self.io.fds[io.file]) {
+            BufferWork::None => (now, now),
+            BufferWork::BeforeStart => {
+                units.prepare_buffer(idx);
+                let t = self.clock.now_ns();
+                (t, t)
+            }
+            BufferWork::AfterStart => {
+                units.prepare_buffer(idx);
+                (now, self.clock.now_ns())
+            }
+        };
+        if io.op == IoOp::Write {
+            self.st.count_write(self.sync_every, io.file);
+        }
+        units.times[idx] = UnitTimes {
+            due_ns: start_ns,
+            start_ns,
+            issue_ns,
+        };
+        self.st
+            .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
+        idx
+    }
+
+    /// Account unit `idx`, completed at `now`.
+    #[inline]
+    fn complete(&mut self, idx: usize, now: u64) {
+        let u = &self.io.units.io[idx];
+        let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
+        self.acct
+            .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
+    }
+
+    /// Submit the pending units: one commit, then (fio) the depth map counts them at
+    /// the current depth, the submit map counts one submission of that many, and each
+    /// gets its slat (start → submission) and issue time. None on error (recorded).
+    fn commit(&mut self) -> Option<u64> {
+        if let Err(e) = self.io.engine.commit() {
+            self.acct.error = Some((
+                e.raw_os_error().unwrap_or(libc::EIO),
+                format!("submit: {e}"),
+            ));
+            self.io.units.pending.clear();
+            self.st.submit_failed = true;
+            return None;
+        }
+        let t = self.clock.now_ns();
+        let units = &mut self.io.units;
+        self.acct.committed(self.st.inflight, units.pending.len());
+        for &idx in &units.pending {
+            let times = &mut units.times[idx];
+            if !self.st.ramping {
+                self.acct.submitted(units.io[idx].op, t - times.start_ns);
+            }
+            times.issue_ns = t;
+        }
+        units.pending.clear();
+        Some(t)
+    }
+
+    /// One reap of at least `min`, at most `max` completions; accounts them and
+    /// takes them out of flight. Like fio, one clock reading after the reap stamps
+    /// all its completions — unless the engine knows a unit's exact completion time
+    /// (a modelled device in virtual time). Returns the reading, or None on error
+    /// (recorded).
+    fn reap(&mut self, min: usize, max: usize) -> Option<u64> {
+        let units = &mut self.io.units;
+        units.done.clear();
+        if let Err(e) = self
+            .io
+            .engine
+            .reap(&mut units.io, min, max, &mut units.done)
+        {
+            self.acct.error = Some((e.raw_os_error().unwrap_or(libc::EIO), format!("reap: {e}")));
+            return None;
+        }
+        let now = self.clock.now_ns();
+        let n = self.io.units.done.len();
+        self.acct.reaped(n);
+        for i in 0..n {
+            let idx = self.io.units.done[i];
+            let done = self.io.units.io[idx].done_ns.unwrap_or(now);
+            self.complete(idx, done);
+            self.io.units.free.push(idx);
+        }
+        self.st.inflight -= n;
+        Some(now)
+    }
+
+    /// Complete everything in flight, as fio's cleanup_pending_aio: one look for
+    /// completions without waiting (at most iodepth_batch_complete_max), then commit
+    /// what is queued and wait for all the rest — unlike fio, as they come (at
+    /// least one per reap), so each is stamped when it completed, not when the last
+    /// one did. Returns the time, or None when a reap or commit failed. After a
+    /// failed commit nothing is waited for: what was queued may never complete.
+    fn drain(&mut self) -> Option<u64> {
+        if self.st.submit_failed {
+            return Some(self.clock.now_ns());
+        }
+        let mut now = self.reap(0, self.batching.complete_max)?;
+        if !self.io.units.pending.is_empty() {
+            now = self.commit()?;
+        }
+        // Even after an I/O error: the kernel may still be using the buffers.
+        while self.st.inflight > 0 {
+            now = self.reap(1, self.st.inflight)?;
+        }
+        Some(now)
+    }
+
+    /// Start the next pass (loops, or a time_based wrap). fio closes and reopens each
+    /// file between passes, invalidating its page cache again when invalidate=1 is set;
+    /// ferrio keeps the files open but drops their cached pages the same way, so a
+    /// time-based job does the same work under both.
+    fn new_pass(&mut self) {
+        self.pattern.reset_pass();
+        let spec = &self.plan.spec;
+        if spec.invalidate && !spec.direct {
+            for f in self.io.files.iter().flatten() {
+                file::invalidate_cache(f);
+            }
+        }
+    }
+
+    /// A pass ended with nothing in flight: start the next one (time_based, loops) and
+    /// return true, or return false when the job is done (number_ios reached included).
+    fn pass_ended(&mut self) -> bool {
+        if self.st.ios_exhausted(&self.lim) {
+            return false;
+        }
+        self.st.passes += 1;
+        let spec = &self.plan.spec;
+        if spec.time_based || self.st.passes < spec.loops.max(1) {
+            self.new_pass();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// After the loop: drain what is still queued or in flight (stop signal or
+    /// deadline mid-queue), the end-of-job syncs, the last sample, and the result.
+    fn finish(mut self, mut now: u64, usage_start: Usage) -> ThreadResult {
+        if let Some(idx) = self.st.busy.take() {
+            self.io.units.free.push(idx);
+        }
+        if self.st.inflight > 0 {
+            if let Some(t) = self.drain() {
+                now = t;
+            }
+        }
+        self.acct.materialize_all();
+        let spec = self.plan.spec.clone();
+        if spec.end_fsync && spec.writes() {
+            self.sync_all_files();
+        }
+        let end = self.clock.now_ns();
+        if !self.st.ramping && now >= self.acct.sampler.next_due_ns {
+            self.acct.sampler.sample(end, &mut self.acct.stats);
+        }
+        let mut stats = std::mem::take(&mut self.acct.stats);
+        stats.runtime_us = if self.st.ramping {
+            0
+        } else {
+            (end - self.stats_start_ns) / 1000
+        };
+        stats.usage = Usage::thread().since(&usage_start);
+        if spec.fsync_on_close && spec.writes() {
+            self.sync_all_files();
+        }
+        self.io.files.clear();
+        if spec.unlink {
+            for f in &self.plan.files {
+                if !f.block_device && !self.plan.caps.diskless {
+                    let _ = std::fs::remove_file(&f.path);
+                }
+            }
+        }
+        let mut result = ThreadResult {
+            error: self.acct.error.take(),
+            start_ns: self.stats_start_ns,
+            end_ns: end,
+            elapsed_ns: end - self.lim.begin_ns,
+            ..Default::default()
+        };
+        let observers = std::mem::take(&mut self.acct.observers);
+        observers.finish(end, &stats, &mut result);
+        // Moved, not cloned: a copy would allocate (and touch) ten more histograms.
+        result.stats = stats;
+        result
+    }
+
+    fn sync_all_files(&mut self) {
+        for &fd in &self.io.fds {
+            if fd >= 0 {
+                let _ = crate::sys::io::sync(fd, false);
+            }
+        }
+    }
+}
