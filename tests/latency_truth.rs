@@ -1,0 +1,209 @@
+//! Latency that measures the device, not ferrio (issue 13).
+//!
+//! Ground truth: the simulated device in virtual time, whose every service time lies
+//! in a known range, run with every observer on at once (per-I/O logs, 1 ms
+//! histogram logs, --status-interval=1, steady state): every recorded latency lies
+//! in that range, the I/Os still in flight at the end included.
+//!
+//! Differential: the same file jobs under ferrio and fio 3.33, compared by structure
+//! (never as absolute times): lat − clat (what lies between an I/O's start and its
+//! issue) and the clat median and p99 may not be grossly above fio's.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn rows(path: &Path) -> Vec<Vec<u64>> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| l.split(", ").map(|f| f.parse().unwrap()).collect())
+        .collect()
+}
+
+#[test]
+fn every_latency_is_a_service_time_with_every_observer_on() {
+    let d = scratch();
+    let prefix = file_in(d.path(), "s");
+    let (lo, hi) = (20_000_000u64, 40_000_000u64);
+    let args = [
+        "--name=t".to_string(),
+        "--ioengine=sim".into(),
+        "--clocksource=virtual".into(),
+        "--sim_lat=uniform:20ms:40ms".into(),
+        "--sim_channels=16".into(),
+        "--sim_bw=0".into(),
+        "--iodepth=16".into(),
+        "--rw=randread".into(),
+        "--bs=4k".into(),
+        "--size=64M".into(),
+        "--time_based".into(),
+        "--runtime=20s".into(),
+        format!("--write_lat_log={prefix}"),
+        format!("--write_hist_log={prefix}"),
+        "--log_avg_msec=0".into(),
+        "--log_hist_msec=1".into(),
+        "--ss=iops:0.1%".into(),
+        "--ss_dur=5s".into(),
+        "--status-interval=1".into(),
+        "--output-format=json".into(),
+    ];
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_ok(&a);
+    // With --status-interval, JSON Lines: the final report is the last line.
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let v: Value = serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["ferrio_report"], "final");
+    let r = &v["cumulative"]["jobs"][0]["read"];
+    let ios = r["total_ios"].as_u64().unwrap();
+    assert!(ios > 100, "{ios}");
+    for k in ["clat_ns", "lat_ns"] {
+        let (min, max) = (r[k]["min"].as_u64().unwrap(), r[k]["max"].as_u64().unwrap());
+        assert!(
+            min >= lo && max <= hi,
+            "{k}: {min}..{max} outside {lo}..{hi}"
+        );
+    }
+    // No submission latency in virtual time.
+    assert_eq!(r["slat_ns"]["max"].as_u64(), Some(0));
+    // One per-I/O entry per recorded I/O, each a service time; lat == clat.
+    let clat = rows(&d.path().join("s_clat.1.log"));
+    let lat = rows(&d.path().join("s_lat.1.log"));
+    assert_eq!(clat.len() as u64, ios);
+    assert_eq!(lat.len() as u64, ios);
+    for (c, l) in clat.iter().zip(&lat) {
+        assert!(c[1] >= lo && c[1] <= hi, "{c:?}");
+        assert_eq!(c[1], l[1]);
+    }
+}
+
+/// The run's JSON for one tool (ferrio or fio) and job.
+fn run_tool(fio: bool, args: &[String]) -> Value {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    if fio {
+        fio_json(&a)
+    } else {
+        run_json(&a)
+    }
+}
+
+struct Timing {
+    lat_minus_clat: f64,
+    p50: f64,
+    p99: f64,
+}
+
+fn timing(v: &Value, dir: &str) -> Timing {
+    let r = &v["jobs"][0][dir];
+    let pct = |p: &str| r["clat_ns"]["percentile"][p].as_f64().unwrap();
+    Timing {
+        lat_minus_clat: r["lat_ns"]["mean"].as_f64().unwrap()
+            - r["clat_ns"]["mean"].as_f64().unwrap(),
+        p50: pct("50.000000"),
+        p99: pct("99.000000"),
+    }
+}
+
+/// Runs each job with both tools, alternating, `rounds` times, and keeps each
+/// tool's best (lowest) value of every measure: on a shared machine the best run is
+/// the one least disturbed by others.
+fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
+    let mut best = Timing {
+        lat_minus_clat: f64::MAX,
+        p50: f64::MAX,
+        p99: f64::MAX,
+    };
+    for _ in 0..rounds {
+        let t = timing(&run_tool(fio, args), dir);
+        best.lat_minus_clat = best.lat_minus_clat.min(t.lat_minus_clat);
+        best.p50 = best.p50.min(t.p50);
+        best.p99 = best.p99.min(t.p99);
+    }
+    best
+}
+
+#[test]
+fn lat_minus_clat_and_clat_percentiles_are_fios() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    let base = |engine: &str, rw: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--name=d",
+            &format!("--filename={file}"),
+            &format!("--ioengine={engine}"),
+            &format!("--rw={rw}"),
+            "--bs=4k",
+            "--size=16M",
+            "--time_based",
+            "--runtime=1",
+            "--invalidate=0",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    // Lay the file out once (both tools then find it complete).
+    run_json(&refs(&base("psync", "write", &["--time_based=0"])));
+    let mut jobs = vec![
+        ("psync", "randwrite", "write", vec![]),
+        ("psync", "randread", "read", vec![]),
+        ("pvsync2", "randwrite", "write", vec![]),
+    ];
+    if engine_works("libaio", &file) {
+        jobs.push(("libaio", "randread", "read", vec!["--iodepth=8"]));
+    }
+    if engine_works("io_uring", &file) {
+        jobs.push(("io_uring", "randwrite", "write", vec!["--iodepth=8"]));
+    }
+    for (engine, rw, dir, extra) in jobs {
+        let args = base(engine, rw, &extra);
+        let f = best_of(true, &args, dir, 2);
+        let o = best_of(false, &args, dir, 2);
+        let what = format!("{engine} {rw}: ferrio lat-clat {:.0} ns p50 {} p99 {}; fio lat-clat {:.0} ns p50 {} p99 {}",
+            o.lat_minus_clat, o.p50, o.p99, f.lat_minus_clat, f.p50, f.p99);
+        eprintln!("{what}");
+        // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
+        // ~60 ns: every I/O carried the previous one's bookkeeping.
+        assert!(
+            o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 1_000.0,
+            "{what}"
+        );
+        assert!(o.p50 <= 2.0 * f.p50 + 2_000.0, "{what}");
+        assert!(o.p99 <= 3.0 * f.p99 + 20_000.0, "{what}");
+    }
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Whether both tools can run `engine` here (containers may forbid io_uring or aio).
+fn engine_works(engine: &str, file: &str) -> bool {
+    let args = [
+        "--name=probe".to_string(),
+        format!("--filename={file}"),
+        format!("--ioengine={engine}"),
+        "--rw=read".into(),
+        "--bs=4k".into(),
+        "--size=64k".into(),
+        "--output-format=json".into(),
+    ];
+    let ok = |mut c: std::process::Command| {
+        c.args(&args)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let works = ok(std::process::Command::new("fio")) && ok(ferrio());
+    if !works {
+        eprintln!("SKIP {engine}: not available here");
+    }
+    works
+}
