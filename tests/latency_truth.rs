@@ -207,3 +207,78 @@ fn engine_works(engine: &str, file: &str) -> bool {
     }
     works
 }
+
+/// The first column of every row of a log.
+fn times(path: &Path) -> Vec<u64> {
+    rows(path).iter().map(|r| r[0]).collect()
+}
+
+/// Averaged logs of the same job under both tools (docs/live.md, "Differences from
+/// fio"): latency entries on the same 100 ms grid as fio's; bw/iops entries on the
+/// grid where fio's helper thread stamps them later, never earlier; as many rows,
+/// plus ferrio's last partial window when the runtime is not a multiple of the
+/// window.
+#[test]
+fn averaged_log_rows_are_stamped_like_fios() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    let job = |prefix: &str, runtime: &str| -> Vec<String> {
+        let p = file_in(d.path(), prefix);
+        [
+            "--name=t".to_string(),
+            format!("--filename={file}"),
+            "--ioengine=psync".into(),
+            "--rw=randread".into(),
+            "--bs=4k".into(),
+            "--size=8M".into(),
+            "--invalidate=0".into(),
+            "--time_based".into(),
+            format!("--runtime={runtime}"),
+            "--log_avg_msec=100".into(),
+            format!("--write_bw_log={p}"),
+            format!("--write_iops_log={p}"),
+            format!("--write_lat_log={p}"),
+        ]
+        .to_vec()
+    };
+    run_json(&refs(&job("layout", "100ms")));
+    for (runtime, extra_row) in [("1s", 0usize), ("1050ms", 1)] {
+        fio_json(&refs(&job("f", runtime)));
+        run_json(&refs(&job("r", runtime)));
+        let on_grid = |t: &[u64], what: &str| {
+            for (k, &x) in t.iter().enumerate() {
+                let end = (k as u64 + 1) * 100;
+                // Closed by the first completion at or after the window's end (a
+                // few µs of page-cache reads later; generous for a shared machine).
+                assert!(x >= end && x < end + 50, "{what}: row {k} at {x} ms: {t:?}");
+            }
+        };
+        for kind in ["clat", "lat"] {
+            let f = times(&d.path().join(format!("f_{kind}.1.log")));
+            let r = times(&d.path().join(format!("r_{kind}.1.log")));
+            on_grid(&r[..r.len().min(10)], &format!("ferrio {kind}"));
+            on_grid(&f[..f.len().min(10)], &format!("fio {kind}"));
+            assert_eq!(r.len(), f.len(), "{kind} {runtime}: ferrio {r:?} fio {f:?}");
+        }
+        for kind in ["bw", "iops"] {
+            let f = times(&d.path().join(format!("f_{kind}.1.log")));
+            let r = times(&d.path().join(format!("r_{kind}.1.log")));
+            on_grid(&r[..10], &format!("ferrio {kind}"));
+            // fio's helper thread stamps each window at or after its end.
+            for (k, &x) in f.iter().enumerate() {
+                assert!(x >= (k as u64 + 1) * 100, "fio {kind}: {f:?}");
+            }
+            // fio 3.33 writes one row per helper-thread tick that falls before the
+            // job's end (40-55 ms after each window here, so 9 or 10 rows); ferrio
+            // writes every window, the last partial one included.
+            assert!(
+                (9..=10 + extra_row).contains(&f.len()),
+                "fio {kind} {runtime}: {f:?}"
+            );
+            assert_eq!(r.len(), 10 + extra_row, "ferrio {kind} {runtime}: {r:?}");
+        }
+    }
+}

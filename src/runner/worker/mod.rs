@@ -72,8 +72,12 @@ pub fn run_thread(
             return result;
         }
     };
-    let observers = Observers::new(factory.observers(plan, clock.now_ns()));
-    run::Worker::new(plan, clock, io, observers).run(stop)
+    // One origin for the job's runtime and its observers' schedules, so a log
+    // window that ends with the runtime is closed by the job's end, not by the
+    // last I/O before it (which would leave a second, empty-length row at the end).
+    let begin_ns = clock.now_ns();
+    let observers = Observers::new(factory.observers(plan, begin_ns));
+    run::Worker::new(plan, clock, io, observers, begin_ns).run(stop)
 }
 
 /// cpus_allowed (split: clone N gets the Nth CPU of the set, round robin) and nice.

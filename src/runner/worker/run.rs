@@ -38,12 +38,18 @@ pub struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(plan: &'a ThreadPlan, clock: &'a Clock, io: Io, observers: Observers) -> Self {
+    /// `begin_ns`: the start of the job on `clock` (runtime and ramp count from it).
+    pub fn new(
+        plan: &'a ThreadPlan,
+        clock: &'a Clock,
+        io: Io,
+        observers: Observers,
+        begin_ns: u64,
+    ) -> Self {
         let spec = &plan.spec;
         let synchronous = io.engine.capabilities().synchronous;
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
-        let begin_ns = clock.now_ns();
         let lim = Limits::new(plan, begin_ns);
         Worker {
             plan,

@@ -109,7 +109,8 @@ fn run(opts: &str, script: Script, busy_cost: u64) -> Ran {
     };
     let io = Io::open(&plan, Box::new(engine)).unwrap();
     let stop = AtomicBool::new(false);
-    let result = Worker::new(&plan, &clock, io, Observers::new(observers)).run(&stop);
+    let begin = clock.now_ns();
+    let result = Worker::new(&plan, &clock, io, Observers::new(observers), begin).run(&stop);
     let calls = log.lock().unwrap().clone();
     let seen = seen.lock().unwrap().clone();
     Ran {
