@@ -111,6 +111,16 @@ impl Accounting {
         }
     }
 
+    /// A short transfer of direction `op` whose rest is issued again (fio counts
+    /// it in short_ios then).
+    #[inline]
+    pub fn short(&mut self, op: IoOp) {
+        let d = ddir_of(op);
+        if d < 3 {
+            self.stats.dir[d].short_ios += 1;
+        }
+    }
+
     /// Account one completed unit at `now` (not during ramp: the caller decides). An
     /// error result becomes the job's error (fio stops a job at its first error).
     #[inline]

@@ -19,6 +19,16 @@ use ferrio_clock::Clock;
 use ferrio_config::ext::engine::Batching;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// What became of an I/O a synchronous engine completed.
+enum Residual {
+    /// Complete (whole, failed with -errno, or a sync): account it.
+    Done,
+    /// Short: the rest is to be issued again.
+    Again,
+    /// Nothing transferred: the job's error is set.
+    Failed,
+}
+
 pub struct Worker<'a> {
     plan: &'a ThreadPlan,
     clock: &'a Clock,
@@ -120,9 +130,19 @@ impl<'a> Worker<'a> {
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
                     let done = self.clock.now_ns();
-                    self.acct.queue_completed(self.st.inflight);
-                    self.complete(idx, done);
-                    self.io.units.free.push(idx);
+                    match self.residual(idx) {
+                        Residual::Done => {
+                            self.acct.queue_completed(self.st.inflight);
+                            self.complete(idx, done);
+                            self.io.units.free.push(idx);
+                        }
+                        // The rest goes to the engine again in the next iteration.
+                        Residual::Again => self.st.busy = Some(idx),
+                        Residual::Failed => {
+                            self.io.units.free.push(idx);
+                            return false;
+                        }
+                    }
                 }
                 Queued::Queued => {
                     self.st.inflight += 1;
@@ -215,7 +235,12 @@ impl<'a> Worker<'a> {
     #[inline]
     fn next_unit(&mut self, now: u64) -> usize {
         if let Some(idx) = self.st.busy.take() {
-            // Retry the unit the engine had no room for; it is already counted.
+            // Retry the unit the engine had no room for (or the rest of a short
+            // synchronous transfer, whose issue time is now, as fio's); it is
+            // already counted.
+            if self.synchronous {
+                self.io.units.times[idx].issue_ns = now;
+            }
             return idx;
         }
         let units = &mut self.io.units;
@@ -259,6 +284,47 @@ impl<'a> Worker<'a> {
         self.st
             .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
         idx
+    }
+
+    /// fio's residual rule for an I/O a synchronous engine completed with fewer
+    /// bytes than asked (backend.c io_queue_event): nothing transferred is an
+    /// error (EIO, fio's "full resid": e.g. a read past the end of a file truncated
+    /// under the job), never a counted I/O; some bytes count as a short I/O and the
+    /// rest is issued again from where it stopped. When the rest completes, the unit
+    /// is whole again and accounted once with all its bytes.
+    fn residual(&mut self, idx: usize) -> Residual {
+        let units = &mut self.io.units;
+        let u = &units.io[idx];
+        let data = matches!(u.op, IoOp::Read | IoOp::Write);
+        if !data || u.result < 0 || u.result as usize >= u.len {
+            units.make_whole(idx);
+            return Residual::Done;
+        }
+        let bytes = u.result as usize;
+        if bytes == 0 {
+            let path = self
+                .plan
+                .files
+                .get(u.file)
+                .map(|f| f.path.display().to_string());
+            self.acct.error = Some((
+                libc::EIO,
+                format!(
+                    "full resid: {} of {} bytes at offset {} of {} transferred nothing",
+                    if u.op == IoOp::Read { "read" } else { "write" },
+                    u.len,
+                    u.offset,
+                    path.unwrap_or_default()
+                ),
+            ));
+            units.make_whole(idx);
+            return Residual::Failed;
+        }
+        if !self.st.ramping {
+            self.acct.short(u.op);
+        }
+        units.advance(idx, bytes);
+        Residual::Again
     }
 
     /// Account unit `idx`, completed at `now`.
@@ -381,6 +447,7 @@ impl<'a> Worker<'a> {
     /// deadline mid-queue), the end-of-job syncs, the last sample, and the result.
     fn finish(mut self, mut now: u64, usage_start: Usage) -> ThreadResult {
         if let Some(idx) = self.st.busy.take() {
+            self.io.units.make_whole(idx);
             self.io.units.free.push(idx);
         }
         if self.st.inflight > 0 {

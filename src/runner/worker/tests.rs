@@ -270,15 +270,59 @@ fn busy_requeues_the_same_unit_after_a_reap() {
 }
 
 #[test]
-fn a_short_transfer_counts_its_bytes_as_short() {
+fn a_short_transfer_is_short_and_its_rest_is_issued_again() {
+    // fio's residual rule (synchronous engines): the I/O counts as short, and the
+    // rest is issued at once from where it stopped; the I/O is accounted once.
     let script = Script::sync(100).first(&[
         Step::Now(100, Outcome::Full),
         Step::Now(100, Outcome::Short(1024)),
+        Step::Now(250, Outcome::Full),
     ]);
     let o = run("rw=read\nbs=4k\nsize=16k", script, 0);
+    assert!(o.result.error.is_none());
     let d = &o.result.stats.dir[0];
     assert_eq!((d.total_ios, d.short_ios), (4, 1));
-    assert_eq!(d.io_bytes, 3 * K4 + 1024);
+    assert_eq!(d.io_bytes, 4 * K4);
+    let queued: Vec<(u64, usize)> = o
+        .calls
+        .iter()
+        .filter_map(|c| match c {
+            Call::Queue { offset, len, .. } => Some((*offset, *len)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        queued,
+        [
+            (0, 4096),
+            (4096, 4096),
+            (5120, 3072),
+            (8192, 4096),
+            (12288, 4096)
+        ]
+    );
+    // lat covers both parts (fio's start_time stays); clat only the rest (fio stamps
+    // issue_time again when it queues the rest).
+    assert_eq!((d.lat.max(), d.clat.max()), (350, 250));
+}
+
+#[test]
+fn a_read_that_moves_nothing_is_an_eio_error_not_an_io() {
+    // A file truncated under a running read job: the read at the old size returns
+    // 0 bytes. fio: err=5 ("full resid"); never a counted, zero-byte I/O.
+    for first in [Outcome::Short(0), Outcome::Short(512)] {
+        let script = Script::sync(100).first(&[
+            Step::Now(100, Outcome::Full),
+            Step::Now(100, first),
+            Step::Now(100, Outcome::Short(0)),
+        ]);
+        let o = run("rw=read\nbs=4k\nsize=64k", script, 0);
+        let (errno, msg) = o.result.error.clone().expect("an error");
+        assert_eq!(errno, libc::EIO, "{msg}");
+        assert!(msg.contains("full resid"), "{msg}");
+        let d = &o.result.stats.dir[0];
+        assert_eq!((d.total_ios, d.io_bytes), (1, K4), "{first:?}");
+    }
 }
 
 #[test]

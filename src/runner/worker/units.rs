@@ -44,6 +44,9 @@ pub struct Units {
     pub pending: Vec<usize>,
     /// Units the last reap completed.
     pub done: Vec<usize>,
+    /// Per unit: bytes a short synchronous transfer already moved (its rest is
+    /// being issued); 0 normally.
+    moved: Vec<usize>,
     policy: BufferPolicy,
     rng: Rng,
     /// Bytes from one unit's buffer to the next in `memory`.
@@ -112,6 +115,7 @@ impl Units {
             free: (0..depth).rev().collect(),
             pending: Vec::with_capacity(depth),
             done: Vec::with_capacity(depth),
+            moved: vec![0; depth],
             policy,
             rng: Rng::new(plan.seed.rotate_left(17)),
             stride,
@@ -154,6 +158,34 @@ impl Units {
         // The unit was just taken from the free list: its buffer is not in flight.
         let buf = self.memory.bytes_mut(idx * self.stride, len);
         self.policy.prepare(buf, offset, &mut self.rng);
+    }
+
+    /// A short transfer moved `bytes` of unit `idx`: point it at the rest.
+    pub fn advance(&mut self, idx: usize, bytes: usize) {
+        let u = &mut self.io[idx];
+        u.offset += bytes as u64;
+        u.len -= bytes;
+        // Pointer arithmetic only: the rest of the unit's own buffer.
+        u.buf = u.buf.wrapping_add(bytes);
+        self.moved[idx] += bytes;
+    }
+
+    /// Undo `advance`: the unit covers its whole I/O again, and its result counts
+    /// every byte moved (when it did not fail).
+    #[inline]
+    pub fn make_whole(&mut self, idx: usize) {
+        let moved = self.moved[idx];
+        if moved == 0 {
+            return;
+        }
+        self.moved[idx] = 0;
+        let u = &mut self.io[idx];
+        u.offset -= moved as u64;
+        u.len += moved;
+        u.buf = u.buf.wrapping_sub(moved);
+        if u.result >= 0 {
+            u.result += moved as i64;
+        }
     }
 
     /// Point unit `idx` at an fsync (or fdatasync) of `file` (fsync=N / fdatasync=N).
