@@ -13,6 +13,7 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
+use std::time::Duration;
 
 fn rows(path: &Path) -> Vec<Vec<u64>> {
     std::fs::read_to_string(path)
@@ -93,6 +94,7 @@ struct Timing {
     lat_minus_clat: f64,
     p50: f64,
     p99: f64,
+    p999: f64,
 }
 
 fn timing(v: &Value, dir: &str) -> Timing {
@@ -103,6 +105,7 @@ fn timing(v: &Value, dir: &str) -> Timing {
             - r["clat_ns"]["mean"].as_f64().unwrap(),
         p50: pct("50.000000"),
         p99: pct("99.000000"),
+        p999: pct("99.900000"),
     }
 }
 
@@ -114,12 +117,14 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
         lat_minus_clat: f64::MAX,
         p50: f64::MAX,
         p99: f64::MAX,
+        p999: f64::MAX,
     };
     for _ in 0..rounds {
         let t = timing(&run_tool(fio, args), dir);
         best.lat_minus_clat = best.lat_minus_clat.min(t.lat_minus_clat);
         best.p50 = best.p50.min(t.p50);
         best.p99 = best.p99.min(t.p99);
+        best.p999 = best.p999.min(t.p999);
     }
     best
 }
@@ -166,8 +171,11 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         let args = base(engine, rw, &extra);
         let f = best_of(true, &args, dir, 2);
         let o = best_of(false, &args, dir, 2);
-        let what = format!("{engine} {rw}: ferrio lat-clat {:.0} ns p50 {} p99 {}; fio lat-clat {:.0} ns p50 {} p99 {}",
-            o.lat_minus_clat, o.p50, o.p99, f.lat_minus_clat, f.p50, f.p99);
+        let what = format!(
+            "{engine} {rw}: ferrio lat-clat {:.0} ns p50 {} p99 {} p99.9 {}; \
+             fio lat-clat {:.0} ns p50 {} p99 {} p99.9 {}",
+            o.lat_minus_clat, o.p50, o.p99, o.p999, f.lat_minus_clat, f.p50, f.p99, f.p999
+        );
         eprintln!("{what}");
         // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
         // ~60 ns: every I/O carried the previous one's bookkeeping.
@@ -177,6 +185,8 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         );
         assert!(o.p50 <= 2.0 * f.p50 + 2_000.0, "{what}");
         assert!(o.p99 <= 3.0 * f.p99 + 20_000.0, "{what}");
+        // The tail is where a shared machine disturbs most: only a gross excess.
+        assert!(o.p999 <= 5.0 * f.p999 + 100_000.0, "{what}");
     }
 }
 
@@ -279,6 +289,68 @@ fn averaged_log_rows_are_stamped_like_fios() {
                 "fio {kind} {runtime}: {f:?}"
             );
             assert_eq!(r.len(), 10 + extra_row, "ferrio {kind} {runtime}: {r:?}");
+        }
+    }
+}
+
+/// The same ground truth while the live machinery really runs: a few seconds of
+/// wall time with 1 ms averaged logs, --status-interval=1, steady state and a
+/// SIGUSR1 report: every latency, in every report and log row, is a service time.
+#[test]
+fn live_reports_logs_and_sigusr1_leave_latencies_alone() {
+    let d = scratch();
+    let prefix = file_in(d.path(), "g");
+    let (lo, hi) = (20_000u64, 40_000u64);
+    let args = [
+        "--name=t".to_string(),
+        "--ioengine=sim".into(),
+        "--clocksource=virtual".into(),
+        "--sim_lat=uniform:20us:40us".into(),
+        "--sim_bw=0".into(),
+        "--iodepth=4".into(),
+        "--rw=randread".into(),
+        "--bs=4k".into(),
+        "--size=64M".into(),
+        "--time_based".into(),
+        "--runtime=4s".into(),
+        format!("--write_lat_log={prefix}"),
+        format!("--write_bw_log={prefix}"),
+        format!("--write_hist_log={prefix}"),
+        "--log_avg_msec=1".into(),
+        "--log_window_value=both".into(),
+        "--ss=iops:0.001%".into(),
+        "--ss_dur=2s".into(),
+        "--status-interval=1".into(),
+        "--output-format=json".into(),
+    ];
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_signalled(&a, Duration::from_millis(1500), "-USR1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut reports = 0;
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let r = &v["cumulative"]["jobs"][0]["read"];
+        if r["total_ios"].as_u64().unwrap_or(0) == 0 {
+            continue;
+        }
+        reports += 1;
+        for k in ["clat_ns", "lat_ns"] {
+            let (min, max) = (r[k]["min"].as_u64().unwrap(), r[k]["max"].as_u64().unwrap());
+            assert!(min >= lo && max <= hi, "{k}: {min}..{max}: {line}");
+        }
+    }
+    assert!(reports >= 2, "{text}");
+    // time, mean, max, ddir, bs, prio: both within the modelled range.
+    for kind in ["clat", "lat"] {
+        let r = rows(&d.path().join(format!("g_{kind}.1.log")));
+        assert!(r.len() > 100);
+        for row in r {
+            assert!(row[1] >= lo && row[2] <= hi, "{kind}: {row:?}");
         }
     }
 }
