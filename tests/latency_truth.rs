@@ -91,7 +91,11 @@ fn run_tool(fio: bool, args: &[String]) -> Value {
 }
 
 struct Timing {
+    /// Mean lat − mean clat.
     lat_minus_clat: f64,
+    /// lat median − clat median: the typical gap, blind to the rare preemption
+    /// between an I/O's start and its issue that a shared machine adds to the mean.
+    median_gap: f64,
     p50: f64,
     p99: f64,
     p999: f64,
@@ -100,9 +104,11 @@ struct Timing {
 fn timing(v: &Value, dir: &str) -> Timing {
     let r = &v["jobs"][0][dir];
     let pct = |p: &str| r["clat_ns"]["percentile"][p].as_f64().unwrap();
+    let lat_pct = |p: &str| r["lat_ns"]["percentile"][p].as_f64().unwrap();
     Timing {
         lat_minus_clat: r["lat_ns"]["mean"].as_f64().unwrap()
             - r["clat_ns"]["mean"].as_f64().unwrap(),
+        median_gap: lat_pct("50.000000") - pct("50.000000"),
         p50: pct("50.000000"),
         p99: pct("99.000000"),
         p999: pct("99.900000"),
@@ -115,6 +121,7 @@ fn timing(v: &Value, dir: &str) -> Timing {
 fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
     let mut best = Timing {
         lat_minus_clat: f64::MAX,
+        median_gap: f64::MAX,
         p50: f64::MAX,
         p99: f64::MAX,
         p999: f64::MAX,
@@ -122,6 +129,7 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
     for _ in 0..rounds {
         let t = timing(&run_tool(fio, args), dir);
         best.lat_minus_clat = best.lat_minus_clat.min(t.lat_minus_clat);
+        best.median_gap = best.median_gap.min(t.median_gap);
         best.p50 = best.p50.min(t.p50);
         best.p99 = best.p99.min(t.p99);
         best.p999 = best.p999.min(t.p999);
@@ -147,6 +155,7 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
             "--time_based",
             "--runtime=1",
             "--invalidate=0",
+            "--lat_percentiles=1",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -172,15 +181,27 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         let f = best_of(true, &args, dir, 2);
         let o = best_of(false, &args, dir, 2);
         let what = format!(
-            "{engine} {rw}: ferrio lat-clat {:.0} ns p50 {} p99 {} p99.9 {}; \
-             fio lat-clat {:.0} ns p50 {} p99 {} p99.9 {}",
-            o.lat_minus_clat, o.p50, o.p99, o.p999, f.lat_minus_clat, f.p50, f.p99, f.p999
+            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}; \
+             fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}",
+            o.lat_minus_clat,
+            o.median_gap,
+            o.p50,
+            o.p99,
+            o.p999,
+            f.lat_minus_clat,
+            f.median_gap,
+            f.p50,
+            f.p99,
+            f.p999
         );
         eprintln!("{what}");
         // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
-        // ~60 ns: every I/O carried the previous one's bookkeeping.
+        // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
+        // The typical gap is what fio's is, plus what an unoptimised test build
+        // spends scrambling a buffer; the mean may only not be grossly above.
+        assert!(o.median_gap <= f.median_gap.max(0.0) + 1_000.0, "{what}");
         assert!(
-            o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 1_000.0,
+            o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
             "{what}"
         );
         assert!(o.p50 <= 2.0 * f.p50 + 2_000.0, "{what}");
