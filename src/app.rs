@@ -6,7 +6,7 @@ use crate::runner::observer::Factories;
 use crate::runner::{self, collect, plan};
 use crate::sys::{diskstats, file, time};
 use ferrio_clock::Clock;
-use ferrio_config::{Invocation, OutputFormat};
+use ferrio_config::{ClockSource, DebugCategory, Invocation, OutputFormat};
 use ferrio_report::{json, normal, terse, JobHeader, RunReport};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -31,10 +31,10 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let clocksource = inv
         .jobs
         .iter()
-        .find_map(|j| j.clocksource.clone().filter(|c| c != "virtual"));
-    let (clock, fallback) = Clock::for_source(clocksource.as_deref())?;
+        .find_map(|j| j.clocksource.filter(|c| *c != ClockSource::Virtual));
+    let (clock, fallback) = Clock::for_source(clocksource.map(ClockSource::name))?;
     let normal_out = inv.flags.output_formats.contains(&OutputFormat::Normal);
-    if inv.flags.debug.iter().any(|d| d == "time" || d == "all") {
+    if inv.flags.debug.contains(&DebugCategory::Time) {
         eprintln!(
             "ferrio: clocksource {}: {}",
             clock.source_name(),
@@ -173,7 +173,7 @@ fn clock_name(inv: &Invocation, clock: &Clock) -> String {
         && inv
             .jobs
             .iter()
-            .all(|j| j.clocksource.as_deref() == Some("virtual"));
+            .all(|j| j.clocksource == Some(ClockSource::Virtual));
     if all_virtual {
         "virtual".into()
     } else {

@@ -8,5 +8,6 @@
 pub mod app;
 pub mod engine;
 pub mod live;
+pub mod random;
 pub mod runner;
 pub mod sys;

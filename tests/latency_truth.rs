@@ -13,7 +13,16 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Duration;
+
+/// The tests of this file run one at a time: the comparisons with fio time real
+/// I/O, which the other tests' CPU use would disturb.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn rows(path: &Path) -> Vec<Vec<u64>> {
     std::fs::read_to_string(path)
@@ -25,6 +34,7 @@ fn rows(path: &Path) -> Vec<Vec<u64>> {
 
 #[test]
 fn every_latency_is_a_service_time_with_every_observer_on() {
+    let _serial = serial();
     let d = scratch();
     let prefix = file_in(d.path(), "s");
     let (lo, hi) = (20_000_000u64, 40_000_000u64);
@@ -139,6 +149,7 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
 
 #[test]
 fn lat_minus_clat_and_clat_percentiles_are_fios() {
+    let _serial = serial();
     if !have_fio() {
         return;
     }
@@ -199,7 +210,13 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
         // The typical gap is what fio's is, plus what an unoptimised test build
         // spends scrambling a buffer; the mean may only not be grossly above.
-        assert!(o.median_gap <= f.median_gap.max(0.0) + 1_000.0, "{what}");
+        // (For asynchronous engines the gap is slat, which holds ferrio's own,
+        // unoptimised in a test build, submission code.)
+        let slack = if extra.is_empty() { 1_000.0 } else { 3_000.0 };
+        assert!(
+            o.median_gap <= 2.0 * f.median_gap.max(0.0) + slack,
+            "{what}"
+        );
         assert!(
             o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
             "{what}"
@@ -245,18 +262,22 @@ fn times(path: &Path) -> Vec<u64> {
 }
 
 /// Averaged logs of the same job under both tools (docs/live.md, "Differences from
-/// fio"): latency entries on the same 100 ms grid as fio's; bw/iops entries on the
-/// grid where fio's helper thread stamps them later, never earlier; as many rows,
-/// plus ferrio's last partial window when the runtime is not a multiple of the
-/// window.
+/// fio"). ferrio's rows, latency and bw/iops alike, are stamped as fio stamps its
+/// latency rows: at the completion that closes a window, so each lies in the
+/// window after the grid point it closes (100, 200, ... ms), one row per window; a
+/// window whose end passed with no completion (the job descheduled) gets no row of
+/// its own, it is not stamped late; the last row is the job's end, and there is no
+/// extra row after a window that ends with the job. fio's bw/iops rows come from its
+/// helper thread, at or after each window's end.
 #[test]
 fn averaged_log_rows_are_stamped_like_fios() {
+    let _serial = serial();
     if !have_fio() {
         return;
     }
     let d = scratch();
     let file = file_in(d.path(), "data");
-    let job = |prefix: &str, runtime: &str| -> Vec<String> {
+    let job = |prefix: &str, runtime_ms: u64| -> Vec<String> {
         let p = file_in(d.path(), prefix);
         [
             "--name=t".to_string(),
@@ -267,7 +288,7 @@ fn averaged_log_rows_are_stamped_like_fios() {
             "--size=8M".into(),
             "--invalidate=0".into(),
             "--time_based".into(),
-            format!("--runtime={runtime}"),
+            format!("--runtime={runtime_ms}ms"),
             "--log_avg_msec=100".into(),
             format!("--write_bw_log={p}"),
             format!("--write_iops_log={p}"),
@@ -275,41 +296,38 @@ fn averaged_log_rows_are_stamped_like_fios() {
         ]
         .to_vec()
     };
-    run_json(&refs(&job("layout", "100ms")));
-    for (runtime, extra_row) in [("1s", 0usize), ("1050ms", 1)] {
+    run_json(&refs(&job("layout", 100)));
+    for runtime in [1000u64, 1050] {
         fio_json(&refs(&job("f", runtime)));
         run_json(&refs(&job("r", runtime)));
-        let on_grid = |t: &[u64], what: &str| {
-            for (k, &x) in t.iter().enumerate() {
-                let end = (k as u64 + 1) * 100;
-                // Closed by the first completion at or after the window's end (a
-                // few µs of page-cache reads later; generous for a shared machine).
-                assert!(x >= end && x < end + 50, "{what}: row {k} at {x} ms: {t:?}");
+        let log = |who: &str, kind: &str| times(&d.path().join(format!("{who}_{kind}.1.log")));
+        for kind in ["bw", "iops", "clat", "lat"] {
+            let r = log("r", kind);
+            let f = log("f", kind);
+            let what = format!("{kind}, runtime {runtime} ms: ferrio {r:?}, fio {f:?}");
+            let (last, rest) = r.split_last().expect("rows");
+            // The last row is the job's end (a deschedule may delay the end).
+            assert!(*last >= runtime && *last < runtime + 100, "{what}");
+            let mut prev = 0;
+            for &x in rest {
+                // In the window after the grid point it closes; one per window.
+                let m = x / 100;
+                assert!(m >= 1 && m > prev, "{what}");
+                prev = m;
             }
-        };
-        for kind in ["clat", "lat"] {
-            let f = times(&d.path().join(format!("f_{kind}.1.log")));
-            let r = times(&d.path().join(format!("r_{kind}.1.log")));
-            on_grid(&r[..r.len().min(10)], &format!("ferrio {kind}"));
-            on_grid(&f[..f.len().min(10)], &format!("fio {kind}"));
-            assert_eq!(r.len(), f.len(), "{kind} {runtime}: ferrio {r:?} fio {f:?}");
-        }
-        for kind in ["bw", "iops"] {
-            let f = times(&d.path().join(format!("f_{kind}.1.log")));
-            let r = times(&d.path().join(format!("r_{kind}.1.log")));
-            on_grid(&r[..10], &format!("ferrio {kind}"));
-            // fio's helper thread stamps each window at or after its end.
-            for (k, &x) in f.iter().enumerate() {
-                assert!(x >= (k as u64 + 1) * 100, "fio {kind}: {f:?}");
-            }
-            // fio 3.33 writes one row per helper-thread tick that falls before the
-            // job's end (40-55 ms after each window here, so 9 or 10 rows); ferrio
-            // writes every window, the last partial one included.
+            // No extra row after the window that ends with the job.
             assert!(
-                (9..=10 + extra_row).contains(&f.len()),
-                "fio {kind} {runtime}: {f:?}"
+                *rest.last().unwrap() < runtime.max(100 * prev + 1),
+                "{what}"
             );
-            assert_eq!(r.len(), 10 + extra_row, "ferrio {kind} {runtime}: {r:?}");
+            if runtime % 100 == 0 {
+                assert!(rest.iter().all(|&x| x < runtime), "{what}");
+            }
+            if kind == "bw" || kind == "iops" {
+                for (k, &x) in f.iter().enumerate() {
+                    assert!(x >= (k as u64 + 1) * 100, "{what}");
+                }
+            }
         }
     }
 }
@@ -319,6 +337,7 @@ fn averaged_log_rows_are_stamped_like_fios() {
 /// SIGUSR1 report: every latency, in every report and log row, is a service time.
 #[test]
 fn live_reports_logs_and_sigusr1_leave_latencies_alone() {
+    let _serial = serial();
     let d = scratch();
     let prefix = file_in(d.path(), "g");
     let (lo, hi) = (20_000u64, 40_000u64);

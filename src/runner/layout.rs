@@ -135,7 +135,7 @@ fn extend(
 
 /// Fill a buffer with pseudo-random bytes (incompressible, like fio's default buffers).
 pub fn fill_random(buf: &mut [u8], seed: u64) {
-    let mut rng = super::rng::Rng::new(seed);
+    let mut rng = crate::random::Rng::new(seed);
     for chunk in buf.chunks_mut(8) {
         let v = rng.next_u64().to_le_bytes();
         chunk.copy_from_slice(&v[..chunk.len()]);

@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod collect;
 pub mod direct_io;
 pub mod distribution;
+pub mod engine_setup;
 pub mod layout;
 pub mod logs;
 pub mod observer;
@@ -12,7 +13,6 @@ pub mod pattern;
 pub mod permutation;
 pub mod plan;
 pub mod recorder;
-pub mod rng;
 pub mod steadystate;
 pub mod worker;
 
@@ -108,7 +108,7 @@ fn join_where(
 fn sleep_start_delay(plan: &ThreadPlan, stop: &AtomicBool) -> bool {
     let (lo, hi) = plan.spec.startdelay_us;
     let us = if hi > lo {
-        lo + rng::Rng::new(plan.seed).below(hi - lo + 1)
+        lo + crate::random::Rng::new(plan.seed).below(hi - lo + 1)
     } else {
         lo
     };

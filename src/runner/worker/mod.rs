@@ -22,13 +22,15 @@ mod scripted;
 #[cfg(test)]
 mod tests;
 
+use super::engine_setup::engine_options;
 use super::observer::{ObserverFactory, Observers};
 use super::plan::ThreadPlan;
 use super::recorder::ThreadResult;
-use crate::engine::{self, EngineOptions};
+use crate::engine;
 use crate::sys::affinity;
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::CpusAllowedPolicy;
+use ferrio_config::ClockSource;
 use std::sync::atomic::AtomicBool;
 
 /// Run one thread to completion. A job with clocksource=virtual runs on a clock of
@@ -45,23 +47,14 @@ pub fn run_thread(
         result.error = Some(e);
         return result;
     }
-    let (virtual_clock, virtual_handle) = if spec.clocksource.as_deref() == Some("virtual") {
+    let (virtual_clock, virtual_handle) = if spec.clocksource == Some(ClockSource::Virtual) {
         let (c, h) = Clock::virtual_clock();
         (Some(c), Some(h))
     } else {
         (None, None)
     };
     let clock = virtual_clock.as_ref().unwrap_or(clock);
-    let engine = engine::create(
-        &spec.ioengine,
-        EngineOptions {
-            iodepth: spec.iodepth,
-            hipri: spec.hipri,
-            spec: Some(plan.spec.clone()),
-            virtual_clock: virtual_handle,
-            clone: plan.clone,
-        },
-    );
+    let engine = engine::create(&spec.ioengine, engine_options(plan, virtual_handle));
     let io = match engine
         .map_err(|e| (libc::EINVAL, e))
         .and_then(|e| setup::Io::open(plan, e))

@@ -57,7 +57,7 @@ impl<'a> Worker<'a> {
         begin_ns: u64,
     ) -> Self {
         let spec = &plan.spec;
-        let synchronous = io.engine.capabilities().synchronous;
+        let synchronous = plan.caps.synchronous;
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
         let lim = Limits::new(plan, begin_ns);

@@ -109,6 +109,15 @@ pub struct ScriptedEngine {
 }
 
 impl ScriptedEngine {
+    /// What the plan must say about this engine (the registry's facts for a real one).
+    pub fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            synchronous: self.script.synchronous,
+            diskless: true,
+            virtual_time: true,
+        }
+    }
+
     pub fn new(script: Script, clock: VirtualHandle) -> (ScriptedEngine, Arc<Mutex<Vec<Call>>>) {
         let log = Arc::new(Mutex::new(Vec::new()));
         let e = ScriptedEngine {
@@ -136,18 +145,6 @@ fn result_of(outcome: Outcome, len: usize) -> i64 {
 }
 
 impl IoEngine for ScriptedEngine {
-    fn name(&self) -> &'static str {
-        "scripted"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: self.script.synchronous,
-            diskless: true,
-            virtual_time: true,
-        }
-    }
-
     fn queue(&mut self, index: usize, u: &mut IoUnit) -> Queued {
         self.record(Call::Queue {
             at: self.clock.now_ns(),

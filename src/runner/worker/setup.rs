@@ -24,7 +24,7 @@ impl Io {
     /// Open the plan's files, allocate the buffers and set `engine` up with both.
     pub fn open(plan: &ThreadPlan, mut engine: Box<dyn IoEngine>) -> Result<Io, (i32, String)> {
         let spec = &plan.spec;
-        let caps = engine.capabilities();
+        let caps = plan.caps;
         let (files, fds) = if caps.diskless {
             (
                 plan.files.iter().map(|_| None).collect(),

@@ -4,7 +4,7 @@
 use super::run::Worker;
 use super::scripted::{Call, Outcome, Script, ScriptedEngine, Step};
 use super::setup::Io;
-use crate::engine::{IoEngine, IoOp};
+use crate::engine::IoOp;
 use crate::runner::observer::{Completion, Observer, Observers, Verdict};
 use crate::runner::pattern::Region;
 use crate::runner::plan::{PlannedFile, ThreadPlan};

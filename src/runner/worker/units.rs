@@ -3,10 +3,10 @@
 //! due, started and issued, and the free / pending / just-completed lists.
 
 use crate::engine::{IoOp, IoUnit};
+use crate::random::Rng;
 use crate::runner::buffers::BufferPolicy;
 use crate::runner::pattern::NextIo;
 use crate::runner::plan::ThreadPlan;
-use crate::runner::rng::Rng;
 use crate::sys::iomem::IoMemory;
 use crate::sys::memory::page_size;
 

@@ -348,10 +348,8 @@ fn engine() {
     assert!(job(&["ioengine=io_uring", "hipri"]).hipri);
     assert!(bad(&["clocksource=virtual"]).contains("needs ioengine=sim"));
     assert_eq!(
-        job(&["ioengine=sim", "clocksource=virtual"])
-            .clocksource
-            .as_deref(),
-        Some("virtual")
+        job(&["ioengine=sim", "clocksource=virtual"]).clocksource,
+        Some(crate::spec::ClockSource::Virtual)
     );
     assert!(
         job(&["threads=1"]).thread,
@@ -460,7 +458,7 @@ fn statistics() {
     assert!(j.lat_percentiles && j.slat_percentiles && !j.clat_percentiles);
     assert_eq!((j.bw_avg_time_ms, j.iops_avg_time_ms), (1000, 2000));
     assert_eq!(j.unit_base, 8);
-    assert_eq!(j.clocksource.as_deref(), Some("clock_gettime"));
+    assert_eq!(j.clocksource, Some(crate::spec::ClockSource::ClockGettime));
     let j = job(&["disable_lat=1", "disable_clat=1", "disable_slat=1"]);
     assert!(j.disable_lat && j.disable_clat && j.disable_slat && !j.gtod_reduce);
     let j = job(&["gtod_reduce=1"]);

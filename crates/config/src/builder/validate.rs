@@ -1,7 +1,7 @@
 //! Whole-job checks that need more than one option (fio's cross-option rules).
 
 use crate::error::ConfigError;
-use crate::spec::JobSpec;
+use crate::spec::{ClockSource, JobSpec};
 
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
@@ -18,7 +18,7 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
-    if job.clocksource.as_deref() == Some("virtual") && job.ioengine != "sim" {
+    if job.clocksource == Some(ClockSource::Virtual) && job.ioengine != "sim" {
         return Err(at(format!(
             "clocksource=virtual needs ioengine=sim, the engine that advances virtual time (ioengine is '{}')",
             job.ioengine

@@ -5,7 +5,8 @@ use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
 use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 
 /// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
-/// To add an engine: move its line from here into `ioengine`'s value list.
+/// To add an engine: a row in the binary's `src/engine/registry.rs`, and the same name
+/// and help in `ioengine`'s value list below (a test there proves the two agree).
 pub const ENGINES_NOT_YET: &[&str] = &[
     "splice",
     "sg",
