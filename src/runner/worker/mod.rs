@@ -17,11 +17,6 @@ mod setup;
 mod state;
 mod units;
 
-#[cfg(test)]
-mod scripted;
-#[cfg(test)]
-mod tests;
-
 use super::engine_setup::engine_options;
 use super::observer::{ObserverFactory, Observers};
 use super::plan::ThreadPlan;
@@ -99,3 +94,8 @@ fn pin_and_nice(plan: &ThreadPlan) -> Result<(), (i32, String)> {
         )
     })
 }
+
+#[cfg(test)]
+mod scripted;
+#[cfg(test)]
+mod tests;
