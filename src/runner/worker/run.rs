@@ -45,6 +45,8 @@ pub struct Worker<'a> {
     sync_data_only: bool,
     /// Start of the measured phase (after ramp_time).
     stats_start_ns: u64,
+    /// The latest clock reading of the current step, if it took one.
+    last_read: Option<u64>,
 }
 
 impl<'a> Worker<'a> {
@@ -77,21 +79,21 @@ impl<'a> Worker<'a> {
             },
             sync_data_only: spec.fsync == 0,
             stats_start_ns: begin_ns,
+            last_read: None,
             io,
         }
     }
 
     /// Run until a stopping rule fires; hand back what was measured.
     ///
-    /// Timing (docs/engines.md, "Where latency starts and ends"): each iteration
-    /// reads the clock *after* the previous I/O's accounting and any periodic work,
-    /// and that reading is the next I/O's start; the completion is read right after
+    /// Timing (docs/engines.md, "Where latency starts and ends"): an I/O's start is
+    /// read once it is generated, right before the engine sees it — after the
+    /// previous I/O's accounting and any periodic work; its completion right after
     /// the engine returns it. So no latency holds ferrio's own bookkeeping.
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
-        let mut now;
+        let mut now = self.clock.now_ns();
         loop {
-            now = self.clock.now_ns();
             if stop.load(Ordering::Relaxed)
                 || self.acct.error.is_some()
                 || now >= self.lim.deadline_ns
@@ -104,32 +106,37 @@ impl<'a> Worker<'a> {
                 self.acct.reset(now);
                 usage_start = Usage::thread();
                 self.stats_start_ns = now;
-                now = self.clock.now_ns();
             }
-            if now >= self.acct.next_due_ns() && !self.st.ramping {
-                if self.acct.periodic(now) == Verdict::Stop {
-                    break;
-                }
-                // Samples, logs and observers took time no I/O may be charged with.
-                now = self.clock.now_ns();
-            }
-            if !self.step(now) {
+            if now >= self.acct.next_due_ns()
+                && !self.st.ramping
+                && self.acct.periodic(now) == Verdict::Stop
+            {
                 break;
             }
+            self.last_read = None;
+            if !self.step() {
+                break;
+            }
+            // The checks above need no fresh reading: the step's last one (usually
+            // the completion just accounted) will do; one is taken only when the
+            // step read none.
+            now = match self.last_read {
+                Some(t) => t,
+                None => self.clock.now_ns(),
+            };
         }
         self.finish(now, usage_start)
     }
 
-    /// One iteration of the loop, started at `now`: queue, reap, wrap. False when
-    /// the job is over.
-    fn step(&mut self, now: u64) -> bool {
+    /// One iteration of the loop: queue, reap, wrap. False when the job is over.
+    fn step(&mut self) -> bool {
         let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
         // (1) Queue one I/O.
         if self.st.busy.is_some() || (work_left && !self.io.units.free.is_empty()) {
-            let idx = self.next_unit(now);
+            let idx = self.next_unit();
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
-                    let done = self.clock.now_ns();
+                    let done = self.read_clock();
                     match self.residual(idx) {
                         Residual::Done => {
                             self.acct.queue_completed(self.st.inflight);
@@ -231,28 +238,31 @@ impl<'a> Worker<'a> {
     }
 
     /// The unit to queue next: the one the engine was busy for, else a due sync, else
-    /// the next generated I/O (buffer prepared, times stamped).
+    /// the next generated I/O. Its start is read here, once the I/O is generated
+    /// (as fio stamps start_time at the end of get_io_u), right before the engine
+    /// sees it.
     #[inline]
-    fn next_unit(&mut self, now: u64) -> usize {
+    fn next_unit(&mut self) -> usize {
         if let Some(idx) = self.st.busy.take() {
             // Retry the unit the engine had no room for (or the rest of a short
             // synchronous transfer, whose issue time is now, as fio's); it is
             // already counted.
             if self.synchronous {
-                self.io.units.times[idx].issue_ns = now;
+                self.io.units.times[idx].issue_ns = self.read_clock();
             }
             return idx;
         }
-        let units = &mut self.io.units;
-        let idx = units.free.pop().expect("a free unit");
+        let idx = self.io.units.free.pop().expect("a free unit");
         if let Some(file) = self.st.sync_due.take() {
             // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so every
             // engine — including diskless and asynchronous ones — runs it.
-            units.point_sync(idx, file, self.io.fds[file], self.sync_data_only);
-            units.times[idx] = UnitTimes {
-                due_ns: now,
-                start_ns: now,
-                issue_ns: now,
+            let fd = self.io.fds[file];
+            self.io.units.point_sync(idx, file, fd, self.sync_data_only);
+            let t = self.read_clock();
+            self.io.units.times[idx] = UnitTimes {
+                due_ns: t,
+                start_ns: t,
+                issue_ns: t,
             };
             return idx;
         }
@@ -260,23 +270,22 @@ impl<'a> Worker<'a> {
         let io = self
             .pattern
             .next_io(self.lim.pass_bytes - self.st.pass_issued);
+        let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // fio times a refill in no latency and a scramble in lat only.
-        let (start_ns, issue_ns) = match units.point(idx, io, self.io.fds[io.file]) {
-            BufferWork::None => (now, now),
-            BufferWork::BeforeStart => {
-                units.prepare_buffer(idx);
-                let t = self.clock.now_ns();
-                (t, t)
-            }
-            BufferWork::AfterStart => {
-                units.prepare_buffer(idx);
-                (now, self.clock.now_ns())
-            }
+        if work == BufferWork::BeforeStart {
+            self.io.units.prepare_buffer(idx);
+        }
+        let start_ns = self.read_clock();
+        let issue_ns = if work == BufferWork::AfterStart {
+            self.io.units.prepare_buffer(idx);
+            self.read_clock()
+        } else {
+            start_ns
         };
         if io.op == IoOp::Write {
             self.st.count_write(self.sync_every, io.file);
         }
-        units.times[idx] = UnitTimes {
+        self.io.units.times[idx] = UnitTimes {
             due_ns: start_ns,
             start_ns,
             issue_ns,
@@ -284,6 +293,14 @@ impl<'a> Worker<'a> {
         self.st
             .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
         idx
+    }
+
+    /// Read the clock; the loop's next checks use the latest reading.
+    #[inline]
+    fn read_clock(&mut self) -> u64 {
+        let t = self.clock.now_ns();
+        self.last_read = Some(t);
+        t
     }
 
     /// fio's residual rule for an I/O a synchronous engine completed with fewer
@@ -349,7 +366,7 @@ impl<'a> Worker<'a> {
             self.st.submit_failed = true;
             return None;
         }
-        let t = self.clock.now_ns();
+        let t = self.read_clock();
         let units = &mut self.io.units;
         self.acct.committed(self.st.inflight, units.pending.len());
         for &idx in &units.pending {
@@ -379,7 +396,7 @@ impl<'a> Worker<'a> {
             self.acct.error = Some((e.raw_os_error().unwrap_or(libc::EIO), format!("reap: {e}")));
             return None;
         }
-        let now = self.clock.now_ns();
+        let now = self.read_clock();
         let n = self.io.units.done.len();
         self.acct.reaped(n);
         for i in 0..n {
