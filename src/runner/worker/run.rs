@@ -19,7 +19,7 @@ use ferrio_clock::Clock;
 use ferrio_config::ext::engine::Batching;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What became of an I/O a synchronous engine completed.
+/// What became of a completed I/O.
 enum Residual {
     /// Complete (whole, failed with -errno, or a sync): account it.
     Done,
@@ -132,7 +132,8 @@ impl<'a> Worker<'a> {
     fn step(&mut self) -> bool {
         let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
         // (1) Queue one I/O.
-        if self.st.busy.is_some() || (work_left && !self.io.units.free.is_empty()) {
+        let again = self.st.busy.is_some() || !self.st.retry.is_empty();
+        if again || (work_left && !self.io.units.free.is_empty()) {
             let idx = self.next_unit();
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
@@ -144,7 +145,7 @@ impl<'a> Worker<'a> {
                             self.io.units.free.push(idx);
                         }
                         // The rest goes to the engine again in the next iteration.
-                        Residual::Again => self.st.busy = Some(idx),
+                        Residual::Again => self.st.retry.push(idx),
                         Residual::Failed => {
                             self.io.units.free.push(idx);
                             return false;
@@ -169,7 +170,7 @@ impl<'a> Worker<'a> {
             }
         }
         if self.synchronous && self.st.inflight == 0 && self.st.busy.is_none() {
-            if self.st.out_of_work(&self.lim) {
+            if self.st.out_of_work(&self.lim) && self.st.retry.is_empty() {
                 if !self.pass_ended() {
                     return false;
                 }
@@ -244,9 +245,12 @@ impl<'a> Worker<'a> {
     #[inline]
     fn next_unit(&mut self) -> usize {
         if let Some(idx) = self.st.busy.take() {
-            // Retry the unit the engine had no room for (or the rest of a short
-            // synchronous transfer, whose issue time is now, as fio's); it is
-            // already counted.
+            // Retry the unit the engine had no room for; it is already counted.
+            return idx;
+        }
+        if let Some(idx) = self.st.retry.pop() {
+            // The rest of a short transfer: its start stays (lat covers every part),
+            // its issue is now (synchronous) or its commit (asynchronous), as fio's.
             if self.synchronous {
                 self.io.units.times[idx].issue_ns = self.read_clock();
             }
@@ -303,12 +307,13 @@ impl<'a> Worker<'a> {
         t
     }
 
-    /// fio's residual rule for an I/O a synchronous engine completed with fewer
-    /// bytes than asked (backend.c io_queue_event): nothing transferred is an
-    /// error (EIO, fio's "full resid": e.g. a read past the end of a file truncated
-    /// under the job), never a counted I/O; some bytes count as a short I/O and the
-    /// rest is issued again from where it stopped. When the rest completes, the unit
-    /// is whole again and accounted once with all its bytes.
+    /// fio's residual rule for an I/O completed with fewer bytes than asked
+    /// (backend.c io_queue_event, io_u.c io_completed): some bytes count as a short
+    /// I/O and the rest is issued again from where it stopped; when the rest
+    /// completes, the unit is whole again and accounted once with all its bytes.
+    /// Nothing transferred is an error (EIO, fio's "full resid": e.g. a read past
+    /// the end of a file truncated under the job), never a counted I/O — for every
+    /// engine (fio counts a zero-byte I/O from an asynchronous engine).
     fn residual(&mut self, idx: usize) -> Residual {
         let units = &mut self.io.units;
         let u = &units.io[idx];
@@ -401,9 +406,15 @@ impl<'a> Worker<'a> {
         self.acct.reaped(n);
         for i in 0..n {
             let idx = self.io.units.done[i];
-            let done = self.io.units.io[idx].done_ns.unwrap_or(now);
-            self.complete(idx, done);
-            self.io.units.free.push(idx);
+            match self.residual(idx) {
+                Residual::Done => {
+                    let done = self.io.units.io[idx].done_ns.unwrap_or(now);
+                    self.complete(idx, done);
+                    self.io.units.free.push(idx);
+                }
+                Residual::Again => self.st.retry.push(idx),
+                Residual::Failed => self.io.units.free.push(idx),
+            }
         }
         self.st.inflight -= n;
         Some(now)
@@ -423,8 +434,9 @@ impl<'a> Worker<'a> {
         if !self.io.units.pending.is_empty() {
             now = self.commit()?;
         }
-        // Even after an I/O error: the kernel may still be using the buffers.
-        while self.st.inflight > 0 {
+        // Even after an I/O error: the kernel may still be using the buffers. A
+        // short transfer's rest is queued by the loop (or abandoned at the end).
+        while self.st.inflight > 0 && self.st.retry.is_empty() {
             now = self.reap(1, self.st.inflight)?;
         }
         Some(now)
@@ -464,12 +476,22 @@ impl<'a> Worker<'a> {
     /// deadline mid-queue), the end-of-job syncs, the last sample, and the result.
     fn finish(mut self, mut now: u64, usage_start: Usage) -> ThreadResult {
         if let Some(idx) = self.st.busy.take() {
-            self.io.units.make_whole(idx);
             self.io.units.free.push(idx);
         }
-        if self.st.inflight > 0 {
-            if let Some(t) = self.drain() {
-                now = t;
+        loop {
+            // The rest of a short transfer is not issued once the job is over: that
+            // I/O is not recorded.
+            while let Some(idx) = self.st.retry.pop() {
+                self.io.units.make_whole(idx);
+                self.io.units.free.push(idx);
+            }
+            // After a failed commit nothing is waited for (see `drain`).
+            if self.st.inflight == 0 || self.st.submit_failed {
+                break;
+            }
+            match self.drain() {
+                Some(t) => now = t,
+                None => break,
             }
         }
         self.acct.materialize_all();

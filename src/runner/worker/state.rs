@@ -51,6 +51,8 @@ pub struct LoopState {
     pub pass_done: bool,
     /// A generated unit the engine reported Busy for, to queue again after a reap.
     pub busy: Option<usize>,
+    /// Units whose transfer was short: their rest is queued again (fio's requeue).
+    pub retry: Vec<usize>,
     /// A commit failed: what was queued may never complete, so nothing is drained.
     pub submit_failed: bool,
     /// Writes issued since the last fsync=N / fdatasync=N sync.
@@ -80,10 +82,11 @@ impl LoopState {
         self.pass_done || self.ios_exhausted(lim)
     }
 
-    /// Nothing in flight, nothing waiting, nothing left to generate: the pass is over.
+    /// Nothing in flight, nothing waiting or to queue again, nothing left to
+    /// generate: the pass is over.
     #[inline]
     pub fn pass_over(&self, lim: &Limits) -> bool {
-        self.inflight == 0 && self.busy.is_none() && self.out_of_work(lim)
+        self.inflight == 0 && self.busy.is_none() && self.retry.is_empty() && self.out_of_work(lim)
     }
 
     /// One data I/O of `len` bytes generated (`follow_up`: a trimwrite's write half,

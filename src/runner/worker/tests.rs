@@ -326,6 +326,48 @@ fn a_read_that_moves_nothing_is_an_eio_error_not_an_io() {
 }
 
 #[test]
+fn an_asynchronous_short_transfer_is_queued_again_for_its_rest() {
+    // io_u.c io_completed: counted short, the rest requeued from where it stopped.
+    let script = Script::asynchronous(1_000).first(&[
+        Step::Later(1_000, Outcome::Short(1024)),
+        Step::Later(1_000, Outcome::Full),
+        Step::Later(1_000, Outcome::Full),
+        Step::Later(1_000, Outcome::Full),
+        Step::Later(700, Outcome::Full),
+    ]);
+    let o = run("rw=read\nbs=4k\nsize=16k\niodepth=2", script, 0);
+    assert!(o.result.error.is_none(), "{:?}", o.result.error);
+    let d = &o.result.stats.dir[0];
+    assert_eq!((d.total_ios, d.short_ios, d.io_bytes), (4, 1, 4 * K4));
+    let queued: Vec<(u64, usize)> = o
+        .calls
+        .iter()
+        .filter_map(|c| match c {
+            Call::Queue { offset, len, .. } => Some((*offset, *len)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(queued.len(), 5);
+    assert!(queued.contains(&(1024, 3072)), "{queued:?}");
+    // The I/O's lat runs from its first start to the rest's completion.
+    assert!(d.lat.max() >= 1_700, "{}", d.lat.max());
+}
+
+#[test]
+fn an_asynchronous_read_that_moves_nothing_is_an_eio_error() {
+    let script = Script::asynchronous(1_000).first(&[
+        Step::Later(1_000, Outcome::Full),
+        Step::Later(1_000, Outcome::Short(0)),
+    ]);
+    let o = run("rw=read\nbs=4k\nsize=64k\niodepth=4", script, 0);
+    let (errno, msg) = o.result.error.clone().expect("an error");
+    assert_eq!(errno, libc::EIO, "{msg}");
+    let d = &o.result.stats.dir[0];
+    assert_eq!(d.io_bytes, d.total_ios * K4);
+    assert!(d.total_ios < 16);
+}
+
+#[test]
 fn the_first_error_stops_the_job_with_its_errno() {
     let script = Script::sync(100).first(&[
         Step::Now(100, Outcome::Full),

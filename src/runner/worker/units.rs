@@ -44,8 +44,8 @@ pub struct Units {
     pub pending: Vec<usize>,
     /// Units the last reap completed.
     pub done: Vec<usize>,
-    /// Per unit: bytes a short synchronous transfer already moved (its rest is
-    /// being issued); 0 normally.
+    /// Per unit: bytes a short transfer already moved (its rest is being issued);
+    /// 0 normally.
     moved: Vec<usize>,
     policy: BufferPolicy,
     rng: Rng,
@@ -167,6 +167,8 @@ impl Units {
         u.len -= bytes;
         // Pointer arithmetic only: the rest of the unit's own buffer.
         u.buf = u.buf.wrapping_add(bytes);
+        u.result = 0;
+        u.done_ns = None;
         self.moved[idx] += bytes;
     }
 
