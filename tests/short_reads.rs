@@ -7,6 +7,16 @@ use std::time::Duration;
 
 #[test]
 fn a_file_truncated_under_a_running_read_job_stops_it_with_eio() {
+    truncated_under("psync", 1);
+}
+
+#[test]
+fn the_same_with_an_asynchronous_engine() {
+    // fio counts zero-byte asynchronous completions; ferrio stops as with psync.
+    truncated_under("libaio", 8);
+}
+
+fn truncated_under(engine: &str, iodepth: u32) {
     let d = scratch();
     let file = file_in(d.path(), "data");
     std::fs::write(&file, vec![7u8; 16 << 20]).unwrap();
@@ -14,7 +24,8 @@ fn a_file_truncated_under_a_running_read_job_stops_it_with_eio() {
         .args([
             "--name=t",
             &format!("--filename={file}"),
-            "--ioengine=psync",
+            &format!("--ioengine={engine}"),
+            &format!("--iodepth={iodepth}"),
             "--rw=read",
             "--bs=4k",
             "--size=16M",
