@@ -13,6 +13,7 @@ pub mod pattern;
 pub mod permutation;
 pub mod plan;
 pub mod recorder;
+pub mod resources;
 pub mod steadystate;
 pub mod worker;
 

@@ -85,7 +85,9 @@ pub struct Invocation {
 #[derive(Clone, Debug)]
 pub enum Command {
     Run(Invocation),
-    /// --help, --version, --cmdhelp, --showcmd, --parse-only: print this text to stdout, exit 0.
+    /// --parse-only: run every check a real run makes before I/O, then exit.
+    Check(Invocation),
+    /// --help, --version, --cmdhelp, --showcmd: print this text to stdout, exit 0.
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
@@ -132,14 +134,16 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
         readonly: raw.flags.readonly,
     };
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
-    if raw.parse_only {
-        return Ok(Command::Print(String::new()));
-    }
-    Ok(Command::Run(Invocation {
+    let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,
         global_options: a.global_options,
-    }))
+    };
+    Ok(if raw.parse_only {
+        Command::Check(inv)
+    } else {
+        Command::Run(inv)
+    })
 }
 
 fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {

@@ -23,7 +23,10 @@
 //! - command-line global options apply to every job file, not only the first;
 //! - `$pagesize`/`$ncpus`/`$mb_memory` also work on the command line (fio 3.33's
 //!   command line does not substitute them);
-//! - `readonly=1` is also a job option (fio only has the `--readonly` flag).
+//! - `readonly=1` is also a job option (fio only has the `--readonly` flag);
+//! - an unset `${VAR}` in a job file is an error naming it (fio substitutes nothing);
+//! - bytes that are not UTF-8 are accepted in comments only; elsewhere they are an
+//!   error naming the line.
 
 pub mod builder;
 pub mod cli;

@@ -516,7 +516,7 @@ impl<'a> Worker<'a> {
         self.io.files.clear();
         if spec.unlink {
             for f in &self.plan.files {
-                if !f.block_device && !self.plan.caps.diskless {
+                if !f.device && !self.plan.caps.diskless {
                     let _ = std::fs::remove_file(&f.path);
                 }
             }

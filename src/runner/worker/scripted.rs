@@ -115,6 +115,7 @@ impl ScriptedEngine {
             synchronous: self.script.synchronous,
             diskless: true,
             virtual_time: true,
+            depth_limit: Default::default(),
         }
     }
 

@@ -42,11 +42,13 @@ fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             synchronous,
             diskless: true,
             virtual_time: true,
+            depth_limit: Default::default(),
         },
         files: vec![PlannedFile {
             path: "scripted".into(),
             region: Region { start: 0, len },
             block_device: false,
+            device: false,
         }],
         pass_bytes,
         seed: 7,
