@@ -8,7 +8,7 @@ use super::{words, Values};
 fn desc(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
-        if matches!(c, '\\' | '[' | ']' | ':') {
+        if matches!(c, '\\' | '[' | ']') {
             out.push('\\');
         }
         out.push(c);
