@@ -25,6 +25,7 @@ fn dispatch(command: Command) -> i32 {
     match command {
         Command::Run(inv) => ferrio::app::run(inv),
         Command::Check(inv) => ferrio::app::check(inv),
+        Command::InstallExtras { dir, fio_link } => ferrio::install::install_extras(&dir, fio_link),
         Command::Print(text) => {
             print!("{text}");
             0

@@ -47,6 +47,9 @@ pub struct IoUnit {
     pub buf: *mut u8,
     /// Bytes transferred (>= 0) or -errno, set by the engine on completion.
     pub result: i64,
+    /// The exact completion time on the thread's clock, for engines that know it
+    /// (a modelled device in virtual time); None: the runner reads the clock.
+    pub done_ns: Option<u64>,
 }
 
 // SAFETY: an IoUnit's buffer pointer refers to memory owned by the worker thread's

@@ -20,10 +20,10 @@ pub mod worker;
 use ferrio_clock::Clock;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
+use recorder::ThreadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use worker::ThreadResult;
 
 /// Every thread's plan and result, in plan order, plus the run's wall time.
 pub struct RunResults {

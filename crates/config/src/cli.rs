@@ -17,9 +17,11 @@ use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
+pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 
 mod debug;
+mod doc;
 mod enghelp;
 mod flags;
 
@@ -188,6 +190,12 @@ pub enum Command {
     MemcpyTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --install-extras=DIR[,fio]: write the binary, man page and completions under
+    /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
+    InstallExtras {
+        dir: PathBuf,
+        fio_link: bool,
+    },
 }
 
 /// The arguments as lexed, before the jobs are assembled.

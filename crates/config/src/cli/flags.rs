@@ -473,6 +473,25 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     flag(
+        &["install-extras"],
+        None,
+        Arg::Value,
+        "DIR[,fio]",
+        "install the binary, man page and completions under DIR\n(DIR/bin, DIR/share); DIR,fio also links DIR/bin/fio",
+        |r, v| {
+            let (dir, fio_link) = match val(v).strip_suffix(",fio") {
+                Some(d) => (d, true),
+                None => (val(v), false),
+            };
+            if dir.trim().is_empty() {
+                return Err(flag_err("install-extras", val(v), "a directory (DIR or DIR,fio)"));
+            }
+            let dir = PathBuf::from(dir);
+            answer(r, Command::InstallExtras { dir, fio_link });
+            Ok(())
+        },
+    ),
+    flag(
         &["memcpytest"],
         Some('M'),
         Arg::Optional,
