@@ -117,35 +117,47 @@ fn fio_rwmix_splits_within_the_same_bounds() {
     }
 }
 
-/// Offsets of every I/O of a per-I/O completion-latency log (log_offset=1): the fifth
-/// column of `<prefix>_clat.1.log`.
-fn logged_offsets(dir: &std::path::Path, prefix: &str) -> Vec<u64> {
+/// One line of a per-I/O completion-latency log with log_offset=1 (fio 3.33's
+/// format: time, latency, direction, block size, offset, priority).
+struct Row {
+    ddir: u64,
+    bs: u64,
+    offset: u64,
+}
+
+fn log_rows(dir: &std::path::Path, prefix: &str) -> Vec<Row> {
     let text = std::fs::read_to_string(dir.join(format!("{prefix}_clat.1.log")))
         .unwrap_or_else(|e| panic!("{prefix}_clat.1.log: {e}"));
     text.lines()
         .map(|l| {
-            let f: Vec<&str> = l.split(',').map(str::trim).collect();
-            f[4].parse::<u64>()
-                .unwrap_or_else(|_| panic!("offset in {l:?}"))
+            let f: Vec<u64> = l
+                .split(',')
+                .map(|x| x.trim().parse().unwrap_or_else(|_| panic!("{l:?}")))
+                .collect();
+            Row {
+                ddir: f[2],
+                bs: f[3],
+                offset: f[4],
+            }
         })
         .collect()
 }
 
-/// Run a randread job on the null engine with a per-I/O log; the offsets, from ferrio
-/// (`fio == false`) or fio 3.33.
-fn offsets(fio: bool, dir: &std::path::Path, opts: &[&str]) -> Vec<u64> {
+/// Run a job on the null engine (randread unless `opts` say otherwise) with a per-I/O
+/// log; its rows, from ferrio (`fio == false`) or fio 3.33.
+fn logged(fio: bool, dir: &std::path::Path, opts: &[&str]) -> Vec<Row> {
     let prefix = if fio { "fio" } else { "ferrio" };
     let log = format!("--write_lat_log={prefix}");
     let mut a = vec![
         "--name=z",
         "--ioengine=null",
-        "--rw=randread",
-        "--bs=4k",
-        "--size=64M",
         "--log_offset=1",
         &log,
         "--output-format=json",
     ];
+    if !opts.iter().any(|o| o.starts_with("--rw=")) {
+        a.push("--rw=randread");
+    }
     a.extend_from_slice(opts);
     let out = if fio {
         std::process::Command::new("fio")
@@ -165,7 +177,141 @@ fn offsets(fio: bool, dir: &std::path::Path, opts: &[&str]) -> Vec<u64> {
         "{prefix} {a:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    logged_offsets(dir, prefix)
+    log_rows(dir, prefix)
+}
+
+fn offsets(fio: bool, dir: &std::path::Path, opts: &[&str]) -> Vec<u64> {
+    let mut o = vec!["--bs=4k", "--size=64M"];
+    o.extend_from_slice(opts);
+    logged(fio, dir, &o).iter().map(|r| r.offset).collect()
+}
+
+/// ferrio, and fio when installed.
+fn tools() -> Vec<(&'static str, bool)> {
+    let mut runs = vec![("ferrio", false)];
+    if have_fio() {
+        runs.push(("fio 3.33", true));
+    }
+    runs
+}
+
+/// The rand-zones.fio example of fio 3.33 (examples/rand-zones.fio):
+/// random_distribution=zoned:50/5:30/15:20/ puts 50 % of the accesses in the first
+/// 5 % of the file, 30 % in the next 15 % and 20 % in the remaining 80 %.
+#[test]
+fn rand_zones_example_hits_each_zone_as_asked() {
+    let size = 64u64 << 20;
+    let n = 8192u64;
+    for (who, fio) in tools() {
+        let d = scratch();
+        let offs = offsets(
+            fio,
+            d.path(),
+            &[
+                "--random_distribution=zoned:50/5:30/15:20/",
+                "--norandommap",
+                "--number_ios=8192",
+            ],
+        );
+        assert_eq!(offs.len() as u64, n, "{who}");
+        let zone = |lo: u64, hi: u64| {
+            offs.iter()
+                .filter(|&&o| o >= size * lo / 100 && o < size * hi / 100)
+                .count() as u64
+        };
+        for (lo, hi, p) in [(0, 5, 0.5), (5, 20, 0.3), (20, 100, 0.2)] {
+            // Uniform access would give the zone its width: the bound must reject it.
+            assert!(rejects(n, p, (hi - lo) as f64 / 100.0));
+            let k = zone(lo, hi);
+            let (a, b) = bound(n, p);
+            assert!(
+                within(k, n, p),
+                "{who}: {k} of {n} I/Os in {lo}-{hi} %, expected {a:.0}..={b:.0}"
+            );
+        }
+    }
+}
+
+/// The iometer-file-access-server.fio example of fio 3.33: rw=randrw, rwmixread=80 and
+/// bssplit=512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10, on the null engine. The
+/// direction and the block size of each I/O are independent draws.
+#[test]
+fn iometer_example_mix_and_block_sizes() {
+    let n = 8192u64;
+    let split = [
+        (512u64, 0.10),
+        (1024, 0.05),
+        (2048, 0.05),
+        (4096, 0.60),
+        (8192, 0.02),
+        (16384, 0.04),
+        (32768, 0.04),
+        (65536, 0.10),
+    ];
+    for (who, fio) in tools() {
+        let d = scratch();
+        let rows = logged(
+            fio,
+            d.path(),
+            &[
+                "--rw=randrw",
+                "--rwmixread=80",
+                "--bssplit=512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10",
+                "--size=256M",
+                "--norandommap",
+                "--number_ios=8192",
+            ],
+        );
+        assert_eq!(rows.len() as u64, n, "{who}");
+        let reads = rows.iter().filter(|r| r.ddir == 0).count() as u64;
+        assert!(
+            within(reads, n, 0.8),
+            "{who}: {reads} reads of {n}, expected {:?}",
+            bound(n, 0.8)
+        );
+        for (bs, p) in split {
+            let k = rows.iter().filter(|r| r.bs == bs).count() as u64;
+            assert!(
+                within(k, n, p),
+                "{who}: {k} I/Os of {bs} bytes of {n}, expected {:?}",
+                bound(n, p)
+            );
+            assert!(rows.iter().all(|r| r.offset % 512 == 0));
+        }
+    }
+}
+
+/// The zipf.fio example of fio 3.33: random_distribution=zipf:0.5 (norandommap). With
+/// theta = 0.5 the hottest block gets 1/zeta(n, 0.5) of the accesses (see below).
+#[test]
+fn zipf_example_hottest_block() {
+    let blocks = 16384u64;
+    let n = 32768u64;
+    let p1 = 1.0 / zeta(blocks, 0.5);
+    assert!(rejects(n, p1, 1.0 / blocks as f64));
+    for (who, fio) in tools() {
+        let d = scratch();
+        let offs = offsets(
+            fio,
+            d.path(),
+            &[
+                "--random_distribution=zipf:0.5",
+                "--norandommap",
+                "--io_size=128M",
+            ],
+        );
+        assert_eq!(offs.len() as u64, n, "{who}: io_size is twice the file");
+        let mut hits: HashMap<u64, u64> = HashMap::new();
+        for o in offs {
+            *hits.entry(o / 4096).or_default() += 1;
+        }
+        let top = *hits.values().max().unwrap();
+        assert!(
+            within(top, n, p1),
+            "{who}: hottest block {top} of {n}, expected {:?}",
+            bound(n, p1)
+        );
+    }
 }
 
 /// random_distribution=zoned:50/10:50/90 (fio 3.33 HOWTO: 50 % of the accesses to the
@@ -177,11 +323,7 @@ fn zoned_distribution_hits_each_zone_as_asked() {
     let zone = size / 10;
     // Uniform access would put 10 % in the first zone: the bound must reject that.
     assert!(rejects(n, 0.5, 0.1));
-    let mut runs = vec![("ferrio", false)];
-    if have_fio() {
-        runs.push(("fio 3.33", true));
-    }
-    for (who, fio) in runs {
+    for (who, fio) in tools() {
         let d = scratch();
         let offs = offsets(
             fio,
@@ -212,25 +354,23 @@ fn zeta(n: u64, theta: f64) -> f64 {
 /// generator) draws rank 1 with probability exactly 1/zeta(n, theta) and rank 2 with
 /// 2^-theta/zeta(n, theta), then scatters ranks over the file by a hash. So the most
 /// popular block gets 1/zeta of the I/Os and the second 2^-theta/zeta (± 5 sigma);
-/// a uniform pick would give each block 1/16384.
+/// a uniform pick would give each block 1/16384. 65536 I/Os (io_size = 4 × size)
+/// make the bound tight enough (± 0.8 points) to catch a rank-1 share off by 1.3
+/// points (e.g. the first rank's threshold halved).
 #[test]
 fn zipf_most_popular_blocks_follow_theta() {
     let blocks = 16384u64;
-    let n = 8192u64;
+    let n = 65536u64;
     let theta = 1.2;
     let z = zeta(blocks, theta);
     let (p1, p2) = (1.0 / z, 2f64.powf(-theta) / z);
     assert!(rejects(n, p1, 1.0 / blocks as f64) && rejects(n, p2, p1));
-    let mut runs = vec![("ferrio", false)];
-    if have_fio() {
-        runs.push(("fio 3.33", true));
-    }
-    for (who, fio) in runs {
+    for (who, fio) in tools() {
         let d = scratch();
         let offs = offsets(
             fio,
             d.path(),
-            &["--random_distribution=zipf:1.2", "--number_ios=8192"],
+            &["--random_distribution=zipf:1.2", "--io_size=256M"],
         );
         assert_eq!(offs.len() as u64, n, "{who}");
         let mut hits: HashMap<u64, u64> = HashMap::new();
