@@ -107,10 +107,17 @@ pub fn every_mode(engine: &str, extra: &[&str]) {
             let (ios, bytes) = counts(&v);
             assert_eq!(ios[0] + ios[1], blocks, "{engine} rw={rw}: {ios:?}");
             assert_eq!(bytes[0] + bytes[1], size);
+            // rwmixread=30: reads are a binomial count, mean 0.3 n; ±5 sigma (for 256
+            // I/Os 40..=113) rejects a 50/50 split (128) and one-way traffic.
+            let (n, p) = (blocks as f64, 0.3);
+            let sd = (n * p * (1.0 - p)).sqrt();
+            let (lo, hi) = (n * p - 5.0 * sd, n * p + 5.0 * sd);
             assert!(
-                ios[0] > 0 && ios[1] > 0,
-                "{engine} rw={rw}: both directions: {ios:?}"
+                (lo..=hi).contains(&(ios[0] as f64)) && !(lo..=hi).contains(&(n * 0.5)),
+                "{engine} rw={rw}: {} reads of {blocks}, expected {lo:.0}..={hi:.0}",
+                ios[0]
             );
+            assert_eq!(bytes[0], ios[0] * bs, "{engine} rw={rw}: read bytes");
         }
     }
 }
