@@ -28,3 +28,18 @@ fn delta_min_and_max_in_the_exact_buckets() {
     let d = cum.delta(&before);
     assert_eq!((d.min(), d.max()), (200, 201));
 }
+
+/// Tiny positive percentiles (down to the smallest subnormal double) are reached by
+/// the first sample, as `sum >= p / 100 * nr` is in fio with any p > 0.
+#[test]
+fn tiny_percentiles_land_on_the_first_sample() {
+    let mut h = LatencyHistogram::new();
+    for v in [500u64, 1_000, 2_000] {
+        h.record(v);
+    }
+    let first = plat_idx_to_val(plat_val_to_idx(500));
+    let list = [1e-30, f64::MIN_POSITIVE, 5e-324, 1e-300];
+    assert_eq!(h.percentiles(&list), vec![first; 4]);
+    let w = ferrio_stats::steadystate::SparseHistogram::between(&h, &LatencyHistogram::new());
+    assert_eq!(w.percentiles(&list), vec![first; 4]);
+}
