@@ -75,3 +75,21 @@ fn interval_line_rates_per_second() {
     assert!(s.contains("   2.00 MiB/s"), "{s}");
     assert!(s.starts_with("  4.000s read "), "{s}");
 }
+
+/// fio 3.33 stat.c convert_agg_kbytes_percent: only an aggregate above 1024 B/s is
+/// divided by; the job's mean is truncated to an int first; capped at 100.
+#[test]
+fn bandwidth_share_of_the_group() {
+    use ferrio_report::json::ddir::bw_agg_percent;
+    use ferrio_report::GroupDir;
+    let g = |agg_bw| GroupDir {
+        agg_bw,
+        ..GroupDir::default()
+    };
+    assert_eq!(bw_agg_percent(Some(&g(1024)), 0.5), 100.0);
+    assert_eq!(bw_agg_percent(Some(&g(1025)), 0.9), 0.0);
+    assert_eq!(bw_agg_percent(Some(&g(4096)), 2.9), 50.0);
+    assert_eq!(bw_agg_percent(Some(&g(4096)), 4.5), 100.0);
+    assert_eq!(bw_agg_percent(Some(&g(40960)), 10.0), 25.0);
+    assert_eq!(bw_agg_percent(None, 10.0), 100.0);
+}
