@@ -234,3 +234,33 @@ fn psync_normal_output_depth_lines() {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
 }
+
+/// The maps fio 3.33 printed for libaio and io_uring with full batches (see above),
+/// checked without fio so that a machine without it still catches a wrong map.
+#[test]
+fn batched_depth_maps_as_fio_printed_them() {
+    let d = scratch();
+    for (engine, depth, label) in [
+        ("libaio", 8, "8"),
+        ("libaio", 2, "4"),
+        ("io_uring", 16, "16"),
+    ] {
+        let f = file_in(d.path(), engine);
+        let v = run_json(&[
+            "--name=x",
+            &format!("--filename={f}"),
+            &format!("--ioengine={engine}"),
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1M",
+            &format!("--iodepth={depth}"),
+            &format!("--iodepth_batch={depth}"),
+            &format!("--iodepth_batch_complete_min={depth}"),
+        ]);
+        let j = &v["jobs"][0];
+        let level = if depth == 2 { "2" } else { label };
+        assert_eq!(j["iodepth_level"][level], 100.0, "{engine} {depth}: {j}");
+        assert_eq!(j["iodepth_submit"][label], 100.0, "{engine} {depth}");
+        assert_eq!(j["iodepth_complete"][label], 100.0, "{engine} {depth}");
+    }
+}
