@@ -141,3 +141,51 @@ fn window_percentiles_keep_the_input_order() {
     );
     assert_eq!(w.percentiles(&[]), Vec::<u64>::new());
 }
+
+/// fio 3.33 steadystate.c: the deviation is max |y - mean|, so a value far *below*
+/// the mean counts as much as one above it.
+#[test]
+fn deviation_below_the_mean_counts() {
+    use ferrio_stats::steadystate::max_deviation;
+    // mean 8: deviations 2, 2, 2, 6 (the last one below the mean).
+    assert_eq!(max_deviation(&[10, 10, 10, 2]), 6.0);
+    let j = judge(&[10, 10, 10, 2], WindowTest::Deviation, 5.0, false);
+    assert_eq!(j.criterion, 6.0);
+    assert!(!j.met);
+    assert_eq!(max_deviation(&[2, 10, 10, 10]), 6.0);
+}
+
+/// The x87 threshold's second rounding (p/100 · nr to 64 bits) at an exact tie:
+/// 75 % of nr = (2^65 + 22) / 3 is exactly 2^63 + 5.5, which `long double` rounds to
+/// even, 2^63 + 6. So 2^63 + 5 samples do not reach p75 (fio needs one more).
+#[test]
+fn x87_tie_rounds_to_even() {
+    let nr: u64 = 12_297_829_382_473_034_418; // (2^65 + 22) / 3
+    assert_eq!(nr as u128 * 3, (1u128 << 65) + 22);
+    let low = (1u64 << 63) + 5;
+    let w = SparseHistogram {
+        buckets: vec![(100, low), (200, nr - low)],
+        count: nr,
+        sum: 0.0,
+    };
+    assert_eq!(w.percentile(75.0), plat_idx_to_val(200));
+    let w = SparseHistogram {
+        buckets: vec![(100, low + 1), (200, nr - low - 1)],
+        count: nr,
+        sum: 0.0,
+    };
+    assert_eq!(w.percentile(75.0), plat_idx_to_val(100));
+}
+
+/// A percentile above 100 is never reached (its threshold exceeds every count; here
+/// 200 % of 2^63 is 2^64).
+#[test]
+fn percentile_above_100_is_never_reached() {
+    let w = SparseHistogram {
+        buckets: vec![(100, 1 << 63)],
+        count: 1 << 63,
+        sum: 0.0,
+    };
+    assert_eq!(w.percentile(200.0), 0);
+    assert_eq!(w.percentile(100.0), plat_idx_to_val(100));
+}
