@@ -93,3 +93,24 @@ fn bandwidth_share_of_the_group() {
     assert_eq!(bw_agg_percent(Some(&g(40960)), 10.0), 25.0);
     assert_eq!(bw_agg_percent(None, 10.0), 100.0);
 }
+
+/// The interval line's latency format switches unit at 10 000 of the smaller one.
+#[test]
+fn interval_latency_units_switch_at_ten_thousand() {
+    use ferrio_report::interval::fmt_lat;
+    assert_eq!(fmt_lat(9_999.0), "9999ns");
+    assert_eq!(fmt_lat(10_000.0), "10.0us");
+    assert_eq!(fmt_lat(9_999_999.0), "10000.0us");
+    assert_eq!(fmt_lat(10_000_000.0), "10.0ms");
+    assert_eq!(fmt_lat(10_000_000_000.0), "10.0s");
+}
+
+/// Compact JSON escapes control characters only; a space stays a space.
+#[test]
+fn compact_json_escapes_control_characters_only() {
+    use ferrio_report::interval::compact;
+    use ferrio_report::json::value::Object;
+    let mut o = Object::new();
+    o.str("a b", "x\u{1f} y\u{7f}");
+    assert_eq!(compact(&o), "{\"a b\":\"x\\u001f y\u{7f}\"}");
+}
