@@ -156,3 +156,17 @@ fn empty_windows_have_no_percentiles() {
     assert_eq!(w["N"], 3);
     assert!(w.get("percentile").is_none(), "{w}");
 }
+
+/// fio 3.33 json.c escapes only `"` and `\`, so a control character in a job's
+/// description makes its JSON invalid; ferrio escapes control characters (\u00XX) and
+/// leaves everything else, a space included, as it is.
+#[test]
+fn strings_are_valid_json_with_control_characters() {
+    let mut r = json_support::report();
+    let desc = "tab\there, bell\u{7}, unit sep\u{1f}, space ok, \"q\" \\ del\u{7f}";
+    r.jobs[0].description = Some(desc.into());
+    let text = render(&r, false);
+    assert!(text.contains("tab\\u0009here") && text.contains("\\u001f, space ok"));
+    let v: Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["jobs"][0]["desc"], desc);
+}
