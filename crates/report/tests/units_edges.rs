@@ -49,6 +49,9 @@ fn num2str_past_the_last_prefix() {
         num2str(u64::MAX, 20, 1, false, N2sUnit::None),
         "18446744073709551615"
     );
+    // Even when it still does not fit: 18 in 1 digit, 16383 (KiB based) in 4.
+    assert_eq!(num2str(u64::MAX, 1, 1, false, N2sUnit::None), "18");
+    assert_eq!(num2str(u64::MAX, 4, 1024, true, N2sUnit::None), "16384");
     assert_eq!(num2str(999, 3, 1, false, N2sUnit::None), "999");
     assert_eq!(num2str(1000, 3, 1, false, N2sUnit::None), "1.0k");
     assert_eq!(num2str(1000, 4, 1, false, N2sUnit::None), "1000");
