@@ -462,3 +462,56 @@ fn fio_percentage_random_continues_from_the_last_io() {
 fn percentage_random_continues_from_the_last_io() {
     check_percentage_random("ferrio", false);
 }
+
+/// Sequential jobs are deterministic: the whole sequence of (direction, block size,
+/// offset) of every I/O equals fio 3.33's, for `offset`, wrapping with `io_size`,
+/// `loops`, per-direction block sizes and `bsrange` with `number_ios`.
+#[test]
+fn sequential_offsets_equal_fios() {
+    same_offsets_as_fio(&[
+        &["--rw=write", "--bs=4k", "--size=1M", "--offset=64k"],
+        &["--rw=read", "--bs=16k", "--size=1M", "--io_size=1536k"],
+        &["--rw=read", "--bs=64k", "--size=1M", "--loops=3"],
+        &["--rw=write", "--bs=4k,8k", "--size=1M"],
+        &[
+            "--rw=read",
+            "--bsrange=4k-4k",
+            "--size=512k",
+            "--number_ios=77",
+        ],
+    ]);
+}
+
+/// `rw=read:8k` with bs=4k over 1 MiB: fio 3.33 makes one pass, 86 I/Os (4 KiB read,
+/// 8 KiB skipped, up to the end of the file); ferrio wraps around and goes on until
+/// 1 MiB has been transferred (256 I/Os). Likewise `rw=write:4k` (85 vs 129).
+#[test]
+#[ignore = "bug: with rw=...:N holes fio 3.33 stops at the end of the file (86 I/Os for \
+            read:8k, bs=4k, size=1M), ferrio wraps until size bytes moved (256)"]
+fn sequential_offsets_with_holes_equal_fios() {
+    same_offsets_as_fio(&[
+        &["--rw=read:8k", "--bs=4k", "--size=1M"],
+        &["--rw=write:4k", "--bs=8k", "--size=1M", "--offset=12k"],
+    ]);
+}
+
+fn same_offsets_as_fio(jobs: &[&[&str]]) {
+    if !have_fio() {
+        return;
+    }
+    for job in jobs {
+        let rows = |fio: bool| {
+            let d = scratch();
+            logged(fio, d.path(), job)
+                .iter()
+                .map(|r| (r.ddir, r.bs, r.offset))
+                .collect::<Vec<_>>()
+        };
+        let (ours, theirs) = (rows(false), rows(true));
+        assert!(!theirs.is_empty(), "{job:?}");
+        assert_eq!(
+            ours, theirs,
+            "{job:?}: (direction, bs, offset) of every I/O"
+        );
+    }
+}
