@@ -174,8 +174,9 @@ fn same_values_as_fio(jobs: &[&[&str]]) {
         };
         let mut theirs_args: Vec<String> = job.iter().map(|s| s.to_string()).collect();
         let mut ours_args = theirs_args.clone();
-        theirs_args.insert(1, dir("fio"));
-        ours_args.insert(1, dir("ferrio"));
+        // Before the first --name: global, so every job of the command line uses it.
+        theirs_args.insert(0, dir("fio"));
+        ours_args.insert(0, dir("ferrio"));
         let theirs = fio_json(&theirs_args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
         let ours = run_json(&ours_args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
         assert_eq!(
