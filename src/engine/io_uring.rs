@@ -14,7 +14,7 @@
 //! writes. The ring is created in `setup`, where the kernel is probed for every
 //! operation the job needs; a missing one is a clear error, never a silent fallback.
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use ferrio_config::ext::EngineTuning;
 use io_uring::{opcode, squeue, types, IoUring, Probe};
 use std::io;
@@ -48,21 +48,13 @@ fn err(msg: String) -> io::Error {
 }
 
 impl IoUringEngine {
-    pub fn new(opts: &EngineOptions) -> Result<IoUringEngine, String> {
-        let spec = opts.spec.as_ref();
-        let tuning = spec.map(|s| s.engine.clone()).unwrap_or_default();
-        Ok(IoUringEngine {
+    pub fn new(opts: &EngineOptions) -> IoUringEngine {
+        let tuning = opts.tuning.clone();
+        IoUringEngine {
             depth: opts.iodepth.max(1),
             hipri: opts.hipri,
-            direct: spec.map(|s| s.direct).unwrap_or(false),
-            uses_trim: spec
-                .map(|s| {
-                    matches!(
-                        s.rw.kind,
-                        ferrio_config::RwKind::Trim | ferrio_config::RwKind::TrimWrite
-                    )
-                })
-                .unwrap_or(false),
+            direct: opts.direct,
+            uses_trim: opts.directions[2],
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
             tuning,
             ring: None,
@@ -72,7 +64,7 @@ impl IoUringEngine {
             fixed_bufs: false,
             issued: 0,
             unsubmitted: 0,
-        })
+        }
     }
 
     fn build_ring(&self, entries: u32) -> io::Result<IoUring> {
@@ -114,18 +106,6 @@ impl IoUringEngine {
 }
 
 impl IoEngine for IoUringEngine {
-    fn name(&self) -> &'static str {
-        "io_uring"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: false,
-            diskless: false,
-            virtual_time: false,
-        }
-    }
-
     fn setup(&mut self, fds: &[RawFd], buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         if self.hipri && !self.direct {
             return Err(err(

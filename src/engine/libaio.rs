@@ -6,7 +6,7 @@
 //! done synchronously (fio does the same), by punching a hole. Buffered I/O is
 //! accepted but, as with fio, the kernel completes it inside io_submit.
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::sys::aio::{self, AioContext, IoEvent, Iocb};
 use crate::sys::io as sysio;
 use std::io;
@@ -33,13 +33,9 @@ pub struct LibaioEngine {
 unsafe impl Send for LibaioEngine {}
 
 impl LibaioEngine {
-    pub fn new(opts: &EngineOptions) -> Result<LibaioEngine, String> {
-        let tuning = opts
-            .spec
-            .as_ref()
-            .map(|s| s.engine.clone())
-            .unwrap_or_default();
-        Ok(LibaioEngine {
+    pub fn new(opts: &EngineOptions) -> LibaioEngine {
+        let tuning = &opts.tuning;
+        LibaioEngine {
             depth: opts.iodepth.max(1) as usize,
             ctx: None,
             iocbs: Vec::new(),
@@ -49,7 +45,7 @@ impl LibaioEngine {
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
             userspace_reap: tuning.userspace_reap,
             poll: tuning.iodepth_batch_complete_min == 0,
-        })
+        }
     }
 }
 
@@ -62,18 +58,6 @@ impl Drop for LibaioEngine {
 }
 
 impl IoEngine for LibaioEngine {
-    fn name(&self) -> &'static str {
-        "libaio"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: false,
-            diskless: false,
-            virtual_time: false,
-        }
-    }
-
     fn setup(&mut self, _fds: &[i32], buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         let depth = self.depth.max(buffers.len()).max(1);
         let ctx = aio::setup(depth as u32).map_err(|e| {

@@ -3,7 +3,7 @@
 //! of the file are short, as read(2) would be; a write past the end first extends the
 //! file and the mapping. Trims punch a hole; fsync / fdatasync are msync(MS_SYNC).
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::sys::io as sysio;
 use std::io;
 use std::os::fd::RawFd;
@@ -24,13 +24,9 @@ unsafe impl Send for MmapEngine {}
 
 impl MmapEngine {
     pub fn new(opts: &EngineOptions) -> MmapEngine {
-        let writable = opts
-            .spec
-            .as_ref()
-            .map(|s| !matches!(s.rw.kind, ferrio_config::RwKind::Read))
-            .unwrap_or(false);
         MmapEngine {
-            writable,
+            // Shared and writable for any job that writes or trims.
+            writable: opts.directions[1] || opts.directions[2],
             maps: Vec::new(),
         }
     }
@@ -93,18 +89,6 @@ impl Drop for MmapEngine {
 }
 
 impl IoEngine for MmapEngine {
-    fn name(&self) -> &'static str {
-        "mmap"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: true,
-            diskless: false,
-            virtual_time: false,
-        }
-    }
-
     fn setup(&mut self, fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         self.maps = fds
             .iter()

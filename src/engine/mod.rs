@@ -2,20 +2,24 @@
 //!
 //! An engine never times or counts anything; the runner does all of that around
 //! [`IoEngine::queue`] and [`IoEngine::reap`]. Engines declare what they can do with
-//! [`Capabilities`] so the runner never special-cases an engine by name. The queue
-//! contract is fio's: `queue()` either completes the I/O at once (synchronous
-//! engines), accepts it for later completion, or reports that the queue is full. That
-//! lets one I/O loop drive synchronous and asynchronous engines alike.
+//! [`Capabilities`] in their [`registry`] row, so the runner never special-cases (or
+//! names) an engine. The queue contract is fio's: `queue()` either completes the I/O
+//! at once (synchronous engines), accepts it for later completion, or reports that
+//! the queue is full. That lets one I/O loop drive synchronous and asynchronous
+//! engines alike.
 
 mod io_uring;
 mod libaio;
 mod mmap;
 mod null;
 mod posixaio;
+pub mod registry;
 pub mod sim;
 mod sync;
 
+use ferrio_config::ext::{EngineTuning, SimSpec};
 use std::io;
+use std::ops::Range;
 use std::os::fd::RawFd;
 
 /// What an I/O unit asks the engine to do.
@@ -43,6 +47,9 @@ pub struct IoUnit {
     pub buf: *mut u8,
     /// Bytes transferred (>= 0) or -errno, set by the engine on completion.
     pub result: i64,
+    /// The exact completion time on the thread's clock, for engines that know it
+    /// (a modelled device in virtual time); None: the runner reads the clock.
+    pub done_ns: Option<u64>,
 }
 
 // SAFETY: an IoUnit's buffer pointer refers to memory owned by the worker thread's
@@ -60,7 +67,8 @@ pub enum Queued {
     Busy,
 }
 
-/// Static facts about an engine that change how the runner drives it.
+/// Static facts about an engine that change how the runner drives it (one per
+/// registry row).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Capabilities {
     /// Every `queue` call completes the I/O (fio's FIO_SYNCIO).
@@ -69,12 +77,25 @@ pub struct Capabilities {
     pub diskless: bool,
     /// Can make time pass on a virtual clock (clocksource=virtual): a modelled device.
     pub virtual_time: bool,
+    /// The kernel's limit on the queue depth, checked before the run.
+    pub depth_limit: DepthLimit,
 }
 
-/// The interface every engine implements.
+/// A kernel limit on an engine's queue depth (iodepth), checked when the run is planned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthLimit {
+    /// None beyond memory.
+    #[default]
+    None,
+    /// At most this many entries per queue (io_uring: 32768 ring entries).
+    Max(u64),
+    /// Each thread takes iodepth events from the system-wide fs.aio-max-nr (libaio).
+    AioMaxNr,
+}
+
+/// The interface every engine implements. Its name, help and [`Capabilities`] are
+/// constants of its row in [`registry::ENGINES`], readable without creating it.
 pub trait IoEngine: Send {
-    fn name(&self) -> &'static str;
-    fn capabilities(&self) -> Capabilities;
     /// Start (or perform, for synchronous engines) the I/O described by `unit`.
     fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued;
     /// Called once before the first `queue`, with the job's file descriptors (in file
@@ -100,85 +121,50 @@ pub trait IoEngine: Send {
     }
 }
 
-/// Engines ferrio knows, as (name, one-line description). The option table lists the
-/// same names; this is the single place an engine is registered with the runner.
-pub const ENGINES: &[(&str, &str)] = &[
-    ("null", "does no I/O; measures ferrio's own overhead"),
-    (
-        "sim",
-        "simulated device: modelled latency, queueing, bandwidth and SSD wear",
-    ),
-    ("sync", "read(2)/write(2) after lseek(2)"),
-    ("psync", "pread(2)/pwrite(2)"),
-    ("vsync", "readv(2)/writev(2) after lseek(2)"),
-    ("pvsync", "preadv(2)/pwritev(2)"),
-    (
-        "pvsync2",
-        "preadv2(2)/pwritev2(2), with RWF_HIPRI when hipri is set",
-    ),
-    (
-        "io_uring",
-        "Linux io_uring: batched asynchronous submission and completion",
-    ),
-    ("libaio", "Linux native AIO: io_submit(2)/io_getevents(2)"),
-    ("mmap", "memcpy to and from the file mapped with mmap(2)"),
-    (
-        "posixaio",
-        "POSIX AIO: aio_read(3)/aio_write(3), reaped with aio_suspend(3)",
-    ),
-];
-
-/// Options an engine may read at creation.
+/// What an engine is given at creation: its own tuning and the few facts about the
+/// job it needs, never the whole job. The runner fills it from the thread's plan.
 #[derive(Clone, Debug, Default)]
 pub struct EngineOptions {
+    /// The job's name, for error messages.
+    pub job: String,
     pub iodepth: u32,
     pub hipri: bool,
-    /// The whole job, for engines with options of their own (`spec.engine`, `spec.sim`).
-    pub spec: Option<std::sync::Arc<ferrio_config::JobSpec>>,
+    /// direct=1: the files are open with O_DIRECT.
+    pub direct: bool,
+    /// The directions the job issues: [read, write, trim].
+    pub directions: [bool; 3],
+    /// Engine tuning options (batching, io_uring and libaio flags, nowait, hipri share).
+    pub tuning: EngineTuning,
+    /// The simulated device's options (`sim_*`), for ioengine=sim.
+    pub sim: SimSpec,
+    /// The byte range the thread addresses in each of its files, as planned.
+    pub regions: Vec<Range<u64>>,
+    /// The job set its size (size= or filesize=); without it a diskless job's regions
+    /// are open-ended, not a device size.
+    pub sized: bool,
     /// Set for clocksource=virtual: the engine advances this thread's clock.
     pub virtual_clock: Option<ferrio_clock::VirtualHandle>,
     /// The numjobs clone this engine serves (fio's $jobnum), for per-clone seeds.
     pub clone: u32,
 }
 
-/// Create an engine by name.
+/// Create an engine by name (see [`registry::ENGINES`]).
 pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
-    let wants_virtual_time = opts.virtual_clock.is_some();
-    let engine = create_by_name(name, opts)?;
-    if wants_virtual_time && !engine.capabilities().virtual_time {
+    let entry = registry::find(name).ok_or_else(|| {
+        format!(
+            "ioengine '{name}' is not available; available engines: {}",
+            registry::names().join(", ")
+        )
+    })?;
+    if opts.virtual_clock.is_some() && !entry.caps.virtual_time {
         return Err(format!(
             "clocksource=virtual needs an engine that drives virtual time, such as ioengine=sim (ioengine is '{name}')"
         ));
     }
-    Ok(engine)
+    (entry.create)(&opts)
 }
 
-fn create_by_name(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, String> {
-    match name {
-        "null" => Ok(Box::new(null::NullEngine)),
-        "sim" => Ok(Box::new(sim::SimEngine::new(&opts)?)),
-        "sync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Sync, &opts))),
-        "psync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Psync, &opts))),
-        "vsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Vsync, &opts))),
-        "pvsync" => Ok(Box::new(sync::SyncEngine::new(sync::Flavor::Pvsync, &opts))),
-        "pvsync2" => Ok(Box::new(sync::SyncEngine::new(
-            sync::Flavor::Pvsync2,
-            &opts,
-        ))),
-        "io_uring" => Ok(Box::new(io_uring::IoUringEngine::new(&opts)?)),
-        "libaio" => Ok(Box::new(libaio::LibaioEngine::new(&opts)?)),
-        "mmap" => Ok(Box::new(mmap::MmapEngine::new(&opts))),
-        "posixaio" => Ok(Box::new(posixaio::PosixAioEngine::new(&opts))),
-        other => Err(format!(
-            "ioengine '{other}' is not available; available engines: {}",
-            ENGINES.iter().map(|e| e.0).collect::<Vec<_>>().join(", ")
-        )),
-    }
-}
-
-/// Capabilities of an engine by name, without creating it.
+/// Capabilities of an engine by name: a constant of its registry row.
 pub fn capabilities_of(name: &str) -> Option<Capabilities> {
-    create(name, EngineOptions::default())
-        .ok()
-        .map(|e| e.capabilities())
+    registry::find(name).map(|e| e.caps)
 }

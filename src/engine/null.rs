@@ -1,23 +1,11 @@
 //! `ioengine=null`: completes every I/O at once without touching memory or files.
 //! It measures the benchmark's own per-I/O overhead.
 
-use super::{Capabilities, IoEngine, IoUnit, Queued};
+use super::{IoEngine, IoUnit, Queued};
 
 pub struct NullEngine;
 
 impl IoEngine for NullEngine {
-    fn name(&self) -> &'static str {
-        "null"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: true,
-            diskless: true,
-            virtual_time: false,
-        }
-    }
-
     #[inline]
     fn queue(&mut self, _index: usize, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;

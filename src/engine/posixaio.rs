@@ -4,7 +4,7 @@
 //! measures glibc's AIO emulation; `io_uring` and `libaio` are the kernel's interfaces.
 //! Trims are done synchronously (a hole punch).
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::sys::io as sysio;
 use std::io;
 use std::os::fd::RawFd;
@@ -61,18 +61,6 @@ impl Drop for PosixAioEngine {
 }
 
 impl IoEngine for PosixAioEngine {
-    fn name(&self) -> &'static str {
-        "posixaio"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: false,
-            diskless: false,
-            virtual_time: false,
-        }
-    }
-
     fn setup(&mut self, _fds: &[RawFd], buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         let n = self.depth.max(buffers.len()).max(1);
         // SAFETY: aiocb is a plain C struct; all-zero is its documented initial state.

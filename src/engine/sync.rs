@@ -1,7 +1,7 @@
 //! The synchronous engines: sync, psync, vsync, pvsync, pvsync2. Each `queue` call
 //! performs the I/O with one system call and completes it.
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::sys::io;
 
 /// Which system-call family an engine uses.
@@ -30,13 +30,12 @@ pub struct SyncEngine {
 
 impl SyncEngine {
     pub fn new(flavor: Flavor, opts: &EngineOptions) -> Self {
-        let tuning = opts.spec.as_ref().map(|s| &s.engine);
         let mut rwf_flags = if opts.hipri { libc::RWF_HIPRI } else { 0 };
-        if tuning.is_some_and(|t| t.nowait) {
+        if opts.tuning.nowait {
             rwf_flags |= libc::RWF_NOWAIT;
         }
         let hipri_pct = if opts.hipri {
-            tuning.map_or(100, |t| t.hipri_percentage as u64)
+            opts.tuning.hipri_percentage as u64
         } else {
             100
         };
@@ -67,24 +66,6 @@ impl SyncEngine {
 }
 
 impl IoEngine for SyncEngine {
-    fn name(&self) -> &'static str {
-        match self.flavor {
-            Flavor::Sync => "sync",
-            Flavor::Psync => "psync",
-            Flavor::Vsync => "vsync",
-            Flavor::Pvsync => "pvsync",
-            Flavor::Pvsync2 => "pvsync2",
-        }
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: true,
-            diskless: false,
-            virtual_time: false,
-        }
-    }
-
     #[inline]
     fn queue(&mut self, _index: usize, u: &mut IoUnit) -> Queued {
         u.result = match u.op {

@@ -3,7 +3,7 @@
 //! buffer_pattern options ask.
 
 use super::layout::fill_random;
-use super::rng::Rng;
+use crate::random::Rng;
 use ferrio_config::JobSpec;
 
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 //! zipf/pareto ranks are scattered over the range by a hash so the hot blocks are not
 //! all at the start of the file.
 
-use super::rng::Rng;
+use crate::random::Rng;
 use ferrio_config::RandomDistribution;
 
 /// Largest n over which the zipf normalisation constant is summed exactly (as fio, which

@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod collect;
 pub mod direct_io;
 pub mod distribution;
+pub mod engine_setup;
 pub mod layout;
 pub mod logs;
 pub mod observer;
@@ -12,17 +13,17 @@ pub mod pattern;
 pub mod permutation;
 pub mod plan;
 pub mod recorder;
-pub mod rng;
+pub mod resources;
 pub mod steadystate;
 pub mod worker;
 
 use ferrio_clock::Clock;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
+use recorder::ThreadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use worker::ThreadResult;
 
 /// Every thread's plan and result, in plan order, plus the run's wall time.
 pub struct RunResults {
@@ -108,7 +109,7 @@ fn join_where(
 fn sleep_start_delay(plan: &ThreadPlan, stop: &AtomicBool) -> bool {
     let (lo, hi) = plan.spec.startdelay_us;
     let us = if hi > lo {
-        lo + rng::Rng::new(plan.seed).below(hi - lo + 1)
+        lo + crate::random::Rng::new(plan.seed).below(hi - lo + 1)
     } else {
         lo
     };

@@ -8,8 +8,8 @@
 
 use super::distribution::BlockPicker;
 use super::permutation::Permutation;
-use super::rng::Rng;
 use crate::engine::IoOp;
+use crate::random::Rng;
 use ferrio_config::{BlockSize, JobSpec, RandomDistribution, RwKind, RwSequencer};
 
 /// The part of a file a job does I/O to.

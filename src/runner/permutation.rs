@@ -7,7 +7,7 @@
 //! fewer than two steps per index on average (2^k < 2n). Multiplier and increment are
 //! drawn from the job's generator, so different seeds give different orders.
 
-use super::rng::Rng;
+use crate::random::Rng;
 
 #[derive(Clone, Debug)]
 pub struct Permutation {

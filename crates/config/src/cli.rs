@@ -4,7 +4,8 @@
 //! that need a value, as fio's getopt allows), `--name=JOB` starts a new job (and
 //! `--name=global` a global group), options before the first `--name` are global, and
 //! arguments not starting with `--` are job files. Run-wide flags (`--output-format`,
-//! `--section`, ...) may appear anywhere. See [`HELP`].
+//! `--section`, ...) may appear anywhere; they are one table, [`flags::FLAGS`], which
+//! also writes `--help` ([`help`]).
 
 use crate::builder::Overrides;
 use crate::error::Loc;
@@ -15,6 +16,13 @@ use crate::table;
 use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
+pub use debug::DebugCategory;
+pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
+pub use flags::help;
+
+mod debug;
+mod doc;
+mod flags;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -43,8 +51,8 @@ pub struct GlobalFlags {
     /// --terse-version (default 3)
     pub terse_version: u32,
     pub eta: EtaMode,
-    /// --debug=... categories (free-form, for diagnostics).
-    pub debug: Vec<String>,
+    /// --debug=... categories, in the order given (`all` expanded).
+    pub debug: Vec<DebugCategory>,
     /// --readonly: every job was checked not to write or trim.
     pub readonly: bool,
     /// --status-interval, --eta-newline, --eta-interval and friends.
@@ -79,79 +87,23 @@ pub struct Invocation {
 #[derive(Clone, Debug)]
 pub enum Command {
     Run(Invocation),
-    /// --help, --version, --cmdhelp, --showcmd, --parse-only: print this text to stdout, exit 0.
+    /// --parse-only: run every check a real run makes before I/O, then exit.
+    Check(Invocation),
+    /// --help, --version, --cmdhelp, --showcmd: print this text to stdout, exit 0.
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
     /// --clock-bench
     ClockBench,
+    /// --install-extras=DIR[,fio]: write the binary, man page and completions under
+    /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
+    InstallExtras {
+        dir: PathBuf,
+        fio_link: bool,
+    },
 }
 
-/// Usage text for --help.
-pub const HELP: &str = "\
-Usage: ferrio [options] [job files...]
-
-ferrio runs storage I/O benchmarks described like fio's: in job files (INI
-sections) and/or on the command line. On the command line, --name=JOB starts a
-job and the options after it belong to that job; options before the first --name
-(or after --name=global) are global defaults for the jobs after them and for all
-job files. Example:
-
-  ferrio --name=t --rw=randread --bs=4k --size=32M --filename=/tmp/x --ioengine=psync
-  ferrio --direct=1 jobs.fio --section=randread
-
-Run-wide options:
-  --output-format=FMT   normal, terse, json, json+ (comma list for several)
-  --output=FILE         write the report to FILE instead of stdout
-  --minimal             same as --output-format=terse
-  --terse-version=3     terse format version (3)
-  --eta=WHEN            progress line: auto, always, never
-  --eta-interval=T      refresh the progress line every T (ms by default; >= 250ms)
-  --eta-newline=T       start a new progress line every T (seconds by default)
-  --status-interval=T   print a full report every T (seconds by default); with
-                        json/json+ every report is one JSON document per line
-  --output-format=interval
-                        one compact line per interval (see docs/live.md)
-  --interval-percentiles=LIST
-                        percentiles of the interval lines (default 50:90:99:99.9)
-  --section=NAME        run only job section NAME of the job files (repeatable)
-  --readonly            refuse any job that would write or trim
-  --parse-only          check the jobs and exit
-  --showcmd             print each job file as an equivalent command line
-  --cmdhelp[=OPTION]    list all job options, or details on one
-  --debug=WHAT          diagnostic output categories (comma list)
-  --cpuclock-test       check the CPU clock source and exit
-  --clock-bench         measure clock read costs and exit
-  --version             print the version
-  --help                this text
-
-Job options are the same as in job files (--bs=4k is bs=4k); see --cmdhelp.
-";
-
-/// fio run-wide flags ferrio does not implement (a clear error instead of "unknown").
-const FLAGS_NOT_YET: &[&str] = &[
-    "bandwidth-log",
-    "latency-log",
-    "max-jobs",
-    "warnings-fatal",
-    "alloc-size",
-    "server",
-    "client",
-    "daemonize",
-    "remote-config",
-    "crctest",
-    "idle-prof",
-    "inflate-log",
-    "trigger-file",
-    "trigger-timeout",
-    "trigger",
-    "trigger-remote",
-    "aux-path",
-    "merge-blktrace-only",
-    "append-terse",
-    "enghelp",
-];
-
+/// The arguments as lexed, before the jobs are assembled.
 struct Raw {
     flags: GlobalFlags,
     sections: Vec<Section>,
@@ -159,6 +111,8 @@ struct Raw {
     only: Vec<String>,
     parse_only: bool,
     showcmd: bool,
+    /// What to print or do instead of running (--help, --version, ...): the first wins.
+    special: Option<Command>,
 }
 
 /// Parse the process arguments (without argv[0]).
@@ -188,14 +142,16 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
         readonly: raw.flags.readonly,
     };
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
-    if raw.parse_only {
-        return Ok(Command::Print(String::new()));
-    }
-    Ok(Command::Run(Invocation {
+    let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,
         global_options: a.global_options,
-    }))
+    };
+    Ok(if raw.parse_only {
+        Command::Check(inv)
+    } else {
+        Command::Run(inv)
+    })
 }
 
 fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {
@@ -213,8 +169,8 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
         only: Vec::new(),
         parse_only: false,
         showcmd: false,
+        special: None,
     };
-    let mut special: Option<Command> = None;
     let mut i = 0;
     let mut files_only = false;
     while i < args.len() {
@@ -248,141 +204,53 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
                 "--{what} needs a value (at command line)"
             )))
         };
-        match key {
-            "help" | "h" => special = special.or(Some(Command::Print(HELP.to_string()))),
-            "version" => {
-                special = special.or(Some(Command::Print(format!(
-                    "ferrio-{}\n",
-                    env!("CARGO_PKG_VERSION")
-                ))))
-            }
-            "cpuclock-test" => special = special.or(Some(Command::CpuClockTest)),
-            "clock-bench" => special = special.or(Some(Command::ClockBench)),
-            "cmdhelp" => {
-                let text = match inline.as_deref() {
-                    None | Some("") | Some("all") => table::cmdhelp_all(),
-                    Some(o) => {
-                        table::cmdhelp_one(o).map_err(|e| ConfigError(format!("--cmdhelp: {e}")))?
-                    }
-                };
-                special = special.or(Some(Command::Print(text)));
-            }
-            "output-format" => {
-                let v = need(key)?;
-                raw.flags.output_formats = parse_formats(&v)?;
-            }
-            "minimal" => raw.flags.output_formats = vec![OutputFormat::Terse],
-            "output" => {
-                let v = need(key)?;
-                if v.is_empty() {
-                    return Err(flag_err(key, &v, "a file name"));
-                }
-                raw.flags.output = Some(PathBuf::from(v));
-            }
-            "terse-version" => {
-                let v = need(key)?;
-                if v.trim() != "3" {
-                    return Err(flag_err(
-                        key,
-                        &v,
-                        "3 (the only terse version ferrio writes)",
-                    ));
-                }
-                raw.flags.terse_version = 3;
-            }
-            "eta" => {
-                let v = need(key)?;
-                raw.flags.eta = match v.as_str() {
-                    "auto" => EtaMode::Auto,
-                    "always" => EtaMode::Always,
-                    "never" => EtaMode::Never,
-                    _ => return Err(flag_err(key, &v, "auto, always, never")),
-                };
-            }
-            "status-interval" | "eta-newline" | "eta-interval" | "interval-percentiles" => {
-                let v = need(key)?;
-                live_flag(&mut raw.flags.live, key, &v)?;
-            }
-            "section" => {
-                let v = need(key)?;
-                raw.only.extend(
-                    v.split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty()),
-                );
-            }
-            "debug" => {
-                let v = need(key)?;
-                raw.flags.debug.extend(
-                    v.split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty()),
-                );
-            }
-            "readonly" => raw.flags.readonly = true,
-            "parse-only" => raw.parse_only = true,
-            "showcmd" => raw.showcmd = true,
-            "name" => {
-                let v = need(key)?;
-                if v.trim().is_empty() {
-                    return Err(ConfigError(
-                        "--name needs a job name (at command line)".into(),
-                    ));
-                }
-                let mut s = Section {
-                    name: v.clone(),
-                    loc: Loc::CommandLine,
-                    options: Vec::new(),
-                };
-                if !s.is_global() {
-                    s.options.push(RawOpt {
-                        key: "name".into(),
-                        value: Some(v),
-                        loc: Loc::CommandLine,
-                    });
-                }
-                raw.sections.push(s);
-            }
-            _ if FLAGS_NOT_YET.contains(&key) => {
+        if let Some(flag) = flags::find(key) {
+            let Some(handler) = flag.handler else {
                 return Err(ConfigError(format!(
                     "flag '--{key}' is not supported by ferrio yet (at command line)"
                 )));
-            }
-            _ => {
-                let Some(spec) = table::find(key) else {
-                    let hint = table::suggest(key)
-                        .map(|s| format!("; did you mean '--{s}'?"))
-                        .unwrap_or_default();
-                    let job = raw.sections.last().map_or("global", |s| s.name.as_str());
-                    return Err(ConfigError(format!(
-                        "job '{job}': unknown option '--{key}' (at command line){hint}"
-                    )));
-                };
-                let value = match inline {
-                    Some(v) => Some(v),
-                    None if spec.bare_ok() => None,
-                    None => Some(need(key)?),
-                };
-                let value = value.map(|v| replace_keywords(&v, &env.keywords));
-                if raw.sections.is_empty() {
-                    raw.sections.push(Section {
-                        name: "global".into(),
-                        loc: Loc::CommandLine,
-                        options: Vec::new(),
-                    });
-                }
-                let opt = RawOpt {
-                    key: key.to_string(),
-                    value,
-                    loc: Loc::CommandLine,
-                };
-                if let Some(s) = raw.sections.last_mut() {
-                    s.options.push(opt);
-                }
-            }
+            };
+            let value = match flag.arg {
+                flags::Arg::None => None,
+                flags::Arg::Optional => inline,
+                flags::Arg::Value => Some(need(key)?),
+            };
+            handler(&mut raw, value.as_deref())?;
+            continue;
+        }
+        // Anything else is a job option (--bs=4k is bs=4k).
+        let Some(spec) = table::find(key) else {
+            let hint = table::suggest(key)
+                .map(|s| format!("; did you mean '--{s}'?"))
+                .unwrap_or_default();
+            let job = raw.sections.last().map_or("global", |s| s.name.as_str());
+            return Err(ConfigError(format!(
+                "job '{job}': unknown option '--{key}' (at command line){hint}"
+            )));
+        };
+        let value = match inline {
+            Some(v) => Some(v),
+            None if spec.bare_ok() => None,
+            None => Some(need(key)?),
+        };
+        let value = value.map(|v| replace_keywords(&v, &env.keywords));
+        if raw.sections.is_empty() {
+            raw.sections.push(Section {
+                name: "global".into(),
+                loc: Loc::CommandLine,
+                options: Vec::new(),
+            });
+        }
+        let opt = RawOpt {
+            key: key.to_string(),
+            value,
+            loc: Loc::CommandLine,
+        };
+        if let Some(s) = raw.sections.last_mut() {
+            s.options.push(opt);
         }
     }
-    Ok(match special {
+    Ok(match raw.special.take() {
         Some(c) => Err(c),
         None => Ok(raw),
     })

@@ -13,6 +13,39 @@ pub enum Ddir {
     Trim = 2,
 }
 
+/// `clocksource=`: which clock times a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockSource {
+    /// The CPU's time stamp counter.
+    Cpu,
+    ClockGettime,
+    Gettimeofday,
+    /// ferrio: the thread's own clock, advanced by a simulated engine (ioengine=sim).
+    Virtual,
+}
+
+impl ClockSource {
+    /// Every source with its `clocksource=` spelling (fio's, plus `virtual`).
+    pub const ALL: [(ClockSource, &'static str); 4] = [
+        (ClockSource::Cpu, "cpu"),
+        (ClockSource::ClockGettime, "clock_gettime"),
+        (ClockSource::Gettimeofday, "gettimeofday"),
+        (ClockSource::Virtual, "virtual"),
+    ];
+
+    /// The `clocksource=` spelling.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("", |(_, n)| n)
+    }
+
+    pub fn from_name(name: &str) -> Option<ClockSource> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    }
+}
+
 /// Which directions an rw= mode issues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RwKind {
@@ -168,6 +201,9 @@ pub struct JobSpec {
     pub create_on_open: bool,
     pub create_only: bool,
     pub allow_file_create: bool,
+    /// Allow writes and trims to a block device that is mounted or held (fio's
+    /// allow_mounted_write; refused by default).
+    pub allow_mounted_write: bool,
     pub overwrite: bool,
     pub unlink: bool,
     pub fallocate: Fallocate,
@@ -224,12 +260,16 @@ pub struct JobSpec {
     /// disk_util: report disk utilization (fio's "Disk stats" section). Default on.
     pub disk_util: bool,
     /// clocksource= as given (None = automatic choice).
-    pub clocksource: Option<String>,
+    pub clocksource: Option<ClockSource>,
 
     // --- placement
     /// CPUs the job may run on (None = any).
     pub cpus_allowed: Option<Vec<usize>>,
     pub nice: i32,
+
+    /// Warnings found while building the job, without the job's name or origin (printed
+    /// with them before the run, as fio does).
+    pub warnings: Vec<String>,
 
     /// The job's own options (not inherited from [global]) as given: JSON "job options".
     pub job_options: Vec<(String, String)>,

@@ -2,7 +2,7 @@
 //! function at one uniform number, so a draw costs one generator step and the
 //! sequence of service times is fixed by the seed.
 
-use crate::runner::rng::Rng;
+use crate::random::Rng;
 use ferrio_config::ext::sim::Dist;
 
 /// A distribution prepared for drawing (parameters converted once).

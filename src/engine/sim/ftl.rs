@@ -236,7 +236,7 @@ impl Ftl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::rng::Rng;
+    use crate::random::Rng;
 
     const CAP: u64 = 256 << 20; // 65,536 pages of 4 KiB
 

@@ -20,10 +20,9 @@ pub mod ftl;
 pub mod queue;
 pub mod time;
 
-use super::{Capabilities, EngineOptions, IoEngine, IoOp, IoUnit, Queued};
-use crate::runner::rng::Rng;
+use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
+use crate::random::Rng;
 use ferrio_config::ext::SimSpec;
-use ferrio_config::{JobSpec, RwKind, SizeOrPercent};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
@@ -54,50 +53,32 @@ struct Pending {
 }
 
 /// The device capacity the wear model uses: sim_capacity, else the end of the region
-/// the job addresses.
-fn capacity_of(spec: &JobSpec, clone: u64) -> Result<u64, String> {
-    if spec.sim.capacity > 0 {
-        return Ok(spec.sim.capacity);
+/// the thread addresses (as the runner planned it).
+fn capacity_of(opts: &EngineOptions) -> Result<u64, String> {
+    if opts.sim.capacity > 0 {
+        return Ok(opts.sim.capacity);
     }
-    let offset = match spec.offset {
-        SizeOrPercent::Bytes(b) => b,
-        SizeOrPercent::Percent(_) => 0,
-    } + spec.offset_increment * clone;
-    match (spec.filesize, spec.size) {
-        (Some((_, max)), _) => Ok(offset + max),
-        (None, Some(SizeOrPercent::Bytes(b))) if b > 0 => Ok(offset + b),
-        _ => Err(format!(
+    let end = opts.regions.iter().map(|r| r.end).max().unwrap_or(0);
+    if opts.sized && end > 0 {
+        Ok(end)
+    } else {
+        Err(format!(
             "job '{}': sim_ssd=1 needs the device's size: set sim_capacity= or size=",
-            spec.name
-        )),
+            opts.job
+        ))
     }
 }
 
 impl SimEngine {
     pub fn new(opts: &EngineOptions) -> Result<SimEngine, String> {
-        let default_spec;
-        let spec: &JobSpec = match &opts.spec {
-            Some(s) => s,
-            None => {
-                default_spec = ferrio_config::JobSpec::with_defaults("sim", "");
-                &default_spec
-            }
-        };
-        let sim: &SimSpec = &spec.sim;
+        let sim: &SimSpec = &opts.sim;
         if opts.virtual_clock.is_some() {
             // Commands that take no time would never let virtual time pass.
-            let dirs: &[usize] = match spec.rw.kind {
-                RwKind::Read => &[0],
-                RwKind::Write => &[1],
-                RwKind::Trim => &[2],
-                RwKind::ReadWrite => &[0, 1],
-                RwKind::TrimWrite => &[1, 2],
-            };
-            for &d in dirs {
+            for d in (0..3).filter(|&d| opts.directions[d]) {
                 if sim.lat[d].mean() <= 0.0 && (d == 2 || sim.bw == 0) {
                     return Err(format!(
                         "job '{}': sim_lat gives {} a service time of 0 and nothing else takes time, so virtual time could not pass",
-                        spec.name,
+                        opts.job,
                         ["reads", "writes", "trims"][d]
                     ));
                 }
@@ -106,7 +87,7 @@ impl SimEngine {
         let clone = opts.clone as u64;
         let seed = sim.seed ^ clone.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let ftl = if sim.ssd {
-            let cap = capacity_of(spec, clone)?;
+            let cap = capacity_of(opts)?;
             Some(ftl::Ftl::new(cap, sim.spare_pct, sim.prefill_pct))
         } else {
             None
@@ -155,18 +136,6 @@ impl SimEngine {
 }
 
 impl IoEngine for SimEngine {
-    fn name(&self) -> &'static str {
-        "sim"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            synchronous: false,
-            diskless: true,
-            virtual_time: true,
-        }
-    }
-
     fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued {
         unit.result = match unit.op {
             IoOp::Fsync | IoOp::Fdatasync => 0,
@@ -198,7 +167,7 @@ impl IoEngine for SimEngine {
 
     fn reap(
         &mut self,
-        _units: &mut [IoUnit],
+        units: &mut [IoUnit],
         min: usize,
         max: usize,
         done: &mut Vec<usize>,
@@ -216,6 +185,11 @@ impl IoEngine for SimEngine {
                 now = self.time.wait_until(t);
             }
             self.events.pop();
+            // In virtual time the device's clock is the thread's: each command is
+            // stamped with its own completion, not the last one of the reap.
+            if self.time.is_virtual() {
+                units[idx].done_ns = Some(t);
+            }
             done.push(idx);
             got += 1;
         }
@@ -227,7 +201,6 @@ impl IoEngine for SimEngine {
 mod tests {
     use super::*;
     use ferrio_clock::Clock;
-    use std::sync::Arc;
 
     fn unit(op: IoOp, offset: u64, len: usize) -> IoUnit {
         IoUnit {
@@ -238,16 +211,16 @@ mod tests {
             len,
             buf: std::ptr::null_mut(),
             result: 0,
+            done_ns: None,
         }
     }
 
     fn engine(sim: SimSpec) -> (SimEngine, Clock) {
-        let mut spec = JobSpec::with_defaults("t", "");
-        spec.sim = sim;
         let (clock, h) = Clock::virtual_clock();
         let e = SimEngine::new(&EngineOptions {
             iodepth: 8,
-            spec: Some(Arc::new(spec)),
+            directions: [true, true, false],
+            sim,
             virtual_clock: Some(h),
             ..Default::default()
         })
@@ -299,12 +272,13 @@ mod tests {
 
     #[test]
     fn zero_service_time_in_virtual_time_is_refused() {
-        let mut spec = JobSpec::with_defaults("t", "");
-        spec.sim.lat = ferrio_config::ext::sim::parse_lat("0").unwrap();
-        spec.sim.bw = 0;
+        let mut sim = SimSpec::default();
+        sim.lat = ferrio_config::ext::sim::parse_lat("0").unwrap();
+        sim.bw = 0;
         let (_, h) = Clock::virtual_clock();
         let r = SimEngine::new(&EngineOptions {
-            spec: Some(Arc::new(spec)),
+            directions: [true, false, false],
+            sim,
             virtual_clock: Some(h),
             ..Default::default()
         });
@@ -313,12 +287,35 @@ mod tests {
 
     #[test]
     fn the_wear_model_needs_a_size() {
-        let mut spec = JobSpec::with_defaults("t", "");
-        spec.sim.ssd = true;
+        let sim = SimSpec {
+            ssd: true,
+            ..Default::default()
+        };
         let r = SimEngine::new(&EngineOptions {
-            spec: Some(Arc::new(spec)),
+            job: "t".into(),
+            sim: sim.clone(),
+            // An open-ended region (no size=) is not a device size.
+            regions: std::iter::once(0..u64::MAX / 4).collect(),
             ..Default::default()
         });
-        assert!(r.err().unwrap().contains("sim_capacity"));
+        assert!(r.err().unwrap().contains("job 't': sim_ssd=1 needs"));
+    }
+
+    #[test]
+    fn the_wear_model_covers_the_planned_region_or_sim_capacity() {
+        let sim = SimSpec {
+            ssd: true,
+            ..Default::default()
+        };
+        let mut opts = EngineOptions {
+            sim,
+            regions: std::iter::once((1 << 20)..(3 << 20)).collect(),
+            sized: true,
+            ..Default::default()
+        };
+        assert_eq!(capacity_of(&opts).unwrap(), 3 << 20);
+        opts.sim.capacity = 1 << 30;
+        assert_eq!(capacity_of(&opts).unwrap(), 1 << 30);
+        assert!(SimEngine::new(&opts).is_ok());
     }
 }

@@ -12,8 +12,9 @@ pub mod window;
 
 use super::observer::{Observer, ObserverFactory, Verdict};
 use super::plan::ThreadPlan;
+use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
-use super::worker::ThreadResult;
+use ferrio_config::ClockSource;
 use ferrio_stats::steadystate::SparseHistogram;
 use ferrio_stats::LatencyHistogram;
 use std::collections::BTreeMap;
@@ -73,7 +74,7 @@ impl SteadyStateFactory {
         let windows = members
             .into_iter()
             .map(|(k, (n, t))| {
-                let lockstep = t.spec.clocksource.as_deref() == Some("virtual");
+                let lockstep = t.spec.clocksource == Some(ClockSource::Virtual);
                 (
                     k,
                     Arc::new(Window::new(t.spec.steadystate.clone(), n, lockstep)),

@@ -348,10 +348,8 @@ fn engine() {
     assert!(job(&["ioengine=io_uring", "hipri"]).hipri);
     assert!(bad(&["clocksource=virtual"]).contains("needs ioengine=sim"));
     assert_eq!(
-        job(&["ioengine=sim", "clocksource=virtual"])
-            .clocksource
-            .as_deref(),
-        Some("virtual")
+        job(&["ioengine=sim", "clocksource=virtual"]).clocksource,
+        Some(crate::spec::ClockSource::Virtual)
     );
     assert!(
         job(&["threads=1"]).thread,
@@ -375,7 +373,11 @@ fn jobs_and_groups() {
     assert_eq!(j.wait_for.as_deref(), Some("other"));
     assert!(!job(&["thread=0"]).thread);
     // Flags accept any integer, like fio's "set" options.
-    assert!(job(&["time_based=2"]).time_based);
+    assert!(job(&["time_based=2", "runtime=1"]).time_based);
+    // Without a runtime, fio warns and runs size-based.
+    let j = job(&["time_based"]);
+    assert!(!j.time_based);
+    assert!(j.warnings[0].contains("runtime"), "{:?}", j.warnings);
     assert!(bad(&["numjobs=0"]).contains("allowed: 1..4096"));
 }
 
@@ -460,7 +462,7 @@ fn statistics() {
     assert!(j.lat_percentiles && j.slat_percentiles && !j.clat_percentiles);
     assert_eq!((j.bw_avg_time_ms, j.iops_avg_time_ms), (1000, 2000));
     assert_eq!(j.unit_base, 8);
-    assert_eq!(j.clocksource.as_deref(), Some("clock_gettime"));
+    assert_eq!(j.clocksource, Some(crate::spec::ClockSource::ClockGettime));
     let j = job(&["disable_lat=1", "disable_clat=1", "disable_slat=1"]);
     assert!(j.disable_lat && j.disable_clat && j.disable_slat && !j.gtod_reduce);
     let j = job(&["gtod_reduce=1"]);

@@ -1,7 +1,7 @@
 //! Whole-job checks that need more than one option (fio's cross-option rules).
 
 use crate::error::ConfigError;
-use crate::spec::JobSpec;
+use crate::spec::{ClockSource, JobSpec};
 
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
@@ -18,11 +18,17 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
-    if job.clocksource.as_deref() == Some("virtual") && job.ioengine != "sim" {
+    if job.clocksource == Some(ClockSource::Virtual) && job.ioengine != "sim" {
         return Err(at(format!(
             "clocksource=virtual needs ioengine=sim, the engine that advances virtual time (ioengine is '{}')",
             job.ioengine
         )));
+    }
+    if job.time_based && job.runtime_us.is_none() {
+        // fio: warn and run size-based rather than forever.
+        job.time_based = false;
+        job.warnings
+            .push("time_based needs runtime= (or timeout=); running size-based".into());
     }
     // A bssplit decides the block sizes whatever order bs/bsrange came in (fio).
     for bs in job.bs.iter_mut() {

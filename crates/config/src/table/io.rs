@@ -5,7 +5,8 @@ use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
 use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 
 /// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
-/// To add an engine: move its line from here into `ioengine`'s value list.
+/// To add an engine: a row in the binary's `src/engine/registry.rs`, and the same name
+/// and help in `ioengine`'s value list below (a test there proves the two agree).
 pub const ENGINES_NOT_YET: &[&str] = &[
     "splice",
     "sg",
@@ -128,7 +129,14 @@ fn bssplit(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
 fn blockalign(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
     for (d, p) in per_direction(v)?.into_iter().enumerate() {
         if let Some(p) = p {
-            j.blockalign[d] = parse_size(p, c.kb_base)?;
+            let a = parse_size(p, c.kb_base)?;
+            if a == 0 {
+                // fio refuses 0 too; unset means "the minimum block size".
+                return Err(
+                    "must be at least 1 (leave blockalign unset to align to the block size)".into(),
+                );
+            }
+            j.blockalign[d] = a;
         }
     }
     Ok(())

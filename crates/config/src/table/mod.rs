@@ -20,6 +20,7 @@ mod steadystate;
 mod unsupported;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
+pub use io::ENGINES_NOT_YET;
 
 use crate::spec::JobSpec;
 use crate::values::{self, TimeUnit};
@@ -409,6 +410,24 @@ mod tests {
         assert_eq!(suggest("blocksiz"), Some("blocksize"));
         assert_eq!(suggest("rww"), Some("rw"));
         assert_eq!(suggest("zzzzzzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn clocksource_values_are_exactly_the_clock_source_names() {
+        let vals: Vec<&str> = find("clocksource")
+            .unwrap()
+            .values
+            .iter()
+            .map(|v| v.0)
+            .collect();
+        let names: Vec<&str> = crate::spec::ClockSource::ALL.iter().map(|c| c.1).collect();
+        assert_eq!(vals, names);
+        for (c, n) in crate::spec::ClockSource::ALL {
+            assert_eq!(
+                (c.name(), crate::spec::ClockSource::from_name(n)),
+                (n, Some(c))
+            );
+        }
     }
 
     #[test]

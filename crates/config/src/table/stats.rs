@@ -1,6 +1,7 @@
 //! Options: statistics, units and process placement.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::spec::ClockSource;
 use crate::values::{parse_cpus, parse_float_list, TimeUnit};
 
 pub const STATS: &[OptSpec] = &[
@@ -89,7 +90,7 @@ pub const STATS: &[OptSpec] = &[
     })
     .def("1"),
     opt("clocksource", K::Choice, C::Stats, "Clock used for timing", |j, c, v| {
-        j.clocksource = Some(c.choice(v)?.to_string());
+        j.clocksource = ClockSource::from_name(c.choice(v)?);
         Ok(())
     })
     .vals(&[

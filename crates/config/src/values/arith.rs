@@ -7,7 +7,7 @@
 //! values inside an expression the default unit is microseconds (fio's rule). The
 //! result must be a non-negative number; fractions are truncated toward zero.
 
-use super::size::size_suffix_mult;
+use super::suffix::{size_suffix_mult, time_suffix_us};
 
 /// The kind of quantity an expression evaluates to (decides what suffixes mean).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,8 +175,9 @@ impl Parser<'_> {
             Unit::Bytes { kb_base } => size_suffix_mult(suffix, kb_base)
                 .ok_or_else(|| self.err("unknown size unit"))?
                 as f64,
-            Unit::Time => super::time::time_suffix_us(suffix)
-                .ok_or_else(|| self.err("unknown time unit"))? as f64,
+            Unit::Time => {
+                time_suffix_us(suffix).ok_or_else(|| self.err("unknown time unit"))? as f64
+            }
         };
         Ok(v * mult)
     }

@@ -13,6 +13,7 @@ pub mod list;
 pub mod pattern;
 pub mod size;
 pub mod split;
+pub mod suffix;
 pub mod time;
 
 pub use arith::{eval, Unit};

@@ -7,37 +7,8 @@
 //! behaviour; a bare `i`, as in `1mi`, does not flip).
 
 use super::arith::{eval, Unit};
+use super::suffix::size_suffix_mult;
 use crate::spec::SizeOrPercent;
-
-/// The multiplier of a size suffix (already lowercased), or None if it is not one.
-pub(crate) fn size_suffix_mult(suffix: &str, kb_base: u32) -> Option<u64> {
-    let s = suffix.to_ascii_lowercase();
-    if s.is_empty() || s == "b" {
-        return Some(1);
-    }
-    let mut chars = s.chars();
-    let pow = match chars.next()? {
-        'k' => 1,
-        'm' => 2,
-        'g' => 3,
-        't' => 4,
-        'p' => 5,
-        _ => return None,
-    };
-    let rest: String = chars.collect();
-    let base: u64 = match rest.as_str() {
-        "" | "b" | "i" => kb_base as u64,
-        "ib" => {
-            if kb_base == 1000 {
-                1024
-            } else {
-                1000
-            }
-        }
-        _ => return None,
-    };
-    Some(base.pow(pow))
-}
 
 /// Parse a size in bytes.
 pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {

@@ -6,6 +6,7 @@
 //! microseconds (fio's rule for arithmetic). Results are microseconds.
 
 use super::arith::{eval, Unit};
+use super::suffix::time_suffix_us;
 
 /// The unit a time option uses when the value has no suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,19 +24,6 @@ impl TimeUnit {
             TimeUnit::S => 1_000_000,
         }
     }
-}
-
-/// Microseconds per unit of a time suffix, or None if it is not one.
-pub(crate) fn time_suffix_us(suffix: &str) -> Option<u64> {
-    Some(match suffix.to_ascii_lowercase().as_str() {
-        "us" | "usec" => 1,
-        "ms" | "msec" => 1_000,
-        "s" | "sec" => 1_000_000,
-        "m" | "min" => 60_000_000,
-        "h" => 3_600_000_000,
-        "d" => 86_400_000_000,
-        _ => return None,
-    })
 }
 
 /// Parse a time to microseconds.

@@ -1,6 +1,9 @@
 //! The job's pseudo-random numbers: a small, fast, seedable generator (xoshiro256**
 //! seeded through splitmix64). Each job thread owns its generators, so runs with the
 //! same `randseed` and `randrepeat` issue the same offsets in the same order.
+//!
+//! A leaf module below both the runner (offsets, block sizes, buffers) and the
+//! engines (the simulated device's service times): it imports nothing of ferrio's.
 
 /// xoshiro256** (public-domain algorithm by Blackman and Vigna).
 #[derive(Clone, Debug)]

@@ -1,0 +1,192 @@
+//! The engines ferrio knows, in one table: name, one-line help, [`Capabilities`] and
+//! constructor. Adding an engine is one row here and one new file beside this one.
+//!
+//! The `ioengine` option in ferrio-config lists the same names and help (config sits
+//! below this crate and cannot read this table); a test below proves the two agree.
+
+use super::sync::{Flavor, SyncEngine};
+use super::{io_uring, libaio, mmap, null, posixaio, sim};
+use super::{Capabilities, DepthLimit, EngineOptions, IoEngine};
+
+/// One registered engine.
+pub struct Entry {
+    /// The `ioengine=` value.
+    pub name: &'static str,
+    /// One line for the option table (`--cmdhelp=ioengine`, docs/options.md).
+    pub help: &'static str,
+    pub caps: Capabilities,
+    /// Build one thread's engine.
+    pub create: fn(&EngineOptions) -> Result<Box<dyn IoEngine>, String>,
+}
+
+/// Every `queue` completes the I/O; files are real.
+const SYNC: Capabilities = Capabilities {
+    synchronous: true,
+    diskless: false,
+    virtual_time: false,
+    depth_limit: DepthLimit::None,
+};
+
+/// I/Os complete later, through `reap`; files are real.
+const ASYNC: Capabilities = Capabilities {
+    synchronous: false,
+    diskless: false,
+    virtual_time: false,
+    depth_limit: DepthLimit::None,
+};
+
+/// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
+pub const ENGINES: &[Entry] = &[
+    Entry {
+        name: "psync",
+        help: "pread(2)/pwrite(2)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(SyncEngine::new(Flavor::Psync, o))),
+    },
+    Entry {
+        name: "sync",
+        help: "read(2)/write(2) with lseek(2)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(SyncEngine::new(Flavor::Sync, o))),
+    },
+    Entry {
+        name: "vsync",
+        help: "readv(2)/writev(2) with lseek(2)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(SyncEngine::new(Flavor::Vsync, o))),
+    },
+    Entry {
+        name: "pvsync",
+        help: "preadv(2)/pwritev(2)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(SyncEngine::new(Flavor::Pvsync, o))),
+    },
+    Entry {
+        name: "pvsync2",
+        help: "preadv2(2)/pwritev2(2), supports hipri",
+        caps: SYNC,
+        create: |o| Ok(Box::new(SyncEngine::new(Flavor::Pvsync2, o))),
+    },
+    Entry {
+        name: "null",
+        help: "no I/O at all: measures ferrio's own overhead",
+        caps: Capabilities {
+            synchronous: true,
+            diskless: true,
+            virtual_time: false,
+            depth_limit: DepthLimit::None,
+        },
+        create: |_| Ok(Box::new(null::NullEngine)),
+    },
+    Entry {
+        name: "sim",
+        help: "simulated device with modelled service times (sim_* options; docs/sim.md)",
+        caps: Capabilities {
+            synchronous: false,
+            diskless: true,
+            virtual_time: true,
+            depth_limit: DepthLimit::None,
+        },
+        create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
+    },
+    Entry {
+        name: "io_uring",
+        help: "Linux io_uring: asynchronous, batched submission and completion",
+        caps: Capabilities {
+            depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
+            ..ASYNC
+        },
+        create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
+    },
+    Entry {
+        name: "libaio",
+        help: "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1",
+        caps: Capabilities {
+            depth_limit: DepthLimit::AioMaxNr,
+            ..ASYNC
+        },
+        create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
+    },
+    Entry {
+        name: "mmap",
+        help: "memcpy to and from the file mapped with mmap(2)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(mmap::MmapEngine::new(o))),
+    },
+    Entry {
+        name: "posixaio",
+        help: "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads",
+        caps: ASYNC,
+        create: |o| Ok(Box::new(posixaio::PosixAioEngine::new(o))),
+    },
+];
+
+/// The row for `name`.
+pub fn find(name: &str) -> Option<&'static Entry> {
+    ENGINES.iter().find(|e| e.name == name)
+}
+
+/// Every engine's name, in table order.
+pub fn names() -> Vec<&'static str> {
+    ENGINES.iter().map(|e| e.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_and_the_ioengine_option_list_the_same_engines_with_the_same_help() {
+        let opt = ferrio_config::table::find("ioengine").expect("ioengine option");
+        let registry: Vec<(&str, &str)> = ENGINES.iter().map(|e| (e.name, e.help)).collect();
+        assert_eq!(
+            registry, opt.values,
+            "src/engine/registry.rs and crates/config/src/table/io.rs (ioengine) must list the same engines, help and order"
+        );
+        assert_eq!(
+            opt.default, ENGINES[0].name,
+            "the default engine comes first"
+        );
+    }
+
+    #[test]
+    fn names_are_unique_and_not_also_listed_as_not_yet_supported() {
+        for (i, e) in ENGINES.iter().enumerate() {
+            assert!(
+                ENGINES[..i].iter().all(|o| o.name != e.name),
+                "{} twice",
+                e.name
+            );
+            assert!(
+                !ferrio_config::table::ENGINES_NOT_YET.contains(&e.name),
+                "{} is registered and also listed as not yet supported",
+                e.name
+            );
+        }
+    }
+
+    #[test]
+    fn capabilities_are_read_without_creating_an_engine() {
+        assert!(super::super::capabilities_of("sim").unwrap().virtual_time);
+        assert!(super::super::capabilities_of("psync").unwrap().synchronous);
+        assert!(super::super::capabilities_of("splice").is_none());
+    }
+
+    #[test]
+    fn every_engine_can_be_created_with_default_options() {
+        for e in ENGINES {
+            assert!((e.create)(&EngineOptions::default()).is_ok(), "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn an_unknown_engine_is_refused_with_the_list() {
+        let err = super::super::create("splice", EngineOptions::default())
+            .err()
+            .unwrap();
+        assert!(
+            err.contains("not available") && err.contains("psync, sync"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! What a thread's engine is told at creation, taken from the thread's plan: its
+//! tuning, the regions the plan computed and a few flags — never the whole job.
+
+use super::plan::ThreadPlan;
+use crate::engine::EngineOptions;
+use ferrio_clock::VirtualHandle;
+
+/// The engine options for `plan`'s thread (`virtual_clock` with clocksource=virtual).
+pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -> EngineOptions {
+    let spec = &plan.spec;
+    EngineOptions {
+        job: spec.name.clone(),
+        iodepth: spec.iodepth,
+        hipri: spec.hipri,
+        direct: spec.direct,
+        directions: spec.rw.kind.directions(),
+        tuning: spec.engine.clone(),
+        sim: spec.sim.clone(),
+        regions: plan
+            .files
+            .iter()
+            .map(|f| f.region.start..f.region.start + f.region.len)
+            .collect(),
+        sized: spec.size.is_some() || spec.filesize.is_some(),
+        virtual_clock,
+        clone: plan.clone,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::plan;
+    use ferrio_config::{JobSpec, SizeOrPercent};
+
+    fn vec_of(r: std::ops::Range<u64>) -> Vec<std::ops::Range<u64>> {
+        std::iter::once(r).collect()
+    }
+
+    fn sim_job(offset: SizeOrPercent) -> JobSpec {
+        let mut j = JobSpec::with_defaults("t", "");
+        j.ioengine = "sim".into();
+        j.size = Some(SizeOrPercent::Bytes(4 << 20));
+        j.offset = offset;
+        j.offset_increment = 1 << 20;
+        j.numjobs = 2;
+        j.sim.ssd = true;
+        j
+    }
+
+    #[test]
+    fn each_clone_gets_the_region_the_plan_computed() {
+        let threads = plan::plan(&[sim_job(SizeOrPercent::Bytes(0))]).unwrap();
+        let opts: Vec<EngineOptions> = threads.iter().map(|t| engine_options(t, None)).collect();
+        assert_eq!(opts[0].regions, vec_of(0..4 << 20));
+        assert_eq!(opts[1].regions, vec_of((1 << 20)..(5 << 20)));
+        assert!(opts.iter().all(|o| o.sized && o.clone < 2 && o.job == "t"));
+        assert_eq!((opts[0].clone, opts[1].clone), (0, 1));
+        assert_eq!(opts[0].directions, [true, false, false]);
+    }
+
+    #[test]
+    fn offset_as_a_percentage_is_read_once_by_the_plan() {
+        // 50% of the 4 MiB region: the engine sees the plan's start, not a second reading.
+        let threads = plan::plan(&[sim_job(SizeOrPercent::Percent(50.0))]).unwrap();
+        let o = engine_options(&threads[1], None);
+        let r = &threads[1].files[0].region;
+        assert_eq!(o.regions, vec_of(r.start..r.start + r.len));
+        assert_eq!(r.start, (2 << 20) + (1 << 20));
+    }
+
+    #[test]
+    fn a_job_without_a_size_is_not_sized() {
+        let mut j = sim_job(SizeOrPercent::Bytes(0));
+        j.size = None;
+        j.time_based = true;
+        let threads = plan::plan(&[j]).unwrap();
+        assert!(!engine_options(&threads[0], None).sized);
+    }
+}

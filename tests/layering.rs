@@ -1,0 +1,197 @@
+//! The source's shape, checked: which modules may import which, and which
+//! dependencies are for tests only. These read the repository's own files (paths from
+//! CARGO_MANIFEST_DIR), so a fresh clone runs them as is.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file's code before its `#[cfg(test)]` module, without `//` comments.
+fn code_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The sibling modules each module of a flat directory names through `super::`.
+fn sibling_graph(dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    // The directory's own files only: a subdirectory is a module of its own.
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    let names: BTreeSet<String> = files
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|n| n != "mod")
+        .collect();
+    let mut graph = BTreeMap::new();
+    for p in &files {
+        let me = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let code = code_of(p);
+        let deps: BTreeSet<String> = names
+            .iter()
+            .filter(|n| **n != me)
+            .filter(|n| {
+                code.contains(&format!("super::{n}::")) || code.contains(&format!("super::{n};"))
+            })
+            .cloned()
+            .collect();
+        graph.insert(me, deps);
+    }
+    graph
+}
+
+/// A cycle in `graph`, as the path that closes it, if there is one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == n) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(n.to_string());
+            return Some(cycle);
+        }
+        if done.contains(n) {
+            return None;
+        }
+        path.push(n.to_string());
+        for d in graph.get(n).into_iter().flatten() {
+            if let Some(c) = visit(d, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(n.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_cycle_finder_finds_cycles() {
+    let g = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    assert!(find_cycle(&g(&[("a", "b"), ("b", "c")])).is_none());
+    assert_eq!(
+        find_cycle(&g(&[("a", "b"), ("b", "a")])).unwrap(),
+        ["a", "b", "a"]
+    );
+}
+
+#[test]
+fn config_value_parsers_import_each_other_without_a_cycle() {
+    let graph = sibling_graph(&root().join("crates/config/src/values"));
+    assert!(graph.contains_key("suffix") && graph.contains_key("arith"));
+    assert!(graph["arith"].contains("suffix"), "{graph:?}");
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "import cycle in crates/config/src/values: {}",
+            cycle.join(" -> ")
+        );
+    }
+}
+
+#[test]
+fn engine_modules_import_each_other_without_a_cycle() {
+    for dir in ["src/engine", "src/engine/sim", "crates/config/src/cli"] {
+        let graph = sibling_graph(&root().join(dir));
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("import cycle in {dir}: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn serde_json_is_a_test_only_dependency_of_the_report_crate() {
+    let toml = std::fs::read_to_string(root().join("crates/report/Cargo.toml")).unwrap();
+    let mut section = "";
+    let mut seen_in = Vec::new();
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if line.starts_with("serde_json") {
+            seen_in.push(section);
+        }
+    }
+    assert_eq!(seen_in, ["[dev-dependencies]"], "{toml}");
+}
+
+#[test]
+fn no_engine_imports_the_runner() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/engine"), &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    for p in files {
+        // Tests included: an engine's tests must not lean on the runner either.
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            assert!(
+                !code.contains("crate::runner") && !code.contains("super::super::runner"),
+                "{}:{}: engines sit below the runner: {line}",
+                p.display(),
+                n + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn the_runner_never_names_an_engine() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/runner"), &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    for p in files {
+        let code = code_of(&p);
+        for name in ferrio::engine::registry::names() {
+            assert!(
+                !code.contains(&format!("\"{name}\"")),
+                "{} names ioengine '{name}': read the engine's capabilities instead",
+                p.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_real_clocksource_the_option_offers_is_one_the_clock_crate_knows() {
+    use ferrio_config::ClockSource;
+    let offered: BTreeSet<&str> = ClockSource::ALL
+        .iter()
+        .filter(|(c, _)| *c != ClockSource::Virtual)
+        .map(|(_, n)| *n)
+        .collect();
+    let known: BTreeSet<&str> = ferrio_clock::CLOCK_SOURCES.into_iter().collect();
+    assert_eq!(offered, known);
+}
