@@ -30,6 +30,11 @@ impl Axmap {
         Axmap { nr_bits, levels }
     }
 
+    /// Whether every block is done.
+    pub fn is_full(&self) -> bool {
+        self.first_free_from(0).is_none()
+    }
+
     pub fn reset(&mut self) {
         for l in &mut self.levels {
             l.fill(0);

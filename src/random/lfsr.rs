@@ -116,6 +116,11 @@ impl Lfsr {
         Ok(())
     }
 
+    /// Whether the pass handed out all its values.
+    pub fn is_done(&self) -> bool {
+        self.produced > self.max_val
+    }
+
     #[inline]
     fn step(&mut self) {
         let v = self.last;

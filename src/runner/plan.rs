@@ -3,6 +3,7 @@
 
 use super::pattern::Region;
 use crate::engine::{self, Capabilities};
+use crate::random::SeedSet;
 use crate::sys::file;
 use ferrio_config::{JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
@@ -30,8 +31,10 @@ pub struct ThreadPlan {
     pub files: Vec<PlannedFile>,
     /// Bytes per pass (io_size, or the sum of the regions).
     pub pass_bytes: u64,
-    /// Seed of this thread's generators.
+    /// Seed of this thread's generators that have no fio counterpart.
     pub seed: u64,
+    /// fio's seeds for this thread (offsets, sizes, directions, ...): crate::random::seeds.
+    pub seeds: SeedSet,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -64,6 +67,8 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 ));
             }
             let seed = thread_seed(&spec, job_index, clone);
+            // fio numbers threads from 1 in creation order, clones right after their job.
+            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             out.push(ThreadPlan {
                 spec: spec.clone(),
                 job_index,
@@ -73,6 +78,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 files,
                 pass_bytes,
                 seed,
+                seeds,
             });
         }
     }
@@ -91,6 +97,16 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
             .unwrap_or(0)
     };
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// fio's seeds: predictable from randseed when randrepeat is set or randseed is
+/// given, otherwise different every run.
+fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
+    if spec.randrepeat || spec.randseed_set {
+        SeedSet::from_seed(spec.randseed, thread_number)
+    } else {
+        SeedSet::from_entropy()
+    }
 }
 
 /// fio's filename_format expansion: $jobname, $jobnum, $filenum, $clientuid.

@@ -269,7 +269,7 @@ impl<'a> Worker<'a> {
             units,
             buf_stride,
             memory,
-            pattern: Pattern::new(spec, &regions, plan.seed),
+            pattern: Pattern::for_thread(plan, &regions).map_err(|e| (libc::EIO, e))?,
             policy,
             rng: Rng::new(plan.seed.rotate_left(17)),
             rec,

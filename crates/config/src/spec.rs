@@ -228,6 +228,8 @@ pub struct JobSpec {
     // --- randomness
     pub randrepeat: bool,
     pub randseed: u64,
+    /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
+    pub randseed_set: bool,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,

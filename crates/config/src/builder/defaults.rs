@@ -74,6 +74,7 @@ impl JobSpec {
             loops: 1,
             randrepeat: true,
             randseed: 0x89,
+            randseed_set: false,
             norandommap: false,
             random_generator: RandomGenerator::Tausworthe,
             random_distribution: RandomDistribution::Random,

@@ -41,6 +41,8 @@ pub struct LogSpec {
     pub unix_epoch: bool,
     /// per_job_logs: `PREFIX_bw.N.log` per thread (1) or one shared `PREFIX_bw.log` (0).
     pub per_job_logs: bool,
+    /// write_iolog=FILE: every issued I/O in fio's iolog version 3 format (appended).
+    pub write_iolog: Option<String>,
 }
 
 impl Default for LogSpec {
@@ -58,6 +60,7 @@ impl Default for LogSpec {
             prio: false,
             issue_time: false,
             unix_epoch: false,
+            write_iolog: None,
             per_job_logs: true,
         }
     }

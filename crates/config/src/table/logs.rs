@@ -12,6 +12,10 @@ fn prefix(v: &str) -> Result<Option<String>, String> {
 }
 
 pub const LOGS: &[OptSpec] = &[
+    opt("write_iolog", K::Str, C::Stats, "Record every issued I/O (file, direction, offset, length) in fio's iolog v3 format, appended to FILE", |j, _, v| {
+        j.logs.write_iolog = prefix(v)?;
+        Ok(())
+    }),
     opt("write_bw_log", K::Str, C::Stats, "Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run", |j, _, v| {
         j.logs.bw_log = prefix(v)?;
         Ok(())

@@ -9,12 +9,15 @@ pub const RANDOM: &[OptSpec] = &[
         j.randrepeat = c.bool(v)?;
         Ok(())
     })
-    .def("1"),
-    opt("randseed", K::Int, C::Random, "Seed for the random generators", |j, c, v| {
+    .def("1")
+    .alias(&["allrandrepeat"]),
+    // No table default: fio tells a given randseed from its default (0x89) — a given
+    // one makes the seeds predictable even with randrepeat=0.
+    opt("randseed", K::Int, C::Random, "Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0", |j, c, v| {
         j.randseed = c.uint(v)?;
+        j.randseed_set = true;
         Ok(())
-    })
-    .def("0x89"),
+    }),
     opt("norandommap", K::Flag, C::Random, "Do not track which blocks were done: random offsets may repeat", |j, c, v| {
         j.norandommap = c.bool(v)?;
         Ok(())

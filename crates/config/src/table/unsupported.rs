@@ -14,7 +14,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("allow_mounted_write", "Allow writes to mounted devices (no-op: ferrio does no mounted-device check)").noop("0"),
     u("softrandommap", "Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)").noop("0"),
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
-    u("allrandrepeat", "Seed all generators predictably"),
     u("atomic", "Atomic direct writes"),
     u("block_error_percentiles", "fio option"),
     u("bs_is_seq_rand", "Block sizes per sequential/random instead of direction"),
@@ -122,7 +121,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("verify_state_save", "fio option"),
     u("write_barrier", "Barrier writes"),
     u("write_hint", "fio option"),
-    u("write_iolog", "Write an I/O log"),
     u("zone_reset_frequency", "fio option"),
     u("zone_reset_threshold", "fio option"),
     u("zonecapacity", "fio option"),
