@@ -149,6 +149,7 @@ pub struct Pattern {
     use64: bool,
     /// fio reseeds every stream at each new pass when randrepeat is set.
     reseed_each_pass: bool,
+    time_based: bool,
     rng: Streams,
     /// write_iolog: every I/O handed out is recorded.
     iolog: Option<IoLogWriter>,
@@ -258,6 +259,7 @@ impl Pattern {
             seeds: seeds.clone(),
             use64,
             reseed_each_pass: spec.randrepeat,
+            time_based: spec.time_based,
             rng,
             iolog: None,
         }
@@ -295,19 +297,26 @@ impl Pattern {
             if !done {
                 continue;
             }
-            if self.random {
+            // (A time-based job never ends its pass: the attempt happens within an I/O
+            // whose direction is already drawn.)
+            if self.random && !self.time_based {
                 self.pick_ddir();
-                if self.files[f].map.is_some() {
-                    self.rng.offset.draw();
-                }
+            }
+            if self.random && self.files[f].map.is_some() {
+                self.rng.offset.draw();
             }
             self.reset_file(f);
-            if let Some(log) = &mut self.iolog {
+            // A time-based job starts the file over in place, without closing it.
+            if let (Some(log), false) = (&mut self.iolog, self.time_based) {
                 log.close(f);
             }
         }
-        self.rwmix_issues = 0;
         self.pending_write = None;
+        if self.time_based {
+            // fio's time-based run is one pass: no counters reset, no reseeding.
+            return;
+        }
+        self.rwmix_issues = 0;
         if self.reseed_each_pass {
             let model = self.rng.model.clone();
             self.rng = Streams::new(&self.seeds, self.use64, self.kind == RwKind::TrimWrite);
@@ -348,8 +357,23 @@ impl Pattern {
         if self.next_file == self.files.len() {
             self.next_file = 0;
         }
-        let d = self.pick_ddir();
-        let (rel, busy_ok) = self.pick_offset(file, d);
+        // A random pick can find the file's blocks all done: fio then closes the file,
+        // starts it over and fills the I/O again from the start (direction included).
+        let mut attempt = 0;
+        let (d, rel, busy_ok) = loop {
+            let d = self.pick_ddir();
+            match self.pick_offset(file, d) {
+                Some((rel, busy_ok)) => break (d, rel, busy_ok),
+                None if attempt == 0 => {
+                    attempt += 1;
+                    if let Some(log) = &mut self.iolog {
+                        log.close(file);
+                    }
+                    self.reset_file(file);
+                }
+                None => break (d, 0, true),
+            }
+        };
         let region_len = self.files[file].region.len;
         let mut len = self.pick_len(d, rel, region_len);
         // fio issues a random I/O whole even past the pass's bytes (it stops once
@@ -465,9 +489,9 @@ impl Pattern {
 
     /// fio's get_next_block: (offset relative to the region, whether the random map
     /// must leave it unmarked).
-    fn pick_offset(&mut self, file: usize, d: usize) -> (u64, bool) {
+    fn pick_offset(&mut self, file: usize, d: usize) -> Option<(u64, bool)> {
         if !self.random {
-            return (self.seq_offset(file, d), true);
+            return Some((self.seq_offset(file, d), true));
         }
         // rw=randxxx:N: only every N-th I/O draws a new offset.
         let hit = if self.seq_nr > 0 {
@@ -483,47 +507,46 @@ impl Pattern {
         };
         if !hit {
             return match self.sequencer {
-                RwSequencer::Sequential => (self.seq_or_random(file, d), true),
-                RwSequencer::Identical => (self.files[file].last_start[d].unwrap_or(0), true),
+                RwSequencer::Sequential => Some((self.seq_or_random(file, d)?, true)),
+                RwSequencer::Identical => Some((self.files[file].last_start[d].unwrap_or(0), true)),
             };
         }
         let pct = self.pct_random[d];
         if pct < 100 && self.rng.seq_rand[d].between(1, 100) > pct as u64 {
-            return (self.seq_or_random(file, d), true);
+            return Some((self.seq_or_random(file, d)?, true));
         }
-        let b = match self.rand_block(file, d) {
-            Some(b) => b,
-            None => {
-                // The pass used every block (io_size > size, or time_based): start over.
-                self.reset_file(file);
-                self.rand_block(file, d).unwrap_or(0)
-            }
-        };
+        let b = self.rand_block_or_wrap(file, d)?;
         let rel = b * self.align[d];
         let len = self.files[file].region.len;
-        (if rel >= len { 0 } else { rel }, false)
+        Some((if rel >= len { 0 } else { rel }, false))
+    }
+
+    /// fio's get_next_rand_block: a time-based job starts a file over in place when
+    /// its blocks are all done; any other job gives up on the I/O (None).
+    fn rand_block_or_wrap(&mut self, file: usize, d: usize) -> Option<u64> {
+        match self.rand_block(file, d) {
+            Some(b) => Some(b),
+            None if self.time_based => {
+                self.reset_file(file);
+                self.rand_block(file, d)
+            }
+            None => None,
+        }
     }
 
     /// A sequential offset inside a random job; at the end of the region fio takes a
     /// random block instead (which the random map does not record).
-    fn seq_or_random(&mut self, file: usize, d: usize) -> u64 {
+    fn seq_or_random(&mut self, file: usize, d: usize) -> Option<u64> {
         let f = &self.files[file];
         if f.seq_pos[d] < f.region.len {
-            return f.seq_pos[d];
+            return Some(f.seq_pos[d]);
         }
-        let b = match self.rand_block(file, d) {
-            Some(b) => b,
-            None => {
-                self.reset_file(file);
-                self.rand_block(file, d).unwrap_or(0)
-            }
-        };
-        let rel = b * self.align[d];
-        if rel >= self.files[file].region.len {
+        let rel = self.rand_block_or_wrap(file, d)? * self.align[d];
+        Some(if rel >= self.files[file].region.len {
             0
         } else {
             rel
-        }
+        })
     }
 
     /// The next sequential offset (fio's get_next_seq_offset), wrapping at the end.
