@@ -366,3 +366,119 @@ fn iolog_format_is_fios_v3() {
     assert_eq!(offsets, (0..16).map(|b| b * 4096).collect::<Vec<u64>>());
     assert!(lines.last().unwrap().ends_with(" j close"));
 }
+
+/// A log written by fio replays in ferrio (read_iolog, replay_no_stall=1) as the same
+/// I/Os: ferrio's own log of the replay equals fio's line for line.
+#[test]
+fn fio_log_replays_in_ferrio_with_the_same_ios() {
+    if !fio_available() {
+        return;
+    }
+    let d = scratch();
+    let dir = d.path().join("data");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, out) = (d.path().join("fio.iolog"), d.path().join("replay.iolog"));
+    let o = Command::new("fio")
+        .args([
+            "--name=j",
+            "--ioengine=psync",
+            "--size=1M",
+            "--bssplit=4k/60:16k/40",
+            "--rw=randrw",
+            "--randrepeat=0",
+            "--randseed=5",
+            &format!("--directory={}", dir.display()),
+            &format!("--write_iolog={}", src.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_ok(&[
+        "--name=r",
+        "--ioengine=psync",
+        &format!("--read_iolog={}", src.display()),
+        "--replay_no_stall=1",
+        &format!("--write_iolog={}", out.display()),
+    ]);
+    let (a, b) = (normalized(&src, &dir), normalized(&out, &dir));
+    assert!(a.len() > 50);
+    assert_eq!(a, b);
+}
+
+/// A log written by ferrio replays in fio: fio's counts and bytes per direction are the
+/// log's (fio does not write a log while it replays one).
+#[test]
+fn ferrio_log_replays_in_fio() {
+    if !fio_available() {
+        return;
+    }
+    let d = scratch();
+    let dir = d.path().join("data");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = d.path().join("ferrio.iolog");
+    run_ok(&[
+        "--name=j",
+        "--ioengine=psync",
+        "--size=1M",
+        "--bsrange=4k-16k",
+        "--rw=randrw",
+        &format!("--directory={}", dir.display()),
+        &format!("--write_iolog={}", log.display()),
+    ]);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut want = [(0u64, 0u64); 2];
+    for l in text.lines() {
+        let f: Vec<&str> = l.split(' ').collect();
+        if let (5, Some(d)) = (f.len(), ["read", "write"].iter().position(|x| *x == f[2])) {
+            want[d].0 += 1;
+            want[d].1 += f[4].parse::<u64>().unwrap();
+        }
+    }
+    assert!(want[0].0 > 10 && want[1].0 > 10, "{want:?}");
+    let v = fio_json(&[
+        "--name=x",
+        "--ioengine=psync",
+        &format!("--read_iolog={}", log.display()),
+        "--replay_no_stall=1",
+    ]);
+    for (d, name) in ["read", "write"].iter().enumerate() {
+        let j = &v["jobs"][0][name];
+        assert_eq!(
+            (
+                j["total_ios"].as_u64().unwrap(),
+                j["io_bytes"].as_u64().unwrap()
+            ),
+            want[d],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn read_iolog_needs_replay_no_stall_and_a_valid_log() {
+    let d = scratch();
+    let log = d.path().join("x.iolog");
+    std::fs::write(&log, "fio version 2 iolog\nf add\nf read 0 4096\n").unwrap();
+    let o = ferrio()
+        .args([
+            "--name=r",
+            "--ioengine=null",
+            &format!("--read_iolog={}", log.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("replay_no_stall=1"));
+    std::fs::write(&log, "not a log\n").unwrap();
+    let o = ferrio()
+        .args([
+            "--name=r",
+            "--ioengine=null",
+            &format!("--read_iolog={}", log.display()),
+            "--replay_no_stall=1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an fio iolog"));
+}

@@ -13,6 +13,7 @@ pub mod observer;
 pub mod pattern;
 pub mod plan;
 pub mod recorder;
+pub mod replay;
 pub mod steadystate;
 pub mod worker;
 

@@ -13,9 +13,11 @@
 use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
+use super::replay::IoLog;
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, Rng, SeedSet, Stream};
 use ferrio_config::{BlockSize, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer};
+use std::sync::Arc;
 
 /// The part of a file a job does I/O to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +155,8 @@ pub struct Pattern {
     rng: Streams,
     /// write_iolog: every I/O handed out is recorded.
     iolog: Option<IoLogWriter>,
+    /// read_iolog: the I/Os to hand out, and the next one.
+    replay: Option<(Arc<IoLog>, usize)>,
 }
 
 impl Pattern {
@@ -262,12 +266,14 @@ impl Pattern {
             time_based: spec.time_based,
             rng,
             iolog: None,
+            replay: None,
         }
     }
 
     /// The pattern of one planned thread, recording to its write_iolog if asked.
     pub fn for_thread(plan: &ThreadPlan, regions: &[Region]) -> Result<Pattern, String> {
         let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
+        p.replay = plan.replay.clone().map(|log| (log, 0));
         if let Some(path) = &plan.spec.logs.write_iolog {
             let names = plan
                 .files
@@ -283,6 +289,9 @@ impl Pattern {
     /// the start, random maps cleared; with randrepeat every stream starts over (fio's
     /// clear_io_state), so each loop repeats the first one's sequence.
     pub fn reset_pass(&mut self) {
+        if let Some((_, next)) = &mut self.replay {
+            *next = 0;
+        }
         for f in 0..self.files.len() {
             // fio ends a file's pass when it finds no block left (a full random map,
             // a spent LFSR) or reaches the end sequentially; the failed attempt still
@@ -349,6 +358,17 @@ impl Pattern {
     }
 
     fn generate(&mut self, max_len: u64) -> NextIo {
+        if let Some((log, next)) = &mut self.replay {
+            let e = log.entries[*next];
+            *next = (*next + 1) % log.entries.len();
+            return NextIo {
+                op: e.op,
+                file: e.file,
+                offset: e.offset,
+                len: e.len,
+                follow_up: false,
+            };
+        }
         if let Some(w) = self.pending_write.take() {
             return w;
         }

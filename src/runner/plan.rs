@@ -2,6 +2,7 @@
 //! sizes the I/O region of each, all before anything touches the disk.
 
 use super::pattern::Region;
+use super::replay::IoLog;
 use crate::engine::{self, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::file;
@@ -35,6 +36,8 @@ pub struct ThreadPlan {
     pub seed: u64,
     /// fio's seeds for this thread (offsets, sizes, directions, ...): crate::random::seeds.
     pub seeds: SeedSet,
+    /// read_iolog: the I/Os to replay (the files are the log's).
+    pub replay: Option<Arc<IoLog>>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -55,11 +58,20 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 spec.name, spec.ioengine, spec.origin
             )
         })?;
-        let spec = Arc::new(spec.clone());
+        let mut spec = spec.clone();
+        let replay = replay_log(&mut spec)?;
+        let spec = Arc::new(spec);
         for clone in 0..spec.numjobs.max(1) {
-            let files = plan_files(&spec, clone, caps)?;
+            let replay = replay.clone();
+            let files = match &replay {
+                Some(log) => log.planned_files(),
+                None => plan_files(&spec, clone, caps)?,
+            };
             let region_total: u64 = files.iter().map(|f| f.region.len).sum();
-            let pass_bytes = spec.io_size.unwrap_or(region_total);
+            let pass_bytes = match &replay {
+                Some(log) => log.bytes(),
+                None => spec.io_size.unwrap_or(region_total),
+            };
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
                 return Err(format!(
                     "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
@@ -79,6 +91,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 pass_bytes,
                 seed,
                 seeds,
+                replay,
             });
         }
     }
@@ -97,6 +110,38 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
             .unwrap_or(0)
     };
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// read_iolog's log, parsed (refused without replay_no_stall: timed replay is not
+/// implemented, and replaying at another pace would mislead).
+/// The job's directions and block sizes become the log's, as in fio.
+fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
+    let Some(path) = &spec.logs.read_iolog else {
+        return Ok(None);
+    };
+    if !spec.logs.replay_no_stall {
+        return Err(format!(
+            "job '{}': read_iolog={path} replays only with replay_no_stall=1 (timed replay is not supported by ferrio yet) ({})",
+            spec.name, spec.origin
+        ));
+    }
+    let log = super::replay::load(path)?;
+    spec.rw.kind = log.rw_kind().ok_or_else(|| {
+        format!(
+            "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",
+            spec.name, spec.origin
+        )
+    })?;
+    // Buffers are sized from the block sizes: make them the log's.
+    let (min, max) = log.len_range();
+    for bs in &mut spec.bs {
+        *bs = ferrio_config::BlockSize {
+            min,
+            max,
+            split: Vec::new(),
+        };
+    }
+    Ok(Some(Arc::new(log)))
 }
 
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is

@@ -43,6 +43,10 @@ pub struct LogSpec {
     pub per_job_logs: bool,
     /// write_iolog=FILE: every issued I/O in fio's iolog version 3 format (appended).
     pub write_iolog: Option<String>,
+    /// read_iolog=FILE: replay the I/Os of an fio iolog instead of generating them.
+    pub read_iolog: Option<String>,
+    /// replay_no_stall: replay without the log's delays.
+    pub replay_no_stall: bool,
 }
 
 impl Default for LogSpec {
@@ -61,6 +65,8 @@ impl Default for LogSpec {
             issue_time: false,
             unix_epoch: false,
             write_iolog: None,
+            read_iolog: None,
+            replay_no_stall: false,
             per_job_logs: true,
         }
     }

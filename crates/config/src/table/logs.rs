@@ -12,6 +12,15 @@ fn prefix(v: &str) -> Result<Option<String>, String> {
 }
 
 pub const LOGS: &[OptSpec] = &[
+    opt("read_iolog", K::Str, C::Stats, "Replay the I/Os of an fio iolog (v2 or v3) instead of generating them; needs replay_no_stall=1 (timed replay is not supported yet)", |j, _, v| {
+        j.logs.read_iolog = prefix(v)?;
+        Ok(())
+    }),
+    opt("replay_no_stall", K::Bool, C::Stats, "Replay a read_iolog as fast as possible, ignoring its timestamps", |j, c, v| {
+        j.logs.replay_no_stall = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("write_iolog", K::Str, C::Stats, "Record every issued I/O (file, direction, offset, length) in fio's iolog v3 format, appended to FILE", |j, _, v| {
         j.logs.write_iolog = prefix(v)?;
         Ok(())
