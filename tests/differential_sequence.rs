@@ -40,7 +40,11 @@ fn normalized(log: &Path, dir: &Path) -> Vec<String> {
     text.lines()
         .map(|l| {
             let rest = l.split_once(' ').map(|(_, r)| r).unwrap_or(l);
-            rest.replace(&prefix, "")
+            if dir.as_os_str().is_empty() {
+                rest.to_string()
+            } else {
+                rest.replace(&prefix, "")
+            }
         })
         .collect()
 }
@@ -60,43 +64,53 @@ fn per_file(lines: &[String]) -> BTreeMap<String, Vec<String>> {
     m
 }
 
-/// Run a job under both with write_iolog; return (fio's lines, ferrio's lines).
+/// Run a job under both with write_iolog; return (fio's lines, ferrio's lines). Each
+/// runs in its own directory with the same relative file names (fio seeds zipf,
+/// pareto and normal from the file name).
 fn both(opts: &[&str]) -> (Vec<String>, Vec<String>) {
+    both_with(&["--randrepeat=0", "--randseed=1234"], opts, &[])
+}
+
+fn both_with(base: &[&str], opts: &[&str], ferrio_only: &[&str]) -> (Vec<String>, Vec<String>) {
     let d = scratch();
     let mut out = Vec::new();
     for (tool, sub) in [("fio", "f"), ("ferrio", "r")] {
-        let dir = d.path().join(sub);
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = d.path().join(format!("{sub}.iolog"));
+        let cwd = d.path().join(sub);
+        std::fs::create_dir_all(cwd.join("data")).unwrap();
+        let log = cwd.join("io.log");
         let mut args: Vec<String> = vec![
             "--name=j".into(),
             "--ioengine=psync".into(),
             "--size=1M".into(),
-            "--randrepeat=0".into(),
-            "--randseed=1234".into(),
-            format!("--directory={}", dir.display()),
+            "--directory=data".into(),
             format!("--write_iolog={}", log.display()),
         ];
+        args.extend(base.iter().map(|s| s.to_string()));
         args.extend(opts.iter().map(|s| s.to_string()));
         let mut cmd = if tool == "fio" {
             Command::new("fio")
         } else {
-            ferrio()
+            let mut c = ferrio();
+            c.args(ferrio_only);
+            c
         };
-        let o = cmd.args(&args).output().expect("run");
+        let o = cmd.current_dir(&cwd).args(&args).output().expect("run");
         assert!(
             o.status.success(),
             "{tool} {args:?} failed: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        out.push(normalized(&log, &dir));
+        out.push(normalized(&log, Path::new("")));
     }
     let r = out.pop().unwrap();
     (out.pop().unwrap(), r)
 }
 
 fn assert_same(opts: &[&str]) {
-    let (f, r) = both(opts);
+    assert_pair(opts, both(opts));
+}
+
+fn assert_pair(opts: &[&str], (f, r): (Vec<String>, Vec<String>)) {
     assert!(f.len() > 4, "{opts:?}: fio logged only {f:?}");
     if opts.iter().any(|o| o.starts_with("--numjobs")) {
         assert_eq!(
@@ -299,6 +313,75 @@ fn time_based_wraps_like_fio() {
         if let Some(i) = (0..n).find(|&i| f[i] != r[i]) {
             panic!("{gen}: line {}: fio {:?}, ferrio {:?}", i + 1, f[i], r[i]);
         }
+    }
+}
+
+/// `fio_seeds=3.33` with fio's default seeding (randrepeat=1, no randseed): fio 3.33
+/// seeded offsets from a constant and zipf/pareto/normal from the file name.
+#[test]
+fn fio_seeds_333_matches_fio_333_default_seeding() {
+    if !fio_available() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &["--rw=randread", "--bs=4k"],
+        &["--rw=randread", "--bs=4k", "--randseed=42"],
+        &["--rw=randrw", "--bs=4k", "--rwmixread=70", "--loops=2"],
+        &["--rw=randrw", "--bs=4k", "--norandommap", "--loops=2"],
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--random_generator=lfsr",
+            "--loops=2",
+        ],
+        &["--rw=randread", "--bs=4k", "--random_distribution=zipf:1.1"],
+        &[
+            "--rw=randrw",
+            "--bs=4k",
+            "--random_distribution=zipf:0.9",
+            "--loops=2",
+        ],
+        &[
+            "--rw=randrw",
+            "--bs=4k",
+            "--random_distribution=pareto:0.4",
+            "--nrfiles=2",
+        ],
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--random_distribution=normal:15",
+        ],
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--random_distribution=normal:10:0.7",
+        ],
+    ];
+    for job in jobs {
+        assert_pair(job, both_with(&[], job, &["--fio_seeds=3.33"]));
+    }
+}
+
+/// zipf, pareto and normal with randrepeat=0 and a randseed: fio 3.33 seeds each
+/// file's generator from the offset seed there; ferrio (following fio ≥ 3.35) from
+/// the file name too, so only the 3.33 mode can be compared.
+#[test]
+fn distributions_match_fio_333() {
+    if !fio_available() {
+        return;
+    }
+    for d in ["zipf:1.2", "pareto:0.3", "normal:20", "normal:0"] {
+        let dist = format!("--random_distribution={d}");
+        let job: &[&str] = &["--rw=randrw", "--bs=4k", "--nrfiles=2", "--loops=2", &dist];
+        assert_pair(
+            job,
+            both_with(
+                &["--randrepeat=0", "--randseed=1234"],
+                job,
+                &["--fio_seeds=3.33"],
+            ),
+        );
     }
 }
 

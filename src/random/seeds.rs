@@ -47,7 +47,14 @@ const GOLDEN: u64 = 0x9e37_0001;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeedSet {
     seeds: [u64; STREAMS],
+    /// fio's 1-based thread number (some per-file seeds use it too).
+    pub thread_number: u64,
+    /// fio 3.33's seeding (`fio_seeds=3.33`): Some(randrepeat).
+    pub fio333: Option<bool>,
 }
+
+/// fio 3.33's constant for repeatable offsets.
+const FIO333_RANDSEED: u64 = 0xb189_9bed;
 
 impl SeedSet {
     /// Seeds from a known randseed for fio's 1-based `thread_number`.
@@ -61,11 +68,25 @@ impl SeedSet {
             *out = s.wrapping_mul(thread_number).wrapping_add(i as u64);
             s = s.wrapping_mul(GOLDEN);
         }
-        SeedSet { seeds }
+        SeedSet {
+            seeds,
+            thread_number,
+            fio333: None,
+        }
+    }
+
+    /// fio 3.33's variant: with randrepeat, the offset stream is seeded with a
+    /// constant times the thread number, whatever randseed says.
+    pub fn as_fio333(mut self, randrepeat: bool) -> SeedSet {
+        if randrepeat {
+            self.seeds[Stream::Block as usize] = FIO333_RANDSEED.wrapping_mul(self.thread_number);
+        }
+        self.fio333 = Some(randrepeat);
+        self
     }
 
     /// Seeds that differ from run to run (randrepeat=0 without randseed).
-    pub fn from_entropy() -> SeedSet {
+    pub fn from_entropy(thread_number: u64) -> SeedSet {
         use std::hash::{BuildHasher, Hasher};
         let state = std::collections::hash_map::RandomState::new();
         let mut seeds = [0u64; STREAMS];
@@ -77,7 +98,11 @@ impl SeedSet {
             }
             *out = h.finish();
         }
-        SeedSet { seeds }
+        SeedSet {
+            seeds,
+            thread_number,
+            fio333: None,
+        }
     }
 
     #[inline]
@@ -106,7 +131,21 @@ mod tests {
     }
 
     #[test]
+    fn fio333_seeds_offsets_from_a_constant_with_randrepeat() {
+        let a = SeedSet::from_seed(1234, 3).as_fio333(true);
+        assert_eq!(a.get(Stream::Block), 0xb189_9bed * 3);
+        let b = SeedSet::from_seed(1234, 3);
+        assert_eq!(
+            SeedSet::from_seed(1234, 3)
+                .as_fio333(false)
+                .get(Stream::Block),
+            b.get(Stream::Block)
+        );
+        assert_eq!(a.get(Stream::RwMix), b.get(Stream::RwMix));
+    }
+
+    #[test]
     fn entropy_seeds_differ() {
-        assert_ne!(SeedSet::from_entropy(), SeedSet::from_entropy());
+        assert_ne!(SeedSet::from_entropy(1), SeedSet::from_entropy(1));
     }
 }

@@ -10,12 +10,13 @@
 //! `bssplit` from the direction's block-size stream), trimmed to the free run of the
 //! random map.
 
+use super::distribution::file_seed;
 use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
 use super::replay::IoLog;
 use crate::engine::IoOp;
-use crate::random::{Axmap, FioRand, Lfsr, Rng, SeedSet, Stream};
+use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
 use ferrio_config::{BlockSize, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer};
 use std::sync::Arc;
 
@@ -58,7 +59,7 @@ enum Dist {
         table: [Vec<Zone>; 3],
         bytes: bool,
     },
-    /// zipf, pareto, normal: ferrio's own models (not yet fio's bit for bit).
+    /// zipf, pareto, normal: one generator per file.
     Model,
 }
 
@@ -72,8 +73,8 @@ struct FileCursor {
     last_start: [Option<u64>; 3],
     map: Option<Axmap>,
     lfsr: Option<Lfsr>,
-    /// Non-uniform pickers per direction (Dist::Model only).
-    pickers: [Option<BlockPicker>; 3],
+    /// zipf/pareto/normal: the file's own generator (Dist::Model only).
+    picker: Option<BlockPicker>,
 }
 
 /// fio's per-thread generator streams.
@@ -84,8 +85,6 @@ struct Streams {
     rwmix: FioRand,
     seq_rand: [FioRand; 3],
     zone: FioRand,
-    /// For the non-uniform models that are not yet fio's.
-    model: Rng,
 }
 
 impl Streams {
@@ -113,7 +112,6 @@ impl Streams {
                 FioRand::new(seq, false),
             ],
             zone: FioRand::new(seeds.get(Stream::Zone), false),
-            model: Rng::new(seeds.get(Stream::Block)),
         }
     }
 }
@@ -163,7 +161,7 @@ impl Pattern {
     pub fn new(spec: &JobSpec, regions: &[Region], seeds: &SeedSet) -> Pattern {
         let use64 = spec.random_generator == RandomGenerator::Tausworthe64;
         let trimwrite = spec.rw.kind == RwKind::TrimWrite;
-        let mut rng = Streams::new(seeds, use64, trimwrite);
+        let rng = Streams::new(seeds, use64, trimwrite);
         let align: [u64; 3] = std::array::from_fn(|d| {
             if spec.blockalign[d] > 0 {
                 spec.blockalign[d]
@@ -212,25 +210,12 @@ impl Pattern {
                     } else {
                         None
                     },
-                    pickers: std::array::from_fn(|d| {
-                        if random && matches!(dist, Dist::Model) {
-                            BlockPicker::new(
-                                &spec.random_distribution,
-                                d,
-                                region.len / align[d].max(1),
-                                align[d],
-                            )
-                        } else {
-                            None
-                        }
-                    }),
+                    picker: None,
                 }
             })
             .collect();
-        // Touch the model stream once so an unused warning never hides a seed change.
-        let _ = &mut rng.model;
         let seq_nr = if random { spec.rw.nr.max(1) as u64 } else { 1 };
-        Pattern {
+        let mut p = Pattern {
             kind: spec.rw.kind,
             random,
             seq_nr,
@@ -267,22 +252,38 @@ impl Pattern {
             rng,
             iolog: None,
             replay: None,
-        }
+        };
+        p.seed_models(spec, &vec![String::new(); regions.len()]);
+        p
     }
 
     /// The pattern of one planned thread, recording to its write_iolog if asked.
     pub fn for_thread(plan: &ThreadPlan, regions: &[Region]) -> Result<Pattern, String> {
         let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
         p.replay = plan.replay.clone().map(|log| (log, 0));
+        let names: Vec<String> = plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        p.seed_models(&plan.spec, &names);
         if let Some(path) = &plan.spec.logs.write_iolog {
-            let names = plan
-                .files
-                .iter()
-                .map(|f| f.path.display().to_string())
-                .collect();
             p.iolog = Some(IoLogWriter::create(path, names)?);
         }
         Ok(p)
+    }
+
+    /// zipf/pareto/normal: each file's generator, seeded from its name as fio does.
+    fn seed_models(&mut self, spec: &JobSpec, names: &[String]) {
+        if !(self.random && matches!(self.dist, Dist::Model)) {
+            return;
+        }
+        let range = spec.bs[0].min.min(spec.bs[1].min).max(1);
+        for (f, name) in self.files.iter_mut().zip(names) {
+            let n = f.region.len.div_ceil(range);
+            let seed = file_seed(name, &self.seeds);
+            f.picker = BlockPicker::new(&spec.random_distribution, n, seed);
+        }
     }
 
     /// Start a new pass (a new loop, or wrapping a time-based run): positions back to
@@ -292,6 +293,7 @@ impl Pattern {
         if let Some((_, next)) = &mut self.replay {
             *next = 0;
         }
+        let mut any_done = false;
         for f in 0..self.files.len() {
             // fio ends a file's pass when it finds no block left (a full random map,
             // a spent LFSR) or reaches the end sequentially; the failed attempt still
@@ -306,6 +308,7 @@ impl Pattern {
             if !done {
                 continue;
             }
+            any_done = true;
             // (A time-based job never ends its pass: the attempt happens within an I/O
             // whose direction is already drawn.)
             if self.random && !self.time_based {
@@ -326,10 +329,8 @@ impl Pattern {
             return;
         }
         self.rwmix_issues = 0;
-        if self.reseed_each_pass {
-            let model = self.rng.model.clone();
+        if self.reseed_each_pass && any_done {
             self.rng = Streams::new(&self.seeds, self.use64, self.kind == RwKind::TrimWrite);
-            self.rng.model = model;
         }
     }
 
@@ -598,10 +599,7 @@ impl Pattern {
         }
         match &self.dist {
             Dist::Uniform => self.uniform_block(file, lastb),
-            Dist::Model => {
-                let p = self.files[file].pickers[d].as_ref()?;
-                Some(p.pick(&mut self.rng.model))
-            }
+            Dist::Model => Some(self.files[file].picker.as_mut()?.pick()),
             Dist::Zoned { table, bytes } => {
                 if table[d].is_empty() {
                     return self.uniform_block(file, lastb);

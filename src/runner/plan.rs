@@ -6,7 +6,7 @@ use super::replay::IoLog;
 use crate::engine::{self, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::file;
-use ferrio_config::{JobSpec, SizeOrPercent};
+use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -147,10 +147,14 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is
 /// given, otherwise different every run.
 fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
-    if spec.randrepeat || spec.randseed_set {
+    let seeds = if spec.randrepeat || spec.randseed_set {
         SeedSet::from_seed(spec.randseed, thread_number)
     } else {
-        SeedSet::from_entropy()
+        SeedSet::from_entropy(thread_number)
+    };
+    match spec.fio_seeds {
+        FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
+        FioSeeds::Latest => seeds,
     }
 }
 

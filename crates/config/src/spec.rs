@@ -111,6 +111,16 @@ pub enum RandomGenerator {
     Tausworthe64,
 }
 
+/// Which fio's seeding to follow where fio versions differ (ferrio's `fio_seeds=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FioSeeds {
+    /// fio 3.35 and later (the default).
+    Latest,
+    /// fio 3.33 (Debian 12's fio): with randrepeat=1 offsets and zipf/pareto/normal
+    /// ignore randseed.
+    Fio333,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum RandomDistribution {
     Random,
@@ -230,6 +240,7 @@ pub struct JobSpec {
     pub randseed: u64,
     /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
     pub randseed_set: bool,
+    pub fio_seeds: FioSeeds,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,

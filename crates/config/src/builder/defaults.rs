@@ -75,6 +75,7 @@ impl JobSpec {
             randrepeat: true,
             randseed: 0x89,
             randseed_set: false,
+            fio_seeds: FioSeeds::Latest,
             norandommap: false,
             random_generator: RandomGenerator::Tausworthe,
             random_distribution: RandomDistribution::Random,

@@ -1,7 +1,7 @@
 //! Options: randomness and buffer contents.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::spec::RandomGenerator;
+use crate::spec::{FioSeeds, RandomGenerator};
 use crate::values::{parse_distribution, parse_int, parse_pattern, per_direction};
 
 pub const RANDOM: &[OptSpec] = &[
@@ -18,6 +18,18 @@ pub const RANDOM: &[OptSpec] = &[
         j.randseed_set = true;
         Ok(())
     }),
+    opt("fio_seeds", K::Choice, C::Random, "ferrio only: which fio's seeding to follow where fio versions differ (docs/random.md)", |j, c, v| {
+        j.fio_seeds = match c.choice(v)? {
+            "3.33" => FioSeeds::Fio333,
+            _ => FioSeeds::Latest,
+        };
+        Ok(())
+    })
+    .def("latest")
+    .vals(&[
+        ("latest", "fio 3.35 and later: randseed seeds every stream"),
+        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed"),
+    ]),
     opt("norandommap", K::Flag, C::Random, "Do not track which blocks were done: random offsets may repeat", |j, c, v| {
         j.norandommap = c.bool(v)?;
         Ok(())
