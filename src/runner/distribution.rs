@@ -11,6 +11,8 @@ use ferrio_config::RandomDistribution;
 const ZIPF_MAX_TERMS: u64 = 10_000_000;
 const GOLDEN_RATIO_64: u64 = 0x61C8_8646_80B5_83EB;
 const GOLDEN_RATIO_32: u32 = 0x61C8_8647;
+/// fio spreads non-uniform file choices over 2^10 ranges per file.
+const FILE_SHIFT: u32 = 10;
 /// Draws per normal value (fio averages 12 uniform draws).
 const GAUSS_ITERS: u64 = 12;
 
@@ -29,6 +31,8 @@ pub struct BlockPicker {
     rand: FioRand,
     /// Added to every value (modulo n): a random rotation, or the centre.
     offset: u64,
+    /// Scatter values with the golden ratio (off for file selection, as fio).
+    hash: bool,
 }
 
 /// fio's jhash of a file name: Bob Jenkins' hash as fio writes it, which adds one byte
@@ -163,7 +167,29 @@ impl BlockPicker {
             model,
             rand,
             offset,
+            hash: true,
         })
+    }
+
+    /// fio's non-uniform file_service_type: `files << 10` ranges, unscattered; the
+    /// file is the value shifted back down.
+    pub fn for_files(dist: &RandomDistribution, files: u64, seed: u32) -> Option<BlockPicker> {
+        let mut p = BlockPicker::new(dist, files << FILE_SHIFT, seed)?;
+        p.hash = false;
+        Some(p)
+    }
+
+    /// The next file number of a picker made by `for_files`.
+    pub fn pick_file(&mut self) -> u64 {
+        self.pick() >> FILE_SHIFT
+    }
+
+    fn scatter(&self, v: u64) -> u64 {
+        if self.hash {
+            v.wrapping_mul(GOLDEN_RATIO_64)
+        } else {
+            v
+        }
     }
 
     /// Next block number in 0..n.
@@ -186,11 +212,11 @@ impl BlockPicker {
                 } else {
                     1 + (n as f64 * (eta * u - eta + 1.0).powf(alpha)) as u64
                 };
-                (val - 1).wrapping_mul(GOLDEN_RATIO_64)
+                self.scatter(val - 1)
             }
             Model::Pareto { pow } => {
                 let u = self.rand.draw() as f64 / u32::MAX as f64;
-                (((n - 1) as f64 * u.powf(*pow)) as u64).wrapping_mul(GOLDEN_RATIO_64)
+                self.scatter(((n - 1) as f64 * u.powf(*pow)) as u64)
             }
             Model::Gauss { stddev } => {
                 let mut sum = 0u64;
@@ -207,7 +233,7 @@ impl BlockPicker {
                     }
                     sum = (sum as i64 + dev) as u64;
                 }
-                sum.wrapping_mul(GOLDEN_RATIO_64)
+                self.scatter(sum)
             }
         };
         v.wrapping_add(self.offset) % n

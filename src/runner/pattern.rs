@@ -17,7 +17,9 @@ use super::plan::ThreadPlan;
 use super::replay::IoLog;
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
-use ferrio_config::{BlockSize, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer};
+use ferrio_config::{
+    BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer,
+};
 use std::sync::Arc;
 
 /// The part of a file a job does I/O to.
@@ -85,10 +87,19 @@ struct Streams {
     rwmix: FioRand,
     seq_rand: [FioRand; 3],
     zone: FioRand,
+    file: FioRand,
+    /// Non-uniform file_service_type.
+    file_model: Option<BlockPicker>,
 }
 
 impl Streams {
-    fn new(seeds: &SeedSet, use64: bool, trimwrite: bool) -> Streams {
+    fn new(
+        seeds: &SeedSet,
+        use64: bool,
+        trimwrite: bool,
+        fs: FileService,
+        files: usize,
+    ) -> Streams {
         let write_seed = seeds.get(Stream::BsWrite);
         // fio seeds trim's sizes like write's for trimwrite, so each pair matches.
         let trim_seed = if trimwrite {
@@ -112,6 +123,8 @@ impl Streams {
                 FioRand::new(seq, false),
             ],
             zone: FioRand::new(seeds.get(Stream::Zone), false),
+            file: FioRand::new(seeds.get(Stream::File), use64),
+            file_model: files::file_model(fs, files, seeds.get(Stream::File) as u32),
         }
     }
 }
@@ -142,7 +155,14 @@ pub struct Pattern {
     /// Smallest block over all directions (fio's rw_min_bs): the random map's block.
     map_block: u64,
     files: Vec<FileCursor>,
+    /// Round robin's next file.
     next_file: usize,
+    file_service: FileService,
+    /// The file being served and I/Os left on it before choosing again.
+    fs_file: Option<usize>,
+    fs_left: u32,
+    /// Files done in this pass (fio skips them when choosing).
+    done: Vec<bool>,
     /// trimwrite: the block just trimmed, to be written next.
     pending_write: Option<NextIo>,
     seeds: SeedSet,
@@ -161,7 +181,7 @@ impl Pattern {
     pub fn new(spec: &JobSpec, regions: &[Region], seeds: &SeedSet) -> Pattern {
         let use64 = spec.random_generator == RandomGenerator::Tausworthe64;
         let trimwrite = spec.rw.kind == RwKind::TrimWrite;
-        let rng = Streams::new(seeds, use64, trimwrite);
+        let rng = Streams::new(seeds, use64, trimwrite, spec.file_service, regions.len());
         let align: [u64; 3] = std::array::from_fn(|d| {
             if spec.blockalign[d] > 0 {
                 spec.blockalign[d]
@@ -244,6 +264,10 @@ impl Pattern {
             map_block,
             files,
             next_file: 0,
+            file_service: spec.file_service,
+            fs_file: None,
+            fs_left: 0,
+            done: vec![false; regions.len()],
             pending_write: None,
             seeds: seeds.clone(),
             use64,
@@ -294,6 +318,8 @@ impl Pattern {
             *next = 0;
         }
         let mut any_done = false;
+        self.done.fill(false);
+        self.fs_file = None;
         for f in 0..self.files.len() {
             // fio ends a file's pass when it finds no block left (a full random map,
             // a spent LFSR) or reaches the end sequentially; the failed attempt still
@@ -330,7 +356,14 @@ impl Pattern {
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass && any_done {
-            self.rng = Streams::new(&self.seeds, self.use64, self.kind == RwKind::TrimWrite);
+            let trimwrite = self.kind == RwKind::TrimWrite;
+            self.rng = Streams::new(
+                &self.seeds,
+                self.use64,
+                trimwrite,
+                self.file_service,
+                self.files.len(),
+            );
         }
     }
 
@@ -373,26 +406,30 @@ impl Pattern {
         if let Some(w) = self.pending_write.take() {
             return w;
         }
-        let file = self.next_file;
-        self.next_file += 1;
-        if self.next_file == self.files.len() {
-            self.next_file = 0;
-        }
-        // A random pick can find the file's blocks all done: fio then closes the file,
-        // starts it over and fills the I/O again from the start (direction included).
-        let mut attempt = 0;
-        let (d, rel, busy_ok) = loop {
+        // A pick can find the file has nothing left (its random map is full): fio then
+        // closes the file, marks it done and fills the I/O again from the start, file
+        // and direction included. Once every file is done they all start over.
+        let mut attempts = 0;
+        let (file, d, rel, busy_ok) = loop {
+            let file = self.pick_file();
             let d = self.pick_ddir();
             match self.pick_offset(file, d) {
-                Some((rel, busy_ok)) => break (d, rel, busy_ok),
-                None if attempt == 0 => {
-                    attempt += 1;
+                Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
+                None if attempts < 2 * self.files.len() + 2 => {
+                    attempts += 1;
                     if let Some(log) = &mut self.iolog {
                         log.close(file);
                     }
-                    self.reset_file(file);
+                    self.done[file] = true;
+                    self.fs_file = None;
+                    if self.done.iter().all(|&x| x) {
+                        for f in 0..self.files.len() {
+                            self.reset_file(f);
+                        }
+                        self.done.fill(false);
+                    }
                 }
-                None => break (d, 0, true),
+                None => break (file, d, 0, true),
             }
         };
         let region_len = self.files[file].region.len;
@@ -512,6 +549,11 @@ impl Pattern {
     /// must leave it unmarked).
     fn pick_offset(&mut self, file: usize, d: usize) -> Option<(u64, bool)> {
         if !self.random {
+            // fio's file_service_type=sequential moves on when a file is at its end.
+            let f = &self.files[file];
+            if self.file_service == FileService::Sequential && f.seq_pos[d] >= f.region.len {
+                return None;
+            }
             return Some((self.seq_offset(file, d), true));
         }
         // rw=randxxx:N: only every N-th I/O draws a new offset.
@@ -547,7 +589,7 @@ impl Pattern {
     fn rand_block_or_wrap(&mut self, file: usize, d: usize) -> Option<u64> {
         match self.rand_block(file, d) {
             Some(b) => Some(b),
-            None if self.time_based => {
+            None if self.time_based || self.rng.file_model.is_some() => {
                 self.reset_file(file);
                 self.rand_block(file, d)
             }
@@ -691,5 +733,6 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
     table
 }
 
+mod files;
 #[cfg(test)]
 mod tests;

@@ -111,6 +111,21 @@ pub enum RandomGenerator {
     Tausworthe64,
 }
 
+/// `file_service_type`: how the next file is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FileService {
+    /// Round robin, N I/Os per file before moving on (fio's default, N = 1).
+    RoundRobin(u32),
+    /// Each file until it is done, then the next.
+    Sequential,
+    /// A uniformly random file, N I/Os per pick.
+    Random(u32),
+    Zipf(f64),
+    Pareto(f64),
+    /// normal / gauss: deviation in percent.
+    Gauss(f64),
+}
+
 /// Which fio's seeding to follow where fio versions differ (ferrio's `fio_seeds=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FioSeeds {
@@ -241,6 +256,7 @@ pub struct JobSpec {
     /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
     pub randseed_set: bool,
     pub fio_seeds: FioSeeds,
+    pub file_service: FileService,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,

@@ -76,6 +76,7 @@ impl JobSpec {
             randseed: 0x89,
             randseed_set: false,
             fio_seeds: FioSeeds::Latest,
+            file_service: FileService::RoundRobin(1),
             norandommap: false,
             random_generator: RandomGenerator::Tausworthe,
             random_distribution: RandomDistribution::Random,

@@ -38,7 +38,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("experimental_verify", "Experimental verification"),
     u("fadvise_hint", "posix_fadvise(2) hints"),
     u("file_append", "fio option"),
-    u("file_service_type", "How the next file is chosen"),
     u("flow", "Flow control"),
     u("flow_id", "Flow control id"),
     u("flow_sleep", "fio option"),
