@@ -9,6 +9,7 @@
 //! engines: it imports nothing of ferrio's.
 
 pub mod axmap;
+pub mod fill;
 pub mod lfsr;
 pub mod seeds;
 pub mod taus;

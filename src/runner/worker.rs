@@ -201,7 +201,7 @@ impl<'a> Worker<'a> {
         if spec.direct && !caps.diskless {
             direct_io::check_direct_alignment(plan, &files)?;
         }
-        let policy = BufferPolicy::from_spec(spec);
+        let policy = BufferPolicy::for_thread(plan);
         // One region for all units (fio's layout): unit i's buffer starts at i * stride.
         let align = match spec.engine.iomem_align {
             0 => page_size(),
