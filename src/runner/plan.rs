@@ -125,7 +125,7 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
             spec.name, spec.origin
         ));
     }
-    let log = super::replay::load(path)?;
+    let log = super::replay::load(path, &spec.logs)?;
     spec.rw.kind = log.rw_kind().ok_or_else(|| {
         format!(
             "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",

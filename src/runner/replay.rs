@@ -2,15 +2,16 @@
 //! version 2 or version 3 format (docs/random.md). The log names its files ("add"),
 //! and every read, write and trim is issued in order with its offset and length.
 //!
+//! `replay_redirect`, `replay_scale` and `replay_align` transform the log as fio does.
 //! Not yet: timed replay (ferrio replays as fast as the engine allows, which is fio's
-//! `replay_no_stall=1`, so that option is required), `replay_redirect`, `replay_scale`,
-//! `replay_align`, `replay_time_scale`, chunked and gzip'd logs; sync entries are
-//! skipped.
+//! `replay_no_stall=1`, so that option is required), `replay_time_scale`,
+//! `replay_skip`, chunked and gzip'd logs; sync entries are skipped.
 
 use super::pattern::Region;
 use super::plan::PlannedFile;
 use crate::engine::IoOp;
 use crate::sys::file;
+use ferrio_config::ext::logs::LogSpec;
 use ferrio_config::RwKind;
 use std::path::PathBuf;
 
@@ -67,7 +68,8 @@ impl IoLog {
             };
             let op = match f[1] {
                 "add" | "open" | "close" => continue,
-                "sync" | "datasync" => continue,
+                // Delays (v2) are what replay_no_stall leaves out.
+                "sync" | "datasync" | "wait" => continue,
                 "read" => IoOp::Read,
                 "write" => IoOp::Write,
                 "trim" => IoOp::Trim,
@@ -141,10 +143,31 @@ impl IoLog {
     }
 }
 
-/// Read and parse a log file.
-pub fn load(path: &str) -> Result<IoLog, String> {
+/// Read and parse a log file, applying replay_redirect, replay_scale and replay_align.
+pub fn load(path: &str, logs: &LogSpec) -> Result<IoLog, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("read_iolog={path}: {e}"))?;
-    IoLog::parse(&text, path)
+    let mut log = IoLog::parse(&text, path)?;
+    log.transform(logs);
+    Ok(log)
+}
+
+impl IoLog {
+    /// fio's replay options: offsets divided by replay_scale, then aligned down to
+    /// replay_align; with replay_redirect every I/O goes to that one file.
+    pub fn transform(&mut self, logs: &LogSpec) {
+        for e in &mut self.entries {
+            e.offset /= logs.replay_scale.max(1);
+            if logs.replay_align > 0 {
+                e.offset &= !(logs.replay_align - 1);
+            }
+            if logs.replay_redirect.is_some() {
+                e.file = 0;
+            }
+        }
+        if let Some(target) = &logs.replay_redirect {
+            self.names = vec![target.clone()];
+        }
+    }
 }
 
 #[cfg(test)]
@@ -183,6 +206,27 @@ mod tests {
         );
         let v2 = "fio version 2 iolog\na add\na open\na trim 0 4096\na close\n";
         assert_eq!(IoLog::parse(v2, "x").unwrap().entries[0].op, IoOp::Trim);
+    }
+
+    #[test]
+    fn replay_options_transform_offsets_and_files() {
+        let v2 = "fio version 2 iolog\na add\nb add\na read 10000 512\nb write 8191 512\n";
+        let mut log = IoLog::parse(v2, "x").unwrap();
+        let logs = LogSpec {
+            replay_scale: 2,
+            replay_align: 4096,
+            replay_redirect: Some("/dev/null".into()),
+            ..LogSpec::default()
+        };
+        log.transform(&logs);
+        assert_eq!(log.names, ["/dev/null"]);
+        assert_eq!(
+            log.entries
+                .iter()
+                .map(|e| (e.file, e.offset))
+                .collect::<Vec<_>>(),
+            [(0, 4096), (0, 0)]
+        );
     }
 
     #[test]

@@ -47,6 +47,12 @@ pub struct LogSpec {
     pub read_iolog: Option<String>,
     /// replay_no_stall: replay without the log's delays.
     pub replay_no_stall: bool,
+    /// replay_redirect=FILE: every replayed I/O goes to this one file.
+    pub replay_redirect: Option<String>,
+    /// replay_scale=N: replayed offsets are divided by N (1: unchanged).
+    pub replay_scale: u64,
+    /// replay_align=N: replayed offsets are aligned down to N bytes (0: unchanged).
+    pub replay_align: u64,
 }
 
 impl Default for LogSpec {
@@ -67,6 +73,9 @@ impl Default for LogSpec {
             write_iolog: None,
             read_iolog: None,
             replay_no_stall: false,
+            replay_redirect: None,
+            replay_scale: 1,
+            replay_align: 0,
             per_job_logs: true,
         }
     }
