@@ -271,6 +271,16 @@ const JOBS: &[&[&str]] = &[
         "--io_size=256k",
     ],
     &["--rw=write", "--bs=8k", "--loops=3", "--nrfiles=3"],
+    &["--rw=rw", "--bs=4k", "--loops=2"],
+    &["--rw=rw", "--bs=4k", "--rwmixread=70", "--nrfiles=2"],
+    &["--rw=read", "--bs=4k", "--io_size=2M"],
+    &["--rw=write", "--bsrange=4k-16k"],
+    &["--rw=read", "--bsrange=4k-16k", "--io_size=512k"],
+    &[
+        "--rw=randread",
+        "--bsrange=4k-16k",
+        "--percentage_random=50",
+    ],
 ];
 
 #[test]

@@ -434,9 +434,9 @@ impl Pattern {
         };
         let region_len = self.files[file].region.len;
         let mut len = self.pick_len(d, rel, region_len);
-        // fio issues a random I/O whole even past the pass's bytes (it stops once
-        // they are reached); sequential ones end at the pass's end.
-        if busy_ok {
+        // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
+        // once they are reached), except a sequential one of a fixed block size.
+        if busy_ok && !self.random && self.bs[d].min == self.bs[d].max {
             len = len.min(max_len);
         }
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
@@ -549,9 +549,10 @@ impl Pattern {
     /// must leave it unmarked).
     fn pick_offset(&mut self, file: usize, d: usize) -> Option<(u64, bool)> {
         if !self.random {
-            // fio's file_service_type=sequential moves on when a file is at its end.
+            // At its end a file is done (fio fails the I/O, closes the file and, with
+            // every file done, starts them over); a time-based run wraps in place.
             let f = &self.files[file];
-            if self.file_service == FileService::Sequential && f.seq_pos[d] >= f.region.len {
+            if !self.time_based && f.seq_pos[d] >= f.region.len {
                 return None;
             }
             return Some((self.seq_offset(file, d), true));
