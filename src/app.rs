@@ -9,10 +9,15 @@ use ferrio_clock::Clock;
 use ferrio_config::{ClockSource, DebugCategory, Invocation, OutputFormat};
 use ferrio_report::{json, normal, terse, JobHeader, RunReport};
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Run and report; returns the process exit code.
+/// Exit code of a run stopped by SIGINT or SIGTERM (fio 3.33 exits 128 for both); the
+/// results measured until then are still reported in full.
+pub const EXIT_INTERRUPTED: i32 = 128;
+
+/// Run and report; returns the process exit code: 0 success, 1 bad input or an I/O
+/// error, [`EXIT_INTERRUPTED`] when a signal stopped the run.
 pub fn run(inv: Invocation) -> i32 {
     match run_inner(inv) {
         Ok(code) => code,
@@ -23,10 +28,39 @@ pub fn run(inv: Invocation) -> i32 {
     }
 }
 
-fn run_inner(inv: Invocation) -> Result<i32, String> {
-    let started = std::time::Instant::now();
+/// --parse-only: every check a run makes before it touches a file (plan, devices in
+/// use, resources), without laying out or running anything; returns the exit code.
+pub fn check(inv: Invocation) -> i32 {
+    match prepare(&inv) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            1
+        }
+    }
+}
+
+/// What a run decides before it touches anything: the thread plans (with every plan-time
+/// check) and the steady-state windows.
+type Prepared = (
+    Vec<plan::ThreadPlan>,
+    Arc<runner::steadystate::SteadyStateFactory>,
+);
+
+fn prepare(inv: &Invocation) -> Result<Prepared, String> {
+    for j in &inv.jobs {
+        for w in &j.warnings {
+            eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
+        }
+    }
     let threads = plan::plan(&inv.jobs)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
+    Ok((threads, steadystate))
+}
+
+fn run_inner(inv: Invocation) -> Result<i32, String> {
+    let started = std::time::Instant::now();
+    let (threads, steadystate) = prepare(&inv)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -49,7 +83,23 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     if normal_out {
         write_prerun_lines(&mut pre, &threads, fallback.as_deref());
     }
-    runner::layout::lay_out(&threads, &mut pre)?;
+    // From here on SIGINT/SIGTERM stop the run (also while files are laid out) and
+    // what was measured is still reported.
+    let stop = Arc::new(AtomicBool::new(false));
+    // Which signal stopped the run (0 = none), for the message and the exit code.
+    let signalled = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    if let Err(e) = runner::layout::lay_out(&threads, &mut pre, &stop) {
+        let signal = signalled.load(Ordering::Relaxed);
+        if signal == 0 {
+            return Err(e);
+        }
+        eprintln!("ferrio: terminating on signal {signal} (while laying out files)");
+        return Ok(EXIT_INTERRUPTED);
+    }
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.
     let mut out: Box<dyn Write + Send> = match &inv.flags.output {
@@ -64,10 +114,6 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         let _ = out.flush();
     }
 
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(sig, stop.clone());
-    }
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
     let mut factories = Factories::default();
@@ -84,6 +130,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         factories.0.push(Box::new(logs));
     }
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    let signal = signalled.load(Ordering::Relaxed);
+    if signal != 0 {
+        // fio prints this on stdout, where it breaks the JSON; stderr keeps stdout clean.
+        eprintln!("ferrio: terminating on signal {signal}");
+    }
     let mut out = live.stop().ok_or("the live reporter failed")?;
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
@@ -99,7 +150,13 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     }
     write_reports(&mut out, &inv, &report, &live)?;
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
-    Ok(if failed { 1 } else { 0 })
+    Ok(if signal != 0 {
+        EXIT_INTERRUPTED
+    } else if failed {
+        1
+    } else {
+        0
+    })
 }
 
 /// Run-level facts for the report: version, time, clock, elapsed seconds.

@@ -6,6 +6,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match parse_command_line(&args) {
         Ok(Command::Run(inv)) => ferrio::app::run(inv),
+        Ok(Command::Check(inv)) => ferrio::app::check(inv),
         Ok(Command::Print(text)) => {
             print!("{text}");
             0
@@ -21,6 +22,9 @@ fn main() {
         Ok(Command::ClockBench) => {
             ferrio_clock::clock_bench(&mut std::io::stdout());
             0
+        }
+        Ok(Command::InstallExtras { dir, fio_link }) => {
+            ferrio::install::install_extras(&dir, fio_link)
         }
         Err(e) => {
             eprintln!("ferrio: {e}");

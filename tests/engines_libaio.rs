@@ -1,6 +1,6 @@
 //! ioengine=libaio (raw io_setup/io_submit/io_getevents) on temporary files: every rw
 //! mode with exact counts, buffered and O_DIRECT; batching; userspace_reap; and the
-//! fio examples that use libaio, run unchanged but for their file names and sizes.
+//! job files in tests/jobs that use libaio, run unchanged but for their file names and sizes.
 
 mod common;
 mod engines_support;
@@ -99,18 +99,17 @@ fn batching_and_userspace_reap() {
 #[test]
 fn fio_examples_run_with_libaio_unchanged() {
     need_aio!();
-    // The examples in ../shared/fio-examples that use libaio and only options ferrio
-    // implements (the others need verify, dedupe, flow, rate or zoned features).
+    // Our job files (tests/jobs) that use libaio, each modelled on one of fio's samples.
     for name in [
-        "aio-read.fio",
-        "fio-rand-read.fio",
-        "fio-rand-write.fio",
-        "fio-seq-read.fio",
-        "fio-seq-write.fio",
-        "iometer-file-access-server.fio",
+        "aio-depths.fio",
+        "rand-read.fio",
+        "rand-write.fio",
+        "seq-read.fio",
+        "seq-write.fio",
+        "file-server.fio",
     ] {
         let d = scratch();
-        let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
+        let src = std::fs::read_to_string(jobs_dir().join(name)).expect("job file exists");
         assert!(src.contains("ioengine=libaio"), "{name} uses libaio");
         let text = adapt_example(&src, &path_str(d.path()));
         assert!(text.contains("ioengine=libaio"));

@@ -106,3 +106,278 @@ fn output_file_gets_the_report() {
     let v = parse_json(&std::fs::read(&out).unwrap());
     assert_eq!(dir_counts(&v, "read"), (1 << 20, 256));
 }
+
+/// A loop device over a file in a scratch directory, with what was done to it undone on
+/// drop (even when the test fails): unmount, swapoff, detach.
+struct LoopDev {
+    dev: String,
+    mount: Option<std::path::PathBuf>,
+    swap: bool,
+    _dir: tempfile::TempDir,
+}
+
+fn sh(cmd: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd}: {e}"))
+}
+
+fn sh_ok(cmd: &str, args: &[&str]) -> String {
+    let o = sh(cmd, args);
+    assert!(
+        o.status.success(),
+        "{cmd} {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+impl LoopDev {
+    /// A 64 MiB loop device, or None (with the reason printed) where this machine cannot
+    /// make one; with CI set, that is a failure instead.
+    fn new() -> Option<LoopDev> {
+        let dir = scratch();
+        let img = dir.path().join("disk.img");
+        std::fs::File::create(&img)
+            .and_then(|f| f.set_len(64 << 20))
+            .unwrap();
+        let o = std::process::Command::new("losetup")
+            .args(["-f", "--show", &path_str(&img)])
+            .output();
+        match o {
+            Ok(o) if o.status.success() => Some(LoopDev {
+                dev: String::from_utf8_lossy(&o.stdout).trim().to_string(),
+                mount: None,
+                swap: false,
+                _dir: dir,
+            }),
+            other => {
+                let why = match other {
+                    Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
+                    Err(e) => e.to_string(),
+                };
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "CI is set but no loop device can be made (needs root and losetup): {why}"
+                );
+                eprintln!("SKIP: cannot make a loop device (needs root and losetup): {why}");
+                None
+            }
+        }
+    }
+
+    fn mkfs_and_mount(&mut self) -> std::path::PathBuf {
+        sh_ok("mkfs.ext4", &["-q", "-F", &self.dev]);
+        self.mount()
+    }
+
+    fn mount(&mut self) -> std::path::PathBuf {
+        let mnt = self._dir.path().join("mnt");
+        std::fs::create_dir_all(&mnt).unwrap();
+        sh_ok("mount", &[&self.dev, &path_str(&mnt)]);
+        self.mount = Some(mnt.clone());
+        mnt
+    }
+
+    fn umount(&mut self) {
+        if let Some(m) = self.mount.take() {
+            sh_ok("umount", &[&path_str(&m)]);
+        }
+    }
+}
+
+impl Drop for LoopDev {
+    fn drop(&mut self) {
+        if let Some(m) = self.mount.take() {
+            let _ = sh("umount", &[&path_str(&m)]);
+        }
+        if self.swap {
+            let _ = sh("swapoff", &[&self.dev]);
+        }
+        let _ = sh("losetup", &["-d", &self.dev]);
+    }
+}
+
+/// Run a job against `dev`; return (exit code, stdout, stderr).
+fn job_on(dev: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+    let mut args = vec![
+        "--name=victim".to_string(),
+        format!("--filename={dev}"),
+        "--bs=4k".into(),
+        "--size=4m".into(),
+        "--output-format=json".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let o = ferrio().args(&args).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn writes_to_a_mounted_filesystem_are_refused_and_it_stays_intact() {
+    let Some(mut lo) = LoopDev::new() else { return };
+    let mnt = lo.mkfs_and_mount();
+    let keep = mnt.join("keep.txt");
+    std::fs::write(&keep, "precious\n").unwrap();
+    sh_ok("sync", &[]);
+    for rw in ["write", "randwrite", "trim", "randrw", "trimwrite"] {
+        let (code, stdout, stderr) = job_on(&lo.dev, &[&format!("--rw={rw}")]);
+        assert_eq!(code, Some(1), "rw={rw}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{} appears mounted", lo.dev))
+                && stderr.contains("'allow_mounted_write' isn't set"),
+            "rw={rw}: {stderr}"
+        );
+        assert!(
+            stdout.trim().is_empty(),
+            "rw={rw}: no report expected: {stdout}"
+        );
+    }
+    // --parse-only refuses it too, before any I/O.
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write", "--parse-only"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("allow_mounted_write"), "{stderr}");
+    // Reading a mounted device is harmless and allowed, as in fio.
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=read"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    lo.umount();
+    sh_ok("fsck.ext4", &["-n", "-f", &lo.dev]);
+    let mnt = lo.mount();
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "precious\n");
+    // With allow_mounted_write=1 the user takes responsibility: the write runs (past
+    // the data of this nearly empty file system).
+    let (code, stdout, stderr) = job_on(
+        &lo.dev,
+        &["--rw=write", "--offset=56m", "--allow_mounted_write=1"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        dir_counts(&parse_json(stdout.as_bytes()), "write").0,
+        4 << 20
+    );
+    assert!(mnt.exists());
+}
+
+#[test]
+fn writes_to_an_active_swap_device_are_refused() {
+    let Some(mut lo) = LoopDev::new() else { return };
+    sh_ok("mkswap", &["-q", &lo.dev]);
+    let on = sh("swapon", &[&lo.dev]);
+    if !on.status.success() {
+        // Containers commonly forbid swapon; the mount test covers the same path.
+        eprintln!(
+            "SKIP: swapon refused here: {}",
+            String::from_utf8_lossy(&on.stderr)
+        );
+        return;
+    }
+    lo.swap = true;
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("in use as swap") && stderr.contains("allow_mounted_write"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn allow_mounted_write_is_a_boolean_option() {
+    for (v, ok) in [("0", true), ("1", true), ("2", false), ("yes", false)] {
+        let o = ferrio()
+            .args([
+                "--parse-only",
+                "--name=t",
+                "--ioengine=null",
+                "--size=1m",
+                &format!("--allow_mounted_write={v}"),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.success(), ok, "allow_mounted_write={v}");
+    }
+}
+
+#[test]
+fn a_device_another_program_claims_exclusively_is_refused() {
+    // Nothing in mountinfo, holders or swaps shows this claim: the kernel's exclusive
+    // open does (as for ZFS pools or a program holding the device with O_EXCL).
+    let Some(lo) = LoopDev::new() else { return };
+    use std::os::unix::fs::OpenOptionsExt;
+    let claim = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&lo.dev)
+        .expect("exclusive open of a free loop device");
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is in use") && stderr.contains("allow_mounted_write"),
+        "{stderr}"
+    );
+    drop(claim);
+    let (code, _, stderr) = job_on(&lo.dev, &["--rw=write"]);
+    assert_eq!(code, Some(0), "free again, the write runs: {stderr}");
+}
+
+#[test]
+fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
+    // A 1 MiB tmpfs cannot hold a 4 MiB file: the layout fails with ENOSPC, and the
+    // file it started is removed (an existing file would be cut back to its length).
+    let d = scratch();
+    let mnt = d.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let ok = sh(
+        "mount",
+        &["-t", "tmpfs", "-o", "size=1m", "tmpfs", &path_str(&mnt)],
+    );
+    if !ok.status.success() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but tmpfs cannot be mounted: {}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+        eprintln!("SKIP: cannot mount a tmpfs (needs root)");
+        return;
+    }
+    struct Unmount(String);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = sh("umount", &[&self.0]);
+        }
+    }
+    let _guard = Unmount(path_str(&mnt));
+    let f = mnt.join("data");
+    let o = ferrio()
+        .args([
+            "--name=t",
+            "--rw=read",
+            "--size=4m",
+            &format!("--filename={}", f.display()),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot lay out") && stderr.contains("space"),
+        "{stderr}"
+    );
+    assert!(!f.exists(), "the partial file must be removed");
+    // An existing file is cut back to its own length, its bytes unchanged.
+    std::fs::write(&f, vec![9u8; 64 << 10]).unwrap();
+    let o = ferrio()
+        .args([
+            "--name=t",
+            "--rw=read",
+            "--size=4m",
+            &format!("--filename={}", f.display()),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(&f).unwrap(), vec![9u8; 64 << 10]);
+}

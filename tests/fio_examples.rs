@@ -1,13 +1,19 @@
-//! The job files in ../shared/fio-examples that need only the engines ferrio has
-//! run to completion against temporary files, unchanged but for paths, sizes and
-//! runtimes.
+//! The job files in tests/jobs (ours, each exercising the features of one of fio's
+//! sample jobs) run to completion against temporary files, unchanged but for paths,
+//! sizes and runtimes. With FERRIO_FIO_EXAMPLES naming a directory of fio's own
+//! samples, those run too.
 
 mod common;
 use common::*;
 
 fn run_example(name: &str) -> serde_json::Value {
+    run_job(&jobs_dir().join(name))
+}
+
+fn run_job(path: &std::path::Path) -> serde_json::Value {
+    let name = path.file_name().unwrap().to_str().unwrap();
     let d = scratch();
-    let src = std::fs::read_to_string(examples_dir().join(name)).expect("example exists");
+    let src = std::fs::read_to_string(path).expect("job file exists");
     let job = d.path().join(name);
     std::fs::write(&job, adapt_example(&src, d.path().to_str().unwrap())).unwrap();
     let v = run_json_in(d.path(), &[job.to_str().unwrap()]);
@@ -28,22 +34,22 @@ fn run_example(name: &str) -> serde_json::Value {
 
 #[test]
 fn fio_rand_read() {
-    run_example("fio-rand-read.fio");
+    run_example("rand-read.fio");
 }
 
 #[test]
 fn fio_rand_write() {
-    run_example("fio-rand-write.fio");
+    run_example("rand-write.fio");
 }
 
 #[test]
 fn fio_seq_read() {
-    run_example("fio-seq-read.fio");
+    run_example("seq-read.fio");
 }
 
 #[test]
 fn fio_seq_write() {
-    run_example("fio-seq-write.fio");
+    run_example("seq-write.fio");
 }
 
 #[test]
@@ -58,7 +64,7 @@ fn zipf_example() {
 
 #[test]
 fn tiobench_example_runs_four_stonewalled_groups() {
-    let v = run_example("tiobench-example.fio");
+    let v = run_example("four-phases.fio");
     let groups: std::collections::BTreeSet<u64> = v["jobs"]
         .as_array()
         .unwrap()
@@ -75,7 +81,7 @@ fn tiobench_example_runs_four_stonewalled_groups() {
 
 #[test]
 fn iometer_file_access_server() {
-    let v = run_example("iometer-file-access-server.fio");
+    let v = run_example("file-server.fio");
     let j = &v["jobs"][0];
     let r = j["read"]["io_bytes"].as_u64().unwrap();
     let w = j["write"]["io_bytes"].as_u64().unwrap();
@@ -84,12 +90,12 @@ fn iometer_file_access_server() {
 
 #[test]
 fn rand_zones() {
-    run_example("rand-zones.fio");
+    run_example("zones.fio");
 }
 
 #[test]
 fn backwards_read() {
-    let v = run_example("backwards-read.fio");
+    let v = run_example("backwards.fio");
     assert_eq!(v["jobs"][0]["read"]["io_bytes"].as_u64(), Some(4 << 20));
 }
 
@@ -103,4 +109,28 @@ fn adapt_rewrites_engine_files_and_sizes() {
         a,
         "[g]\nioengine=libaio\nfilename=/tmp/x/sda\nsize=4m\nruntime=1\n"
     );
+}
+
+#[test]
+fn fio_own_samples_when_given() {
+    // Optional: FERRIO_FIO_EXAMPLES=/path/to/fio/examples runs fio's originals of the
+    // jobs above (skipped otherwise; tests/jobs covers the same features).
+    let Some(dir) = fio_examples_dir() else {
+        eprintln!("SKIP: FERRIO_FIO_EXAMPLES not set");
+        return;
+    };
+    for name in [
+        "fio-rand-read.fio",
+        "fio-rand-write.fio",
+        "fio-seq-read.fio",
+        "fio-seq-write.fio",
+        "null.fio",
+        "zipf.fio",
+        "tiobench-example.fio",
+        "iometer-file-access-server.fio",
+        "rand-zones.fio",
+        "backwards-read.fio",
+    ] {
+        run_job(&dir.join(name));
+    }
 }

@@ -1,10 +1,12 @@
-//! SIGINT/SIGTERM end the run gracefully and the results gathered so far are printed.
+//! SIGINT/SIGTERM end the run gracefully: the results gathered so far are printed in
+//! full (valid JSON), stderr says which signal ended it, and the exit code is fio's 128
+//! so scripts can tell an interrupted run from a complete one.
 
 mod common;
 use common::*;
 use std::time::{Duration, Instant};
 
-fn interrupted(sig: &str) {
+fn interrupted(sig: &str, number: i32) {
     let t = Instant::now();
     let out = run_signalled(
         &[
@@ -22,17 +24,92 @@ fn interrupted(sig: &str) {
         t.elapsed() < Duration::from_secs(10),
         "did not stop promptly"
     );
-    let v = parse_json(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128), "exit code; stderr: {stderr}");
+    assert!(
+        stderr.contains(&format!("ferrio: terminating on signal {number}")),
+        "{stderr}"
+    );
+    // The whole of stdout is one JSON document: nothing else was printed into it.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{text}"));
     let ios = v["jobs"][0]["read"]["total_ios"].as_u64().unwrap();
     assert!(ios > 0, "interrupted run must still report the I/O it did");
 }
 
 #[test]
+fn normal_output_is_complete_after_sigint() {
+    let out = run_signalled(
+        &[
+            "--name=t",
+            "--ioengine=null",
+            "--size=1G",
+            "--time_based",
+            "--runtime=60",
+        ],
+        Duration::from_millis(700),
+        "-INT",
+    );
+    assert_eq!(out.status.code(), Some(128));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Run status group 0 (all jobs):"), "{text}");
+    assert!(
+        !text.contains("terminating"),
+        "the signal line goes to stderr: {text}"
+    );
+}
+
+#[test]
+fn a_run_that_ends_on_its_own_exits_0() {
+    // The exit code tells the two apart: no signal, no message, 0.
+    let out = ferrio()
+        .args(["--name=t", "--ioengine=null", "--size=1m"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("terminating"));
+}
+
+#[test]
 fn sigint_stops_and_reports() {
-    interrupted("-INT");
+    interrupted("-INT", 2);
 }
 
 #[test]
 fn sigterm_stops_and_reports() {
-    interrupted("-TERM");
+    interrupted("-TERM", 15);
+}
+
+#[test]
+fn a_signal_while_laying_out_stops_and_leaves_no_half_file() {
+    // A large file to lay out (written with data, as a read job needs): the signal
+    // lands while it is being filled, or (on a very fast disk) during the run.
+    let d = scratch();
+    let f = file_in(d.path(), "big");
+    let out = run_signalled(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=8g",
+            "--time_based",
+            "--runtime=60",
+            &format!("--filename={f}"),
+            "--output-format=json",
+        ],
+        Duration::from_millis(700),
+        "-TERM",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128), "{stderr}");
+    assert!(stderr.contains("terminating on signal 15"), "{stderr}");
+    if stderr.contains("while laying out files") {
+        assert!(out.stdout.is_empty());
+        assert!(
+            !std::path::Path::new(&f).exists(),
+            "the half-laid-out file must be removed"
+        );
+    } else {
+        parse_json(&out.stdout);
+    }
 }

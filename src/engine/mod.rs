@@ -47,6 +47,9 @@ pub struct IoUnit {
     pub buf: *mut u8,
     /// Bytes transferred (>= 0) or -errno, set by the engine on completion.
     pub result: i64,
+    /// The exact completion time on the thread's clock, for engines that know it
+    /// (a modelled device in virtual time); None: the runner reads the clock.
+    pub done_ns: Option<u64>,
 }
 
 // SAFETY: an IoUnit's buffer pointer refers to memory owned by the worker thread's
@@ -74,6 +77,20 @@ pub struct Capabilities {
     pub diskless: bool,
     /// Can make time pass on a virtual clock (clocksource=virtual): a modelled device.
     pub virtual_time: bool,
+    /// The kernel's limit on the queue depth, checked before the run.
+    pub depth_limit: DepthLimit,
+}
+
+/// A kernel limit on an engine's queue depth (iodepth), checked when the run is planned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthLimit {
+    /// None beyond memory.
+    #[default]
+    None,
+    /// At most this many entries per queue (io_uring: 32768 ring entries).
+    Max(u64),
+    /// Each thread takes iodepth events from the system-wide fs.aio-max-nr (libaio).
+    AioMaxNr,
 }
 
 /// The interface every engine implements. Its name, help and [`Capabilities`] are

@@ -6,7 +6,7 @@
 
 use super::sync::{Flavor, SyncEngine};
 use super::{io_uring, libaio, mmap, null, posixaio, sim};
-use super::{Capabilities, EngineOptions, IoEngine};
+use super::{Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
 pub struct Entry {
@@ -24,6 +24,7 @@ const SYNC: Capabilities = Capabilities {
     synchronous: true,
     diskless: false,
     virtual_time: false,
+    depth_limit: DepthLimit::None,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -31,6 +32,7 @@ const ASYNC: Capabilities = Capabilities {
     synchronous: false,
     diskless: false,
     virtual_time: false,
+    depth_limit: DepthLimit::None,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -72,6 +74,7 @@ pub const ENGINES: &[Entry] = &[
             synchronous: true,
             diskless: true,
             virtual_time: false,
+            depth_limit: DepthLimit::None,
         },
         create: |_| Ok(Box::new(null::NullEngine)),
     },
@@ -82,19 +85,26 @@ pub const ENGINES: &[Entry] = &[
             synchronous: false,
             diskless: true,
             virtual_time: true,
+            depth_limit: DepthLimit::None,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
     Entry {
         name: "io_uring",
         help: "Linux io_uring: asynchronous, batched submission and completion",
-        caps: ASYNC,
+        caps: Capabilities {
+            depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
+            ..ASYNC
+        },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
     },
     Entry {
         name: "libaio",
         help: "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1",
-        caps: ASYNC,
+        caps: Capabilities {
+            depth_limit: DepthLimit::AioMaxNr,
+            ..ASYNC
+        },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
     },
     Entry {

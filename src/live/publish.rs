@@ -5,8 +5,8 @@
 use super::hub::{Hub, Snapshot, DONE, FAILED, RAMPING, RUNNING};
 use crate::runner::observer::{Observer, ObserverFactory, Verdict};
 use crate::runner::plan::ThreadPlan;
+use crate::runner::recorder::ThreadResult;
 use crate::runner::recorder::ThreadStats;
-use crate::runner::worker::ThreadResult;
 use crate::sys::rusage::Usage;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -3,8 +3,8 @@
 //! with fio's arithmetic.
 
 use super::plan::ThreadPlan;
+use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
-use super::worker::ThreadResult;
 use super::RunResults;
 use crate::sys::diskstats::DiskCounters;
 use crate::sys::rusage::Usage;

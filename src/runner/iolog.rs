@@ -13,6 +13,7 @@
 //! file is opened for appending; lines are written whole, so clones sharing one log
 //! interleave by line.
 
+use super::plan::ThreadPlan;
 use crate::engine::IoOp;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -27,6 +28,19 @@ pub struct IoLogWriter {
 }
 
 impl IoLogWriter {
+    /// The thread's write_iolog writer, if the job asks for one.
+    pub fn for_plan(plan: &ThreadPlan) -> Result<Option<IoLogWriter>, String> {
+        let Some(path) = &plan.spec.logs.write_iolog else {
+            return Ok(None);
+        };
+        let names = plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        IoLogWriter::create(path, names).map(Some)
+    }
+
     pub fn create(path: &str, names: Vec<String>) -> Result<IoLogWriter, String> {
         let file = OpenOptions::new()
             .create(true)

@@ -1,7 +1,7 @@
 //! Lays out job files before the run, as fio does: a missing or too-small file is
 //! created and extended; if a job will read it (or overwrite=1), the new part is
 //! written with data so reads hit real blocks. An existing file that is large enough,
-//! and any block device, is left untouched.
+//! and any block or character device, is left untouched.
 
 use super::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Default)]
 struct Need {
@@ -23,14 +24,19 @@ struct Need {
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
-pub fn lay_out(threads: &[ThreadPlan], log: &mut dyn Write) -> Result<(), String> {
+/// Setting `stop` (SIGINT/SIGTERM) ends the layout early with an error.
+pub fn lay_out(
+    threads: &[ThreadPlan],
+    log: &mut dyn Write,
+    stop: &AtomicBool,
+) -> Result<(), String> {
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
     for t in threads {
         if t.caps.diskless || t.spec.create_on_open {
             continue;
         }
         for f in &t.files {
-            if f.block_device {
+            if f.device {
                 continue;
             }
             let n = needs.entry(f.path.clone()).or_default();
@@ -70,20 +76,33 @@ pub fn lay_out(threads: &[ThreadPlan], log: &mut dyn Write) -> Result<(), String
             need.job,
             need.size >> 20
         );
-        extend(
+        let laid = extend(
             &path,
             current.unwrap_or(0),
             need.size,
             need.fill,
             need.fallocate,
-        )
-        .map_err(|e| {
-            format!(
+            stop,
+        );
+        if let Err(e) = laid {
+            // Leave the file as it was: a half-filled file would pass for laid out next time.
+            match current {
+                None => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                Some(len) => {
+                    let _ = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|f| f.set_len(len));
+                }
+            }
+            return Err(format!(
                 "job '{}': cannot lay out '{}': {e}",
                 need.job,
                 path.display()
-            )
-        })?;
+            ));
+        }
     }
     Ok(())
 }
@@ -94,6 +113,7 @@ fn extend(
     to: u64,
     fill: bool,
     mode: Option<Fallocate>,
+    stop: &AtomicBool,
 ) -> std::io::Result<()> {
     let f = file::open(
         path,
@@ -124,6 +144,12 @@ fn extend(
         fill_random(&mut buf, from ^ to);
         let mut pos = from;
         while pos < to {
+            if stop.load(Ordering::Relaxed) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    "interrupted",
+                ));
+            }
             let n = ((to - pos) as usize).min(chunk);
             f.write_all_at(&buf[..n], pos)?;
             pos += n as u64;

@@ -14,16 +14,17 @@ pub mod pattern;
 pub mod plan;
 pub mod recorder;
 pub mod replay;
+pub mod resources;
 pub mod steadystate;
 pub mod worker;
 
 use ferrio_clock::Clock;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
+use recorder::ThreadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use worker::ThreadResult;
 
 /// Every thread's plan and result, in plan order, plus the run's wall time.
 pub struct RunResults {

@@ -7,8 +7,8 @@
 //! clock, so they work unchanged in virtual time.
 
 use super::plan::ThreadPlan;
+use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
-use super::worker::ThreadResult;
 
 /// What an observer wants the worker to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub struct Completion {
     pub offset: u64,
     /// When the I/O was handed to the kernel (its clat start).
     pub issue_ns: u64,
+    /// When the I/O was due (today its start; pacing will schedule it), for latency
+    /// measured from the due time (coordinated omission).
+    pub due_ns: u64,
     pub slat_ns: u64,
     pub clat_ns: u64,
     pub lat_ns: u64,

@@ -281,8 +281,12 @@ impl Pattern {
         p
     }
 
-    /// The pattern of one planned thread, recording to its write_iolog if asked.
-    pub fn for_thread(plan: &ThreadPlan, regions: &[Region]) -> Result<Pattern, String> {
+    /// The pattern of one planned thread, recording to `iolog` if given.
+    pub fn for_thread(
+        plan: &ThreadPlan,
+        regions: &[Region],
+        iolog: Option<IoLogWriter>,
+    ) -> Pattern {
         let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
         p.replay = plan.replay.clone().map(|log| (log, 0));
         let names: Vec<String> = plan
@@ -291,10 +295,8 @@ impl Pattern {
             .map(|f| f.path.display().to_string())
             .collect();
         p.seed_models(&plan.spec, &names);
-        if let Some(path) = &plan.spec.logs.write_iolog {
-            p.iolog = Some(IoLogWriter::create(path, names)?);
-        }
-        Ok(p)
+        p.iolog = iolog;
+        p
     }
 
     /// zipf/pareto/normal: each file's generator, seeded from its name as fio does.

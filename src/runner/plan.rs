@@ -3,9 +3,10 @@
 
 use super::pattern::Region;
 use super::replay::IoLog;
+use super::resources::human;
 use crate::engine::{self, Capabilities};
 use crate::random::SeedSet;
-use crate::sys::file;
+use crate::sys::{affinity, file, mounts};
 use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,8 +16,11 @@ use std::sync::Arc;
 pub struct PlannedFile {
     pub path: PathBuf,
     pub region: Region,
-    /// Whether the path is a block device (never created, extended or truncated).
+    /// Whether the path is a block device.
     pub block_device: bool,
+    /// Whether the path is a block or character device (/dev/null, /dev/zero): never
+    /// created, extended, truncated or unlinked.
+    pub device: bool,
 }
 
 /// One worker thread (a job or one of its numjobs clones).
@@ -45,6 +49,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
+    let mut checked = std::collections::HashSet::new();
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
         if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
@@ -58,6 +63,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 spec.name, spec.ioengine, spec.origin
             )
         })?;
+        check_cpus(spec)?;
         let mut spec = spec.clone();
         let replay = replay_log(&mut spec)?;
         let spec = Arc::new(spec);
@@ -67,7 +73,10 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 Some(log) => log.planned_files(),
                 None => plan_files(&spec, clone, caps)?,
             };
-            let region_total: u64 = files.iter().map(|f| f.region.len).sum();
+            check_devices_free(&spec, &files, &mut checked)?;
+            let region_total = files
+                .iter()
+                .fold(0u64, |a, f| a.saturating_add(f.region.len));
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
                 None => spec.io_size.unwrap_or(region_total),
@@ -95,7 +104,69 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             });
         }
     }
+    super::resources::check(&out, &super::resources::Limits::of_system())?;
     Ok(out)
+}
+
+/// cpus_allowed must name CPUs that exist (fio: "CPU N too large") and include at least
+/// one this process may run on; otherwise pinning fails only once threads start.
+fn check_cpus(spec: &JobSpec) -> Result<(), String> {
+    let Some(cpus) = &spec.cpus_allowed else {
+        return Ok(());
+    };
+    let have = affinity::configured_cpus();
+    if let Some(&c) = cpus.iter().find(|&&c| c >= have) {
+        return Err(format!(
+            "job '{}': cpus_allowed names CPU {c}, but this machine has CPUs 0-{} ({})",
+            spec.name,
+            have - 1,
+            spec.origin
+        ));
+    }
+    if let Some(allowed) = affinity::allowed_cpus() {
+        if !cpus.iter().any(|c| allowed.contains(c)) {
+            return Err(format!(
+                "job '{}': none of the CPUs in cpus_allowed ({}) is available to this process (allowed: {}) ({})",
+                spec.name,
+                list(cpus),
+                list(&allowed),
+                spec.origin
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn list(cpus: &[usize]) -> String {
+    cpus.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Refuse to write or trim a block device that the system uses (mounted, holding a
+/// mounted partition, held by dm/md, or swap) unless allow_mounted_write=1: one such
+/// write destroys a file system the user did not name. `checked` skips repeated paths.
+fn check_devices_free(
+    spec: &JobSpec,
+    files: &[PlannedFile],
+    checked: &mut std::collections::HashSet<PathBuf>,
+) -> Result<(), String> {
+    if !spec.writes() || spec.allow_mounted_write {
+        return Ok(());
+    }
+    for f in files.iter().filter(|f| f.block_device) {
+        if !checked.insert(f.path.clone()) {
+            continue;
+        }
+        if let Some(why) = mounts::device_in_use(&f.path) {
+            return Err(format!(
+                "job '{}': {why}, and 'allow_mounted_write' isn't set. Aborting.",
+                spec.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
@@ -204,6 +275,15 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
     let mut files = Vec::with_capacity(names.len());
     for (i, path) in names.into_iter().enumerate() {
         let block_device = !caps.diskless && file::is_block_device(&path);
+        let device = !caps.diskless && file::is_device(&path);
+        if device && !block_device && spec.size.is_none() && spec.filesize.is_none() {
+            return Err(format!(
+                "job '{}': '{}' is a character device, whose size is unknown; set size= ({})",
+                spec.name,
+                path.display(),
+                spec.origin
+            ));
+        }
         let real = existing[i];
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, max)), _) => {
@@ -230,7 +310,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             },
             (None, None) => match real {
                 Some(r) => r,
-                None if caps.diskless || spec.fill_device => u64::MAX / 4,
+                // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
+                None if caps.diskless || spec.fill_device => u64::MAX / 4 / nfiles.max(1),
                 None => {
                     return Err(format!(
                         "job '{}': size= is not set and '{}' does not exist, so its size is unknown ({})",
@@ -244,7 +325,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
         let offset = match spec.offset {
             SizeOrPercent::Bytes(b) => b,
             SizeOrPercent::Percent(p) => (real.unwrap_or(per_file) as f64 * p / 100.0) as u64,
-        } + spec.offset_increment * clone as u64;
+        }
+        .saturating_add(spec.offset_increment.saturating_mul(clone as u64));
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
@@ -258,11 +340,45 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             .filter(|&b| b > 0)
             .min()
             .unwrap_or(1);
+        if let Some(r) = real.filter(|_| spec.size.is_none() && spec.filesize.is_none()) {
+            if offset > 0 && offset >= r {
+                return Err(format!(
+                    "job '{}': offset={} is at or past the end of '{}' ({}), so there is nothing to do; give a smaller offset= or a size= ({})",
+                    spec.name,
+                    human(offset),
+                    path.display(),
+                    human(r),
+                    spec.origin
+                ));
+            }
+        }
+        if len > 0 && len < min_bs {
+            let per_file = if nfiles > 1 { " per file" } else { "" };
+            return Err(format!(
+                "job '{}': size={}{per_file} is smaller than the minimum block size bs={}; raise size= or lower bs= ({})",
+                spec.name,
+                human(len),
+                human(min_bs),
+                spec.origin
+            ));
+        }
         let len = len - len % min_bs;
+        let end = offset.checked_add(len);
+        if end.is_none() || end > Some(u64::MAX / 2) {
+            return Err(format!(
+                "job '{}': offset {} + size {} of '{}' is beyond the largest file offset ({})",
+                spec.name,
+                offset,
+                len,
+                path.display(),
+                spec.origin
+            ));
+        }
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
             block_device,
+            device,
         });
     }
     Ok(files)

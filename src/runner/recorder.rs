@@ -1,5 +1,6 @@
 //! Per-thread statistics, owned by the worker and handed to the reporter when the
-//! thread ends. Recording is plain field updates: no locks, no allocation.
+//! thread ends (inside a [`ThreadResult`]). Recording is plain field updates: no
+//! locks, no allocation.
 
 use crate::sys::rusage::Usage;
 use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, SampleStats};
@@ -29,6 +30,19 @@ pub struct ThreadStats {
     pub usage: Usage,
     /// Microseconds the thread did measured I/O (ramp excluded).
     pub runtime_us: u64,
+}
+
+/// What a thread hands back to the reporter.
+#[derive(Debug, Default)]
+pub struct ThreadResult {
+    pub stats: ThreadStats,
+    /// First error: (errno, message). fio stops a job at its first I/O error.
+    pub error: Option<(i32, String)>,
+    /// Clock time the thread started its measured phase and ended.
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// Nanoseconds from the thread's first I/O to its end, ramp included (JSON "elapsed").
+    pub elapsed_ns: u64,
 }
 
 /// Which latencies to record (disable_* / gtod_reduce).

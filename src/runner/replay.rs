@@ -138,6 +138,7 @@ impl IoLog {
                 let path = PathBuf::from(name);
                 PlannedFile {
                     block_device: file::is_block_device(&path),
+                    device: file::is_device(&path),
                     path,
                     region: Region { start: 0, len: end },
                 }

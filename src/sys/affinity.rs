@@ -32,3 +32,31 @@ pub fn set_nice(nice: i32) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// The number of CPUs the system has configured (fio's limit for CPU numbers).
+pub fn configured_cpus() -> usize {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
+    if n > 0 {
+        n as usize
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// The CPUs this process may run on (its affinity mask, which a cpuset may narrow);
+/// None when it cannot be read.
+pub fn allowed_cpus() -> Option<Vec<usize>> {
+    // SAFETY: cpu_set_t is a plain bitmask; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: pid 0 is the calling thread; `set` is a writable cpu_set_t of the given size.
+    let r = unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    if r != 0 {
+        return None;
+    }
+    // SAFETY: CPU_ISSET only reads inside `set`; c < CPU_SETSIZE.
+    let cpus = (0..libc::CPU_SETSIZE as usize)
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .collect();
+    Some(cpus)
+}

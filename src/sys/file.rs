@@ -40,6 +40,13 @@ pub fn is_block_device(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether `path` is a block or character device (never laid out or removed).
+pub fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .map(|m| m.file_type().is_block_device() || m.file_type().is_char_device())
+        .unwrap_or(false)
+}
+
 /// Size in bytes of a regular file or block device.
 pub fn size_of(file: &File) -> io::Result<u64> {
     let meta = file.metadata()?;

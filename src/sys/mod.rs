@@ -7,6 +7,8 @@ pub mod diskstats;
 pub mod file;
 pub mod io;
 pub mod iomem;
+pub mod limits;
 pub mod memory;
+pub mod mounts;
 pub mod rusage;
 pub mod time;

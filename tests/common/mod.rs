@@ -118,8 +118,21 @@ pub fn fio_json(args: &[&str]) -> serde_json::Value {
     parse_json(&out.stdout)
 }
 
-pub fn examples_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fio-examples")
+/// The job files the tests run (tests/jobs/, in the repository: a fresh clone has them).
+pub fn jobs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/jobs")
+}
+
+/// A directory of fio's own sample jobs, named by FERRIO_FIO_EXAMPLES, for the tests that
+/// can also run them; None (and those extra runs skipped) when unset.
+pub fn fio_examples_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(std::env::var_os("FERRIO_FIO_EXAMPLES")?);
+    assert!(
+        d.is_dir(),
+        "FERRIO_FIO_EXAMPLES={} is not a directory",
+        d.display()
+    );
+    Some(d)
 }
 
 /// Rewrite a job file for a test: files in `dir`, small sizes and runtimes.

@@ -17,9 +17,11 @@ use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
+pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 
 mod debug;
+mod doc;
 mod flags;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,12 +87,20 @@ pub struct Invocation {
 #[derive(Clone, Debug)]
 pub enum Command {
     Run(Invocation),
-    /// --help, --version, --cmdhelp, --showcmd, --parse-only: print this text to stdout, exit 0.
+    /// --parse-only: run every check a real run makes before I/O, then exit.
+    Check(Invocation),
+    /// --help, --version, --cmdhelp, --showcmd: print this text to stdout, exit 0.
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
     /// --clock-bench
     ClockBench,
+    /// --install-extras=DIR[,fio]: write the binary, man page and completions under
+    /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
+    InstallExtras {
+        dir: PathBuf,
+        fio_link: bool,
+    },
 }
 
 /// The arguments as lexed, before the jobs are assembled.
@@ -132,14 +142,16 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
         readonly: raw.flags.readonly,
     };
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
-    if raw.parse_only {
-        return Ok(Command::Print(String::new()));
-    }
-    Ok(Command::Run(Invocation {
+    let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,
         global_options: a.global_options,
-    }))
+    };
+    Ok(if raw.parse_only {
+        Command::Check(inv)
+    } else {
+        Command::Run(inv)
+    })
 }
 
 fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {

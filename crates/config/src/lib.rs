@@ -23,12 +23,16 @@
 //! - command-line global options apply to every job file, not only the first;
 //! - `$pagesize`/`$ncpus`/`$mb_memory` also work on the command line (fio 3.33's
 //!   command line does not substitute them);
-//! - `readonly=1` is also a job option (fio only has the `--readonly` flag).
+//! - `readonly=1` is also a job option (fio only has the `--readonly` flag);
+//! - an unset `${VAR}` in a job file is an error naming it (fio substitutes nothing);
+//! - bytes that are not UTF-8 are accepted in comments only; elsewhere they are an
+//!   error naming the line.
 
 pub mod builder;
 pub mod cli;
 pub mod error;
 pub mod ext;
+pub mod extras;
 pub mod jobfile;
 pub mod session;
 pub mod spec;

@@ -226,6 +226,9 @@ pub struct JobSpec {
     pub create_on_open: bool,
     pub create_only: bool,
     pub allow_file_create: bool,
+    /// Allow writes and trims to a block device that is mounted or held (fio's
+    /// allow_mounted_write; refused by default).
+    pub allow_mounted_write: bool,
     pub overwrite: bool,
     pub unlink: bool,
     pub fallocate: Fallocate,
@@ -292,6 +295,10 @@ pub struct JobSpec {
     /// CPUs the job may run on (None = any).
     pub cpus_allowed: Option<Vec<usize>>,
     pub nice: i32,
+
+    /// Warnings found while building the job, without the job's name or origin (printed
+    /// with them before the run, as fio does).
+    pub warnings: Vec<String>,
 
     /// The job's own options (not inherited from [global]) as given: JSON "job options".
     pub job_options: Vec<(String, String)>,

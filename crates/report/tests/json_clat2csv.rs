@@ -3,11 +3,17 @@
 //! bins from that CSV and asserts they equal the json+ bins; the CSV must also hold
 //! exactly our bins. Skipped, with a
 //! note, where the tool is not installed.
+//!
+//! The tool starts each row's search at a hard-coded 17112760320 (fio's last bin),
+//! so it never finishes on a key above it — keys fio itself never prints but
+//! ferrio's full-range bins do for latencies past ~17.1 s (docs/live.md). It is run
+//! here on a report whose latencies stay within fio's range.
 
 mod json_support;
 
 use ferrio_report::json::render;
-use ferrio_stats::FIO_MAX_BIN;
+use ferrio_report::model::RunReport;
+use ferrio_stats::{LatencyHistogram, FIO_MAX_BIN};
 use std::path::Path;
 use std::process::Command;
 use std::process::Output;
@@ -42,7 +48,7 @@ fn fio_jsonplus_clat2csv_accepts_ferrio_output() {
         eprintln!("{TOOL} not installed; skipping");
         return;
     }
-    let report = json_support::report();
+    let report = within_fio_range(json_support::report());
     let dir = std::env::temp_dir().join(format!("ferrio-clat2csv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("run.json");
@@ -83,9 +89,33 @@ fn fio_jsonplus_clat2csv_accepts_ferrio_output() {
             rows.push((f[nsec].parse::<u64>().unwrap(), c as u64));
         }
     }
+    assert_eq!(rows, report.jobs[0].dir[0].clat.bins());
+    // Within fio's range ferrio's bins are exactly fio's.
     assert_eq!(rows, report.jobs[0].dir[0].clat.fio_bins());
-    // The 100 s and 1 h samples sit in fio's last bucket, the tool's largest key.
-    assert_eq!(rows.last(), Some(&(FIO_MAX_BIN, 2)));
     assert!(dir.join("lat_job1.csv").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The report with every latency beyond fio's last bin left out.
+fn within_fio_range(mut r: RunReport) -> RunReport {
+    let keep = |h: &LatencyHistogram| {
+        let mut out = LatencyHistogram::new();
+        for (v, c) in h.bins() {
+            if v <= FIO_MAX_BIN {
+                out.record_n(v, c);
+            }
+        }
+        out
+    };
+    for j in &mut r.jobs {
+        for d in &mut j.dir {
+            for h in [&mut d.slat, &mut d.clat, &mut d.lat] {
+                if h.max() > FIO_MAX_BIN {
+                    *h = keep(h);
+                }
+            }
+        }
+    }
+    assert!(r.jobs[0].dir[0].clat.count() > 900);
+    r
 }

@@ -121,12 +121,20 @@ fn latencies_beyond_fio_ceiling_are_kept() {
     let v = parsed(true);
     let clat = &v["jobs"][0]["read"]["clat_ns"];
     assert_eq!(clat["max"], json_support::HOUR_NS);
-    // Bins: both land in fio's last bucket, as fio would print them.
-    assert_eq!(clat["bins"][FIO_MAX_BIN.to_string()], 2);
+    // Bins: each long latency keeps a bin of its own, keyed by fio's formula
+    // continued past fio's last bucket (fio would clamp both into FIO_MAX_BIN).
+    let key = |ns: u64| plat_idx_to_val(plat_val_to_idx(ns)).to_string();
+    assert_eq!(clat["bins"][key(100_000_000_000)], 1);
+    assert_eq!(clat["bins"][key(json_support::HOUR_NS)], 1);
+    assert!(clat["bins"].get(FIO_MAX_BIN.to_string()).is_none());
     let bins = clat["bins"].as_object().unwrap();
-    assert!(bins
+    let top = bins
         .keys()
-        .all(|k| k.parse::<u64>().unwrap() <= FIO_MAX_BIN));
+        .map(|k| k.parse::<u64>().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(top.to_string(), key(json_support::HOUR_NS));
+    assert!(top > FIO_MAX_BIN);
     assert_eq!(
         bins.values().map(|c| c.as_u64().unwrap()).sum::<u64>(),
         1000

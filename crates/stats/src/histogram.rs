@@ -301,9 +301,8 @@ impl LatencyHistogram {
 
     /// Non-empty buckets as (representative value in ns, count), ascending, with
     /// every bucket fio does not have folded into fio's last one (representative
-    /// [`FIO_MAX_BIN`]), exactly the bins fio itself would hold. This is what json+
-    /// prints: fio's consumers treat 17112760320 as the largest possible key
-    /// (`fio_jsonplus_clat2csv` loops forever on larger ones).
+    /// [`FIO_MAX_BIN`]): exactly the bins fio itself would hold. (json+ prints
+    /// [`LatencyHistogram::bins`], the full range.)
     pub fn fio_bins(&self) -> Vec<(u64, u64)> {
         if self.buckets.is_empty() {
             return Vec::new();
@@ -322,7 +321,8 @@ impl LatencyHistogram {
     }
 
     /// Non-empty buckets as (representative value in ns, count), ascending, including
-    /// those beyond fio's range.
+    /// those beyond fio's range (json+ "bins"). Where fio has the bucket the key is
+    /// fio's; past it, the same formula goes on.
     pub fn bins(&self) -> Vec<(u64, u64)> {
         self.buckets
             .iter()

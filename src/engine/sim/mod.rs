@@ -167,7 +167,7 @@ impl IoEngine for SimEngine {
 
     fn reap(
         &mut self,
-        _units: &mut [IoUnit],
+        units: &mut [IoUnit],
         min: usize,
         max: usize,
         done: &mut Vec<usize>,
@@ -185,6 +185,11 @@ impl IoEngine for SimEngine {
                 now = self.time.wait_until(t);
             }
             self.events.pop();
+            // In virtual time the device's clock is the thread's: each command is
+            // stamped with its own completion, not the last one of the reap.
+            if self.time.is_virtual() {
+                units[idx].done_ns = Some(t);
+            }
             done.push(idx);
             got += 1;
         }
@@ -206,6 +211,7 @@ mod tests {
             len,
             buf: std::ptr::null_mut(),
             result: 0,
+            done_ns: None,
         }
     }
 

@@ -7,8 +7,8 @@ use super::format::{hist_line, sample_line, Columns};
 use super::PER_IO_FALLBACK_MS;
 use crate::runner::observer::{Completion, Observer, Verdict};
 use crate::runner::plan::ThreadPlan;
+use crate::runner::recorder::ThreadResult;
 use crate::runner::recorder::ThreadStats;
-use crate::runner::worker::ThreadResult;
 use ferrio_config::ext::logs::WindowValue;
 use ferrio_stats::LatencyHistogram;
 

@@ -12,8 +12,8 @@ pub mod window;
 
 use super::observer::{Observer, ObserverFactory, Verdict};
 use super::plan::ThreadPlan;
+use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
-use super::worker::ThreadResult;
 use ferrio_config::ClockSource;
 use ferrio_stats::steadystate::SparseHistogram;
 use ferrio_stats::LatencyHistogram;

@@ -373,7 +373,11 @@ fn jobs_and_groups() {
     assert_eq!(j.wait_for.as_deref(), Some("other"));
     assert!(!job(&["thread=0"]).thread);
     // Flags accept any integer, like fio's "set" options.
-    assert!(job(&["time_based=2"]).time_based);
+    assert!(job(&["time_based=2", "runtime=1"]).time_based);
+    // Without a runtime, fio warns and runs size-based.
+    let j = job(&["time_based"]);
+    assert!(!j.time_based);
+    assert!(j.warnings[0].contains("runtime"), "{:?}", j.warnings);
     assert!(bad(&["numjobs=0"]).contains("allowed: 1..4096"));
 }
 

@@ -24,6 +24,12 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
+    if job.time_based && job.runtime_us.is_none() {
+        // fio: warn and run size-based rather than forever.
+        job.time_based = false;
+        job.warnings
+            .push("time_based needs runtime= (or timeout=); running size-based".into());
+    }
     // A bssplit decides the block sizes whatever order bs/bsrange came in (fio).
     for bs in job.bs.iter_mut() {
         if let (Some(first), Some(last)) = (bs.split.first(), bs.split.last()) {

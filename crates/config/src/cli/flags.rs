@@ -268,6 +268,24 @@ pub(super) const FLAGS: &[Flag] = &[
             Ok(())
         },
     ),
+    flag(
+        &["install-extras"],
+        Arg::Value,
+        "DIR[,fio]",
+        "install the binary, man page and completions under DIR\n(DIR/bin, DIR/share); DIR,fio also links DIR/bin/fio",
+        |r, v| {
+            let (dir, fio_link) = match val(v).strip_suffix(",fio") {
+                Some(d) => (d, true),
+                None => (val(v), false),
+            };
+            if dir.trim().is_empty() {
+                return Err(flag_err("install-extras", val(v), "a directory (DIR or DIR,fio)"));
+            }
+            let dir = PathBuf::from(dir);
+            answer(r, Command::InstallExtras { dir, fio_link });
+            Ok(())
+        },
+    ),
     flag(&["version"], Arg::None, "", "print the version", |r, _| {
         answer(
             r,

@@ -21,7 +21,7 @@ pub mod subst;
 
 use crate::error::{ConfigError, Loc};
 use std::path::{Path, PathBuf};
-use subst::{expand_env, replace_keywords, Keywords};
+use subst::{expand_env, first_unset, replace_keywords, Keywords};
 
 /// One option as written: key, value (None for a bare key), where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,16 +57,55 @@ impl Env<'static> {
     pub fn system() -> Self {
         Env {
             read: &|p: &Path| {
-                if p == Path::new("-") {
-                    std::io::read_to_string(std::io::stdin())
+                let bytes = if p == Path::new("-") {
+                    let mut b = Vec::new();
+                    std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
+                    b
                 } else {
-                    std::fs::read_to_string(p)
-                }
+                    std::fs::read(p)?
+                };
+                decode(&bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
             },
             var: &|k: &str| std::env::var(k).ok(),
             keywords: Keywords::system(),
         }
     }
+}
+
+/// Job-file bytes as text. Comments may hold any bytes (fio reads bytes, and old job
+/// files carry Latin-1 in comments): everything from a `;` or `#` on a line that is not
+/// UTF-8 is dropped here, as the lexer would drop it. Anything else that is not UTF-8
+/// is an error naming the line.
+pub fn decode(bytes: &[u8]) -> Result<String, String> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Ok(s.to_string());
+    }
+    let mut out = String::with_capacity(bytes.len());
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let text = match std::str::from_utf8(line) {
+            Ok(t) => t,
+            Err(_) => {
+                let code = line
+                    .iter()
+                    .position(|&b| b == b';' || b == b'#')
+                    .map_or(line, |i| &line[..i]);
+                std::str::from_utf8(code).map_err(|e| {
+                    let col = e.valid_up_to();
+                    format!(
+                        "line {} is not valid UTF-8 (byte 0x{:02x} at column {}); only comments may hold other bytes",
+                        n + 1,
+                        code[col],
+                        col + 1
+                    )
+                })?
+            }
+        };
+        out.push_str(text);
+    }
+    Ok(out)
 }
 
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -88,6 +127,16 @@ pub fn parse_text(text: &str, path: &Path, env: &Env) -> Result<Vec<Section>, Co
     let mut sections = Vec::new();
     lex(text, path, env, &mut sections, 0)?;
     Ok(sections)
+}
+
+/// An unset `${VAR}` in `text` is an error naming the variable and the line.
+fn unset_check(line: &str, text: &str, env: &Env, loc: &Loc) -> Result<(), ConfigError> {
+    match first_unset(text, env.var) {
+        Some(name) => Err(ConfigError(format!(
+            "environment variable '{name}' is not set (in '{line}' at {loc}); set it, or set it empty ({name}=) to substitute nothing"
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -149,6 +198,7 @@ fn lex(
                     "include outside of any [section] (at {loc}); put it under [global] or a job section"
                 )));
             }
+            unset_check(line, file, env, &loc)?;
             let file = expand_env(file, env.var);
             // fio's order: the name as given (relative to the working directory), then
             // relative to the including file's directory.
@@ -180,6 +230,9 @@ fn lex(
             return Err(ConfigError(format!(
                 "malformed line '{line}' (at {loc}); expected option=value or option"
             )));
+        }
+        if let Some(v) = value {
+            unset_check(line, v, env, &loc)?;
         }
         let value = value.map(|v| replace_keywords(&expand_env(v, env.var), &env.keywords));
         let opt = RawOpt {

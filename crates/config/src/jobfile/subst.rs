@@ -1,7 +1,10 @@
 //! Substitutions in option values: `${VAR}` (environment; job files only) and fio's
 //! reserved keywords `$pagesize`, `$ncpus`, `$mb_memory`. As in fio, a value that had
 //! a keyword replaced and then reads as arithmetic (`8*$mb_memory`) is evaluated.
-//! An undefined or empty environment variable becomes the empty string (fio's rule).
+//! An empty environment variable becomes the empty string (fio's rule); an unset one
+//! is an error naming it (fio substitutes nothing, then usually fails with "failed
+//! parsing" on the result without saying why; and `filename=/dev/${DISK}` with DISK
+//! unset must never become a real path).
 
 use crate::values::arith::{eval, Unit};
 
@@ -70,6 +73,24 @@ pub fn expand_env(value: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
     out
 }
 
+/// The first variable `${VAR}` in `value` that `env` does not define.
+pub fn first_unset(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let mut rest = value;
+    while let Some(i) = rest.find("${") {
+        match rest[i + 2..].find('}') {
+            Some(j) if j > 0 => {
+                let name = &rest[i + 2..i + 2 + j];
+                if env(name).is_none() {
+                    return Some(name.to_string());
+                }
+                rest = &rest[i + 3 + j..];
+            }
+            _ => break,
+        }
+    }
+    None
+}
+
 /// Replace reserved keywords; evaluate the result if it then reads as arithmetic.
 pub fn replace_keywords(value: &str, kw: &Keywords) -> String {
     let mut out = value.to_string();
@@ -113,6 +134,16 @@ mod tests {
         assert_eq!(expand_env("${}", &env), "${}");
         assert_eq!(expand_env("${OPEN", &env), "${OPEN");
         assert_eq!(expand_env("$SIZE", &env), "$SIZE");
+    }
+
+    #[test]
+    fn unset_variables_are_found() {
+        assert_eq!(first_unset("${SIZE}${EMPTY}", &env), None);
+        assert_eq!(
+            first_unset("a${SIZE}b${NOPE}c${X}", &env),
+            Some("NOPE".into())
+        );
+        assert_eq!(first_unset("${}${OPEN", &env), None);
     }
 
     #[test]

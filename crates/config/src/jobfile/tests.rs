@@ -20,6 +20,7 @@ fn lex_with(text: &str, files: &[(&str, &str)]) -> Result<Vec<Section>, ConfigEr
     let var = |k: &str| match k {
         "SIZE" => Some("64m".to_string()),
         "NUMJOBS" => Some("4".to_string()),
+        "EMPTY" => Some(String::new()),
         _ => None,
     };
     let env = Env {
@@ -103,7 +104,7 @@ fn empty_value_is_kept_as_empty() {
 
 #[test]
 fn env_and_keywords() {
-    let s = lex("[a]\nsize=${SIZE}\nnumjobs=${NUMJOBS}\niodepth=${UNSET}\nnrfiles=$ncpus\nbs=$pagesize\nio_size=8*$mb_memory\n");
+    let s = lex("[a]\nsize=${SIZE}\nnumjobs=${NUMJOBS}\niodepth=${EMPTY}\nnrfiles=$ncpus\nbs=$pagesize\nio_size=8*$mb_memory\n");
     assert_eq!(
         opts(&s[0]),
         vec![
@@ -115,6 +116,32 @@ fn env_and_keywords() {
             kv("io_size", "8000")
         ]
     );
+}
+
+#[test]
+fn latin1_in_comments_is_accepted_but_not_in_values() {
+    let text = decode(b"; caf\xe9 job\n[a]\nsize=1m ; \xe9t\xe9\n# \xff\n").unwrap();
+    let s = lex(&text);
+    assert_eq!(opts(&s[0]), vec![kv("size", "1m")]);
+    let e = decode(b"[a]\nsize=1m\nfilename=/tmp/caf\xe9\n").unwrap_err();
+    assert!(
+        e.contains("line 3") && e.contains("0xe9") && e.contains("column 18"),
+        "{e}"
+    );
+    assert_eq!(decode("[é]\n".as_bytes()).unwrap(), "[é]\n");
+}
+
+#[test]
+fn an_unset_variable_is_named_with_its_line() {
+    let e = lex_with("[a]\nsize=1m\niodepth=${UNSET}\n", &[])
+        .unwrap_err()
+        .0;
+    assert!(
+        e.contains("'UNSET' is not set") && e.contains("dir/job.fio:3"),
+        "{e}"
+    );
+    let e = lex_with("[a]\ninclude ${NOPE}.fio\n", &[]).unwrap_err().0;
+    assert!(e.contains("'NOPE'") && e.contains("dir/job.fio:2"), "{e}");
 }
 
 #[test]

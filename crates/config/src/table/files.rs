@@ -271,6 +271,17 @@ pub const FILES: &[OptSpec] = &[
     )
     .def("1"),
     opt(
+        "allow_mounted_write",
+        K::Bool,
+        C::Files,
+        "Allow writes and trims to a block device that is mounted, has a mounted partition, or is held by another device (dm, md, swap)",
+        |j, c, v| {
+            j.allow_mounted_write = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
         "overwrite",
         K::Bool,
         C::Files,

@@ -129,7 +129,14 @@ fn bssplit(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
 fn blockalign(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
     for (d, p) in per_direction(v)?.into_iter().enumerate() {
         if let Some(p) = p {
-            j.blockalign[d] = parse_size(p, c.kb_base)?;
+            let a = parse_size(p, c.kb_base)?;
+            if a == 0 {
+                // fio refuses 0 too; unset means "the minimum block size".
+                return Err(
+                    "must be at least 1 (leave blockalign unset to align to the block size)".into(),
+                );
+            }
+            j.blockalign[d] = a;
         }
     }
     Ok(())

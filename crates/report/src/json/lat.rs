@@ -22,8 +22,10 @@ pub fn sorted_list(list: &[f64]) -> Vec<f64> {
 
 /// `{min, max, mean, stddev, N[, percentile[, bins]]}`. The percentile object is
 /// present when `percentiles` is set and the histogram has samples; "bins" (json+)
-/// only together with it. Percentiles use ferrio's full range; the bins are folded
-/// into fio's range (see `LatencyHistogram::fio_bins`) so fio's tools can read them.
+/// only together with it. Percentiles and bins cover ferrio's full range: the bin
+/// keys are fio's (`plat_idx_to_val` of each non-empty bucket, in decimal), and past
+/// fio's ~17.1 s ceiling the same formula continues instead of clamping every longer
+/// latency into fio's last bucket (README, "Where ferrio differs").
 pub fn lat_object(h: &LatencyHistogram, percentiles: bool, list: &[f64], plus: bool) -> Object {
     let mut o = Object::new();
     o.int("min", h.min())
@@ -42,7 +44,7 @@ pub fn lat_object(h: &LatencyHistogram, percentiles: bool, list: &[f64], plus: b
         o.obj("percentile", p);
         if plus {
             let mut b = Object::new();
-            for (v, c) in h.fio_bins() {
+            for (v, c) in h.bins() {
                 b.int(&v.to_string(), c);
             }
             o.obj("bins", b);

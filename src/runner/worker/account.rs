@@ -1,0 +1,221 @@
+//! What the loop records: each completion (latencies, bytes, the error that stops
+//! the job), each submission (slat), fio's depth maps, the periodic bw/IOPS samples
+//! and the observers. Nothing here reads the clock: the loop passes the times in.
+
+use super::units::UnitTimes;
+use crate::engine::{IoOp, IoUnit};
+use crate::runner::observer::{Completion, Observers, Verdict};
+use crate::runner::recorder::{Recording, Sampler, ThreadStats};
+use ferrio_config::JobSpec;
+use std::path::Path;
+
+pub struct Accounting {
+    pub stats: ThreadStats,
+    pub observers: Observers,
+    pub sampler: Sampler,
+    /// First error: (errno, message).
+    pub error: Option<(i32, String)>,
+    rec: Recording,
+    /// Whether lat may be shadowed at all (see `lat_shadow`).
+    shadow: bool,
+    /// Per direction: every completion so far had lat == clat (a synchronous engine
+    /// starts timing where the I/O is issued), so only clat is recorded and lat is
+    /// copied from it when read (`materialize_lat`). The same values, recorded once.
+    lat_shadow: [bool; 3],
+    bw_avg_ms: u64,
+    iops_avg_ms: u64,
+}
+
+impl Accounting {
+    /// `synchronous`: the engine completes every I/O in `queue` (only then can lat
+    /// equal clat for every I/O).
+    pub fn new(spec: &JobSpec, synchronous: bool, observers: Observers, begin_ns: u64) -> Self {
+        let reduce = spec.gtod_reduce;
+        let rec = Recording {
+            slat: !(spec.disable_slat || reduce),
+            clat: !(spec.disable_clat || reduce),
+            lat: !(spec.disable_lat || reduce),
+        };
+        // lat is recorded as a copy of clat only when nothing reads the statistics
+        // during the run (no observers) and both are recorded.
+        let shadow = synchronous && rec.lat && rec.clat && observers.next_due_ns == u64::MAX;
+        Accounting {
+            stats: ThreadStats::default(),
+            observers,
+            sampler: Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms),
+            error: None,
+            rec,
+            shadow,
+            lat_shadow: [shadow; 3],
+            bw_avg_ms: spec.bw_avg_time_ms,
+            iops_avg_ms: spec.iops_avg_time_ms,
+        }
+    }
+
+    /// End of ramp_time at `now`: everything measured so far is discarded.
+    pub fn reset(&mut self, now: u64) {
+        self.stats = ThreadStats::default();
+        self.lat_shadow = [self.shadow; 3];
+        self.sampler = Sampler::new(now, self.bw_avg_ms, self.iops_avg_ms);
+        self.observers.stats_reset(now);
+    }
+
+    /// The earliest time periodic work (samples, observers) is due.
+    #[inline]
+    pub fn next_due_ns(&self) -> u64 {
+        self.sampler.next_due_ns.min(self.observers.next_due_ns)
+    }
+
+    /// Take the samples and run the observers due at `now`; Stop if one asks to.
+    pub fn periodic(&mut self, now: u64) -> Verdict {
+        if now >= self.sampler.next_due_ns {
+            self.sampler.sample(now, &mut self.stats);
+        }
+        if now >= self.observers.next_due_ns {
+            return self.observers.observe(now, &self.stats);
+        }
+        Verdict::Continue
+    }
+
+    /// One I/O completed by `queue` itself (synchronous engines) while `inflight`
+    /// others were in flight: fio counts depth, one submit and one completion of 1.
+    #[inline]
+    pub fn queue_completed(&mut self, inflight: usize) {
+        self.stats.depth.record_depth(inflight as u32 + 1, 1);
+        self.stats.depth.record_submit(1);
+        self.stats.depth.record_complete(1);
+    }
+
+    /// One commit of `n` units at depth `inflight` (fio's io_u_mark_depth with the
+    /// queued count, io_u_mark_submit).
+    #[inline]
+    pub fn committed(&mut self, inflight: usize, n: usize) {
+        self.stats.depth.record_depth(inflight as u32, n as u64);
+        self.stats.depth.record_submit(n as u32);
+    }
+
+    /// One reap that returned `n` completions (fio's io_u_mark_complete).
+    #[inline]
+    pub fn reaped(&mut self, n: usize) {
+        if n > 0 {
+            self.stats.depth.record_complete(n as u32);
+        }
+    }
+
+    /// A unit of direction `op` was submitted `slat` ns after its start.
+    #[inline]
+    pub fn submitted(&mut self, op: IoOp, slat_ns: u64) {
+        let d = ddir_of(op);
+        if d < 3 {
+            self.stats.submitted(self.rec, d, slat_ns);
+        }
+    }
+
+    /// A short transfer of direction `op` whose rest is issued again (fio counts
+    /// it in short_ios then).
+    #[inline]
+    pub fn short(&mut self, op: IoOp) {
+        let d = ddir_of(op);
+        if d < 3 {
+            self.stats.dir[d].short_ios += 1;
+        }
+    }
+
+    /// Account one completed unit at `now` (not during ramp: the caller decides). An
+    /// error result becomes the job's error (fio stops a job at its first error).
+    #[inline]
+    pub fn complete(
+        &mut self,
+        u: &IoUnit,
+        t: UnitTimes,
+        now: u64,
+        path: Option<&Path>,
+        ramping: bool,
+    ) {
+        let d = ddir_of(u.op);
+        if u.result < 0 {
+            let errno = (-u.result) as i32;
+            self.error = Some((
+                errno,
+                format!(
+                    "io_u error on file {}: {}: {} offset={}, buflen={}",
+                    path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
+                    std::io::Error::from_raw_os_error(errno),
+                    op_name(u.op),
+                    u.offset,
+                    u.len
+                ),
+            ));
+            return;
+        }
+        if ramping {
+            return;
+        }
+        if d == 3 {
+            self.stats.synced(now - t.issue_ns);
+            return;
+        }
+        let bytes = u.result as u64;
+        let short = bytes < u.len as u64;
+        let clat = now - t.issue_ns;
+        let lat = now - t.start_ns;
+        let mut rec = self.rec;
+        if self.lat_shadow[d] {
+            if lat == clat {
+                rec.lat = false;
+            } else {
+                self.materialize_lat(d);
+            }
+        }
+        self.stats.complete(rec, d, bytes, short, clat, lat);
+        if self.observers.per_io {
+            self.observers.completed(&Completion {
+                now_ns: now,
+                ddir: d,
+                bytes,
+                offset: u.offset,
+                issue_ns: t.issue_ns,
+                due_ns: t.due_ns,
+                slat_ns: t.issue_ns - t.start_ns,
+                clat_ns: clat,
+                lat_ns: lat,
+            });
+        }
+    }
+
+    /// Stop shadowing lat in every direction: lat becomes a copy of clat (every value
+    /// recorded so far was the same in both).
+    pub fn materialize_all(&mut self) {
+        for d in 0..3 {
+            self.materialize_lat(d);
+        }
+    }
+
+    fn materialize_lat(&mut self, d: usize) {
+        if self.lat_shadow[d] {
+            self.lat_shadow[d] = false;
+            self.stats.dir[d].lat = self.stats.dir[d].clat.clone();
+        }
+    }
+}
+
+/// fio's data direction index: 0 read, 1 write, 2 trim, 3 sync.
+#[inline]
+pub fn ddir_of(op: IoOp) -> usize {
+    match op {
+        IoOp::Read => 0,
+        IoOp::Write => 1,
+        IoOp::Trim => 2,
+        IoOp::Fsync | IoOp::Fdatasync => 3,
+    }
+}
+
+fn op_name(op: IoOp) -> &'static str {
+    match op {
+        IoOp::Read => "read",
+        IoOp::Write => "write",
+        IoOp::Trim => "trim",
+        IoOp::Fsync => "fsync",
+        IoOp::Fdatasync => "fdatasync",
+    }
+}

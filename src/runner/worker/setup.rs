@@ -1,0 +1,94 @@
+//! Everything a thread needs before its first I/O: its files opened (with O_DIRECT
+//! checked), the units' buffer memory, and the engine set up with both.
+
+use super::units::Units;
+use crate::engine::IoEngine;
+use crate::runner::direct_io;
+use crate::runner::iolog::IoLogWriter;
+use crate::runner::plan::ThreadPlan;
+use crate::sys::file::{self, OpenFlags};
+use std::fs::File;
+use std::os::fd::AsRawFd;
+
+/// A thread's I/O resources. Field order is drop order: the engine (which may have
+/// the buffers registered with the kernel) goes before the units' memory.
+pub struct Io {
+    pub engine: Box<dyn IoEngine>,
+    /// Open files, in plan order (None for diskless engines).
+    pub files: Vec<Option<File>>,
+    /// Their descriptors (-1 for diskless engines).
+    pub fds: Vec<i32>,
+    pub units: Units,
+    /// write_iolog's writer, opened with the files (taken by the pattern).
+    pub iolog: Option<IoLogWriter>,
+}
+
+impl Io {
+    /// Open the plan's files, allocate the buffers and set `engine` up with both.
+    pub fn open(plan: &ThreadPlan, mut engine: Box<dyn IoEngine>) -> Result<Io, (i32, String)> {
+        let spec = &plan.spec;
+        let caps = plan.caps;
+        let (files, fds) = if caps.diskless {
+            (
+                plan.files.iter().map(|_| None).collect(),
+                vec![-1; plan.files.len()],
+            )
+        } else {
+            open_files(plan)?
+        };
+        let depth = if caps.synchronous {
+            1
+        } else {
+            spec.iodepth.max(1) as usize
+        };
+        if spec.direct && !caps.diskless {
+            direct_io::check_direct_alignment(plan, &files)?;
+        }
+        let units = Units::new(plan, depth, !caps.diskless)?;
+        engine.setup(&fds, &units.buffers()).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("ioengine={}: {e}", spec.ioengine),
+            )
+        })?;
+        Ok(Io {
+            engine,
+            files,
+            fds,
+            units,
+            iolog: IoLogWriter::for_plan(plan).map_err(|e| (libc::EIO, e))?,
+        })
+    }
+}
+
+type Opened = (Vec<Option<File>>, Vec<i32>);
+
+fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
+    let spec = &plan.spec;
+    let mut files = Vec::with_capacity(plan.files.len());
+    let mut fds = Vec::with_capacity(plan.files.len());
+    for f in &plan.files {
+        let flags = OpenFlags {
+            // fio opens O_RDWR for any job that writes (mmap needs it to map shared
+            // and writable).
+            read: true,
+            write: spec.writes(),
+            create: spec.allow_file_create,
+            direct: spec.direct,
+            sync: spec.sync,
+        };
+        let handle = file::open(&f.path, flags).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EIO),
+                format!("cannot open '{}': {e}", f.path.display()),
+            )
+        })?;
+        if spec.invalidate && !spec.direct {
+            file::invalidate_cache(&handle);
+        }
+        file::advise_pattern(&handle, spec.rw.random);
+        fds.push(handle.as_raw_fd());
+        files.push(Some(handle));
+    }
+    Ok((files, fds))
+}

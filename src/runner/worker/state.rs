@@ -1,0 +1,125 @@
+//! The I/O loop's state: what has been issued, what is in flight, where the pass
+//! stands. One small value the loop owns, so its rules can be read (and tested) in
+//! one place.
+
+use crate::runner::plan::ThreadPlan;
+
+/// The job's fixed limits, in the thread's clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub begin_ns: u64,
+    pub ramp_end_ns: u64,
+    /// End of runtime (u64::MAX without one).
+    pub deadline_ns: u64,
+    /// number_ios (u64::MAX without one).
+    pub max_ios: u64,
+    /// Bytes per pass.
+    pub pass_bytes: u64,
+}
+
+impl Limits {
+    pub fn new(plan: &ThreadPlan, begin_ns: u64) -> Limits {
+        let spec = &plan.spec;
+        let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
+        Limits {
+            begin_ns,
+            ramp_end_ns,
+            deadline_ns: spec
+                .runtime_us
+                .map(|r| ramp_end_ns.saturating_add(r * 1000))
+                .unwrap_or(u64::MAX),
+            max_ios: spec.number_ios.unwrap_or(u64::MAX),
+            pass_bytes: plan.pass_bytes,
+        }
+    }
+}
+
+/// Counters of the loop.
+#[derive(Clone, Debug, Default)]
+pub struct LoopState {
+    /// Still inside ramp_time: nothing is recorded.
+    pub ramping: bool,
+    /// Data I/Os generated so far (number_ios counts these).
+    pub issued_ios: u64,
+    /// Bytes generated in this pass.
+    pub pass_issued: u64,
+    /// Passes finished.
+    pub passes: u32,
+    /// Units handed to the engine and not completed yet (queued or submitted).
+    pub inflight: usize,
+    /// This pass has generated all its bytes.
+    pub pass_done: bool,
+    /// A generated unit the engine reported Busy for, to queue again after a reap.
+    pub busy: Option<usize>,
+    /// Units whose transfer was short: their rest is queued again (fio's requeue).
+    pub retry: Vec<usize>,
+    /// A commit failed: what was queued may never complete, so nothing is drained.
+    pub submit_failed: bool,
+    /// Writes issued since the last fsync=N / fdatasync=N sync.
+    pub writes_since_sync: u32,
+    /// The file that fsync=N says must be synced before the next I/O.
+    pub sync_due: Option<usize>,
+}
+
+impl LoopState {
+    pub fn new(lim: &Limits, ramping: bool) -> LoopState {
+        LoopState {
+            ramping,
+            pass_done: lim.pass_bytes == 0,
+            ..Default::default()
+        }
+    }
+
+    /// number_ios reached.
+    #[inline]
+    pub fn ios_exhausted(&self, lim: &Limits) -> bool {
+        self.issued_ios >= lim.max_ios
+    }
+
+    /// Nothing more to generate in this pass (or at all).
+    #[inline]
+    pub fn out_of_work(&self, lim: &Limits) -> bool {
+        self.pass_done || self.ios_exhausted(lim)
+    }
+
+    /// Nothing in flight, nothing waiting or to queue again, nothing left to
+    /// generate: the pass is over.
+    #[inline]
+    pub fn pass_over(&self, lim: &Limits) -> bool {
+        self.inflight == 0 && self.busy.is_none() && self.retry.is_empty() && self.out_of_work(lim)
+    }
+
+    /// One data I/O of `len` bytes generated (`follow_up`: a trimwrite's write half,
+    /// which does not count toward the pass); `more_pending`: the pattern still holds
+    /// a follow-up.
+    #[inline]
+    pub fn generated(&mut self, lim: &Limits, len: u64, follow_up: bool, more_pending: bool) {
+        self.issued_ios += 1;
+        if !follow_up {
+            self.pass_issued += len;
+        }
+        if self.pass_issued >= lim.pass_bytes && !more_pending {
+            self.pass_done = true;
+        }
+    }
+
+    /// A new pass starts.
+    pub fn restart_pass(&mut self) {
+        self.pass_issued = 0;
+        self.pass_done = false;
+    }
+
+    /// fsync=N / fdatasync=N: count one issued write to `file`; every `every` writes
+    /// the file is due a sync (issued before the next I/O, as fio does).
+    #[inline]
+    pub fn count_write(&mut self, every: u32, file: usize) {
+        if every == 0 {
+            return;
+        }
+        self.writes_since_sync += 1;
+        if self.writes_since_sync >= every {
+            self.writes_since_sync = 0;
+            self.sync_due = Some(file);
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The thread's fixed pool of I/O units: the units the engine sees, their buffers
+//! (one region, fio's layout: unit i's buffer starts at i × stride), when each was
+//! due, started and issued, and the free / pending / just-completed lists.
+
+use crate::engine::{IoOp, IoUnit};
+use crate::random::Rng;
+use crate::runner::buffers::BufferPolicy;
+use crate::runner::pattern::NextIo;
+use crate::runner::plan::ThreadPlan;
+use crate::sys::iomem::IoMemory;
+use crate::sys::memory::page_size;
+
+/// The times of one I/O on the thread's clock, in ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitTimes {
+    /// When the I/O was due. Today the time it was generated; a paced job (rate,
+    /// rate_iops, thinktime) will set its schedule here, so latency can also be
+    /// reported from the due time (coordinated omission).
+    pub due_ns: u64,
+    /// fio's start_time: where `lat` (and `slat`) begin.
+    pub start_ns: u64,
+    /// fio's issue_time: where `clat` begins (handed to the engine, or submitted).
+    pub issue_ns: u64,
+}
+
+/// Which buffer work a write needs, and where fio times it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferWork {
+    None,
+    /// refill_buffers: done before the I/O's start time (fio fills in get_io_u, before
+    /// it stamps start_time), so in no latency.
+    BeforeStart,
+    /// scramble_buffers: done after the start time (fio scrambles after stamping
+    /// start_time), so in `lat`, not in `clat`.
+    AfterStart,
+}
+
+pub struct Units {
+    pub io: Vec<IoUnit>,
+    pub times: Vec<UnitTimes>,
+    /// Units not in flight (a stack).
+    pub free: Vec<usize>,
+    /// Units queued since the last commit.
+    pub pending: Vec<usize>,
+    /// Units the last reap completed.
+    pub done: Vec<usize>,
+    /// Per unit: bytes a short transfer already moved (its rest is being issued);
+    /// 0 normally.
+    moved: Vec<usize>,
+    policy: BufferPolicy,
+    rng: Rng,
+    /// Bytes from one unit's buffer to the next in `memory`.
+    stride: usize,
+    /// Whether buffers hold data (false for diskless engines: never touched).
+    real_buffers: bool,
+    /// Declared last: the units point into it.
+    memory: IoMemory,
+}
+
+impl Units {
+    /// `depth` units with buffers of the job's largest block size, aligned as
+    /// iomem_align says, filled as the buffer options say (unless `real_buffers` is
+    /// false).
+    pub fn new(
+        plan: &ThreadPlan,
+        depth: usize,
+        real_buffers: bool,
+    ) -> Result<Units, (i32, String)> {
+        let spec = &plan.spec;
+        let max_bs = spec
+            .bs
+            .iter()
+            .flat_map(|b| std::iter::once(b.max).chain(b.split.iter().map(|s| s.0)))
+            .max()
+            .unwrap_or(4096)
+            .max(1) as usize;
+        let policy = BufferPolicy::for_thread(plan);
+        let align = match spec.engine.iomem_align {
+            0 => page_size(),
+            a => a as usize,
+        };
+        let stride = max_bs.div_ceil(align) * align;
+        let mut memory = IoMemory::new(
+            spec.engine.mem,
+            spec.engine.mem_path.as_deref(),
+            stride * depth,
+            align,
+        )
+        .map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::ENOMEM),
+                format!("I/O buffers: {e}"),
+            )
+        })?;
+        let mut io = Vec::with_capacity(depth);
+        for i in 0..depth {
+            let buf = memory.buffer(i, stride);
+            if real_buffers {
+                policy.init(memory.bytes_mut(i * stride, stride), plan.seed ^ i as u64);
+            }
+            io.push(IoUnit {
+                op: IoOp::Read,
+                file: 0,
+                fd: -1,
+                offset: 0,
+                len: 0,
+                buf,
+                result: 0,
+                done_ns: None,
+            });
+        }
+        Ok(Units {
+            io,
+            times: vec![UnitTimes::default(); depth],
+            free: (0..depth).rev().collect(),
+            pending: Vec::with_capacity(depth),
+            done: Vec::with_capacity(depth),
+            moved: vec![0; depth],
+            policy,
+            rng: Rng::new(plan.seed.rotate_left(17)),
+            stride,
+            real_buffers,
+            memory,
+        })
+    }
+
+    /// Every unit's buffer as (start, length), in unit order (for engine setup).
+    pub fn buffers(&self) -> Vec<(*mut u8, usize)> {
+        self.io.iter().map(|u| (u.buf, self.stride)).collect()
+    }
+
+    /// Point unit `idx` at the next I/O; says what buffer work the write needs.
+    #[inline]
+    pub fn point(&mut self, idx: usize, io: NextIo, fd: i32) -> BufferWork {
+        let u = &mut self.io[idx];
+        u.op = io.op;
+        u.file = io.file;
+        u.fd = fd;
+        u.offset = io.offset;
+        u.len = io.len as usize;
+        u.result = 0;
+        u.done_ns = None;
+        if io.op != IoOp::Write || !self.real_buffers {
+            BufferWork::None
+        } else if self.policy.refill {
+            BufferWork::BeforeStart
+        } else if self.policy.scramble {
+            BufferWork::AfterStart
+        } else {
+            BufferWork::None
+        }
+    }
+
+    /// Refill or scramble unit `idx`'s buffer for its write.
+    #[inline]
+    pub fn prepare_buffer(&mut self, idx: usize) {
+        let (offset, len) = (self.io[idx].offset, self.io[idx].len.min(self.stride));
+        // The unit was just taken from the free list: its buffer is not in flight.
+        let buf = self.memory.bytes_mut(idx * self.stride, len);
+        self.policy.prepare(buf, offset, &mut self.rng);
+    }
+
+    /// A short transfer moved `bytes` of unit `idx`: point it at the rest.
+    pub fn advance(&mut self, idx: usize, bytes: usize) {
+        let u = &mut self.io[idx];
+        u.offset += bytes as u64;
+        u.len -= bytes;
+        // Pointer arithmetic only: the rest of the unit's own buffer.
+        u.buf = u.buf.wrapping_add(bytes);
+        u.result = 0;
+        u.done_ns = None;
+        self.moved[idx] += bytes;
+    }
+
+    /// Undo `advance`: the unit covers its whole I/O again, and its result counts
+    /// every byte moved (when it did not fail).
+    #[inline]
+    pub fn make_whole(&mut self, idx: usize) {
+        let moved = self.moved[idx];
+        if moved == 0 {
+            return;
+        }
+        self.moved[idx] = 0;
+        let u = &mut self.io[idx];
+        u.offset -= moved as u64;
+        u.len += moved;
+        u.buf = u.buf.wrapping_sub(moved);
+        if u.result >= 0 {
+            u.result += moved as i64;
+        }
+    }
+
+    /// Point unit `idx` at an fsync (or fdatasync) of `file` (fsync=N / fdatasync=N).
+    pub fn point_sync(&mut self, idx: usize, file: usize, fd: i32, data_only: bool) {
+        let u = &mut self.io[idx];
+        u.op = if data_only {
+            IoOp::Fdatasync
+        } else {
+            IoOp::Fsync
+        };
+        u.file = file;
+        u.fd = fd;
+        u.offset = 0;
+        u.len = 0;
+        u.result = 0;
+        u.done_ns = None;
+    }
+}

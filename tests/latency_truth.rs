@@ -1,0 +1,396 @@
+//! Latency that measures the device, not ferrio (issue 13).
+//!
+//! Ground truth: the simulated device in virtual time, whose every service time lies
+//! in a known range, run with every observer on at once (per-I/O logs, 1 ms
+//! histogram logs, --status-interval=1, steady state): every recorded latency lies
+//! in that range, the I/Os still in flight at the end included.
+//!
+//! Differential: the same file jobs under ferrio and fio 3.33, compared by structure
+//! (never as absolute times): lat − clat (what lies between an I/O's start and its
+//! issue) and the clat median and p99 may not be grossly above fio's.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The tests of this file run one at a time: the comparisons with fio time real
+/// I/O, which the other tests' CPU use would disturb.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn rows(path: &Path) -> Vec<Vec<u64>> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| l.split(", ").map(|f| f.parse().unwrap()).collect())
+        .collect()
+}
+
+#[test]
+fn every_latency_is_a_service_time_with_every_observer_on() {
+    let _serial = serial();
+    let d = scratch();
+    let prefix = file_in(d.path(), "s");
+    let (lo, hi) = (20_000_000u64, 40_000_000u64);
+    let args = [
+        "--name=t".to_string(),
+        "--ioengine=sim".into(),
+        "--clocksource=virtual".into(),
+        "--sim_lat=uniform:20ms:40ms".into(),
+        "--sim_channels=16".into(),
+        "--sim_bw=0".into(),
+        "--iodepth=16".into(),
+        "--rw=randread".into(),
+        "--bs=4k".into(),
+        "--size=64M".into(),
+        "--time_based".into(),
+        "--runtime=20s".into(),
+        format!("--write_lat_log={prefix}"),
+        format!("--write_hist_log={prefix}"),
+        "--log_avg_msec=0".into(),
+        "--log_hist_msec=1".into(),
+        "--ss=iops:0.1%".into(),
+        "--ss_dur=5s".into(),
+        "--status-interval=1".into(),
+        "--output-format=json".into(),
+    ];
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_ok(&a);
+    // With --status-interval, JSON Lines: the final report is the last line.
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let v: Value = serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["ferrio_report"], "final");
+    let r = &v["cumulative"]["jobs"][0]["read"];
+    let ios = r["total_ios"].as_u64().unwrap();
+    assert!(ios > 100, "{ios}");
+    for k in ["clat_ns", "lat_ns"] {
+        let (min, max) = (r[k]["min"].as_u64().unwrap(), r[k]["max"].as_u64().unwrap());
+        assert!(
+            min >= lo && max <= hi,
+            "{k}: {min}..{max} outside {lo}..{hi}"
+        );
+    }
+    // No submission latency in virtual time.
+    assert_eq!(r["slat_ns"]["max"].as_u64(), Some(0));
+    // One per-I/O entry per recorded I/O, each a service time; lat == clat.
+    let clat = rows(&d.path().join("s_clat.1.log"));
+    let lat = rows(&d.path().join("s_lat.1.log"));
+    assert_eq!(clat.len() as u64, ios);
+    assert_eq!(lat.len() as u64, ios);
+    for (c, l) in clat.iter().zip(&lat) {
+        assert!(c[1] >= lo && c[1] <= hi, "{c:?}");
+        assert_eq!(c[1], l[1]);
+    }
+}
+
+/// The run's JSON for one tool (ferrio or fio) and job.
+fn run_tool(fio: bool, args: &[String]) -> Value {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    if fio {
+        fio_json(&a)
+    } else {
+        run_json(&a)
+    }
+}
+
+struct Timing {
+    /// Mean lat − mean clat.
+    lat_minus_clat: f64,
+    /// lat median − clat median: the typical gap, blind to the rare preemption
+    /// between an I/O's start and its issue that a shared machine adds to the mean.
+    median_gap: f64,
+    p50: f64,
+    p99: f64,
+    p999: f64,
+}
+
+fn timing(v: &Value, dir: &str) -> Timing {
+    let r = &v["jobs"][0][dir];
+    let pct = |p: &str| r["clat_ns"]["percentile"][p].as_f64().unwrap();
+    let lat_pct = |p: &str| r["lat_ns"]["percentile"][p].as_f64().unwrap();
+    Timing {
+        lat_minus_clat: r["lat_ns"]["mean"].as_f64().unwrap()
+            - r["clat_ns"]["mean"].as_f64().unwrap(),
+        median_gap: lat_pct("50.000000") - pct("50.000000"),
+        p50: pct("50.000000"),
+        p99: pct("99.000000"),
+        p999: pct("99.900000"),
+    }
+}
+
+/// Runs each job with both tools, alternating, `rounds` times, and keeps each
+/// tool's best (lowest) value of every measure: on a shared machine the best run is
+/// the one least disturbed by others.
+fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
+    let mut best = Timing {
+        lat_minus_clat: f64::MAX,
+        median_gap: f64::MAX,
+        p50: f64::MAX,
+        p99: f64::MAX,
+        p999: f64::MAX,
+    };
+    for _ in 0..rounds {
+        let t = timing(&run_tool(fio, args), dir);
+        best.lat_minus_clat = best.lat_minus_clat.min(t.lat_minus_clat);
+        best.median_gap = best.median_gap.min(t.median_gap);
+        best.p50 = best.p50.min(t.p50);
+        best.p99 = best.p99.min(t.p99);
+        best.p999 = best.p999.min(t.p999);
+    }
+    best
+}
+
+#[test]
+fn lat_minus_clat_and_clat_percentiles_are_fios() {
+    let _serial = serial();
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    let base = |engine: &str, rw: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--name=d",
+            &format!("--filename={file}"),
+            &format!("--ioengine={engine}"),
+            &format!("--rw={rw}"),
+            "--bs=4k",
+            "--size=16M",
+            "--time_based",
+            "--runtime=1",
+            "--invalidate=0",
+            "--lat_percentiles=1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    // Lay the file out once (both tools then find it complete).
+    run_json(&refs(&base("psync", "write", &["--time_based=0"])));
+    let mut jobs = vec![
+        ("psync", "randwrite", "write", vec![]),
+        ("psync", "randread", "read", vec![]),
+        ("pvsync2", "randwrite", "write", vec![]),
+    ];
+    if engine_works("libaio", &file) {
+        jobs.push(("libaio", "randread", "read", vec!["--iodepth=8"]));
+    }
+    if engine_works("io_uring", &file) {
+        jobs.push(("io_uring", "randwrite", "write", vec!["--iodepth=8"]));
+    }
+    for (engine, rw, dir, extra) in jobs {
+        let args = base(engine, rw, &extra);
+        let f = best_of(true, &args, dir, 2);
+        let o = best_of(false, &args, dir, 2);
+        let what = format!(
+            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}; \
+             fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}",
+            o.lat_minus_clat,
+            o.median_gap,
+            o.p50,
+            o.p99,
+            o.p999,
+            f.lat_minus_clat,
+            f.median_gap,
+            f.p50,
+            f.p99,
+            f.p999
+        );
+        eprintln!("{what}");
+        // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
+        // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
+        // The typical gap is what fio's is, plus what an unoptimised test build
+        // spends scrambling a buffer; the mean may only not be grossly above.
+        // (For asynchronous engines the gap is slat, which holds ferrio's own,
+        // unoptimised in a test build, submission code.)
+        let slack = if extra.is_empty() { 1_000.0 } else { 3_000.0 };
+        assert!(
+            o.median_gap <= 2.0 * f.median_gap.max(0.0) + slack,
+            "{what}"
+        );
+        assert!(
+            o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
+            "{what}"
+        );
+        assert!(o.p50 <= 2.0 * f.p50 + 2_000.0, "{what}");
+        assert!(o.p99 <= 3.0 * f.p99 + 20_000.0, "{what}");
+        // The tail is where a shared machine disturbs most: only a gross excess.
+        assert!(o.p999 <= 5.0 * f.p999 + 100_000.0, "{what}");
+    }
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Whether both tools can run `engine` here (containers may forbid io_uring or aio).
+fn engine_works(engine: &str, file: &str) -> bool {
+    let args = [
+        "--name=probe".to_string(),
+        format!("--filename={file}"),
+        format!("--ioengine={engine}"),
+        "--rw=read".into(),
+        "--bs=4k".into(),
+        "--size=64k".into(),
+        "--output-format=json".into(),
+    ];
+    let ok = |mut c: std::process::Command| {
+        c.args(&args)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let works = ok(std::process::Command::new("fio")) && ok(ferrio());
+    if !works {
+        eprintln!("SKIP {engine}: not available here");
+    }
+    works
+}
+
+/// The first column of every row of a log.
+fn times(path: &Path) -> Vec<u64> {
+    rows(path).iter().map(|r| r[0]).collect()
+}
+
+/// Averaged logs of the same job under both tools (docs/live.md, "Differences from
+/// fio"). ferrio's rows, latency and bw/iops alike, are stamped as fio stamps its
+/// latency rows: at the completion that closes a window, so each lies in the
+/// window after the grid point it closes (100, 200, ... ms), one row per window; a
+/// window whose end passed with no completion (the job descheduled) gets no row of
+/// its own, it is not stamped late; the last row is the job's end, and there is no
+/// extra row after a window that ends with the job. fio's bw/iops rows come from its
+/// helper thread, at or after each window's end.
+#[test]
+fn averaged_log_rows_are_stamped_like_fios() {
+    let _serial = serial();
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    let job = |prefix: &str, runtime_ms: u64| -> Vec<String> {
+        let p = file_in(d.path(), prefix);
+        [
+            "--name=t".to_string(),
+            format!("--filename={file}"),
+            "--ioengine=psync".into(),
+            "--rw=randread".into(),
+            "--bs=4k".into(),
+            "--size=8M".into(),
+            "--invalidate=0".into(),
+            "--time_based".into(),
+            format!("--runtime={runtime_ms}ms"),
+            "--log_avg_msec=100".into(),
+            format!("--write_bw_log={p}"),
+            format!("--write_iops_log={p}"),
+            format!("--write_lat_log={p}"),
+        ]
+        .to_vec()
+    };
+    run_json(&refs(&job("layout", 100)));
+    for runtime in [1000u64, 1050] {
+        fio_json(&refs(&job("f", runtime)));
+        run_json(&refs(&job("r", runtime)));
+        let log = |who: &str, kind: &str| times(&d.path().join(format!("{who}_{kind}.1.log")));
+        for kind in ["bw", "iops", "clat", "lat"] {
+            let r = log("r", kind);
+            let f = log("f", kind);
+            let what = format!("{kind}, runtime {runtime} ms: ferrio {r:?}, fio {f:?}");
+            let (last, rest) = r.split_last().expect("rows");
+            // The last row is the job's end (a deschedule may delay the end).
+            assert!(*last >= runtime && *last < runtime + 100, "{what}");
+            let mut prev = 0;
+            for &x in rest {
+                // In the window after the grid point it closes; one per window.
+                let m = x / 100;
+                assert!(m >= 1 && m > prev, "{what}");
+                prev = m;
+            }
+            // No extra row after the window that ends with the job.
+            assert!(
+                *rest.last().unwrap() < runtime.max(100 * prev + 1),
+                "{what}"
+            );
+            if runtime % 100 == 0 {
+                assert!(rest.iter().all(|&x| x < runtime), "{what}");
+            }
+            if kind == "bw" || kind == "iops" {
+                for (k, &x) in f.iter().enumerate() {
+                    assert!(x >= (k as u64 + 1) * 100, "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The same ground truth while the live machinery really runs: a few seconds of
+/// wall time with 1 ms averaged logs, --status-interval=1, steady state and a
+/// SIGUSR1 report: every latency, in every report and log row, is a service time.
+#[test]
+fn live_reports_logs_and_sigusr1_leave_latencies_alone() {
+    let _serial = serial();
+    let d = scratch();
+    let prefix = file_in(d.path(), "g");
+    let (lo, hi) = (20_000u64, 40_000u64);
+    let args = [
+        "--name=t".to_string(),
+        "--ioengine=sim".into(),
+        "--clocksource=virtual".into(),
+        "--sim_lat=uniform:20us:40us".into(),
+        "--sim_bw=0".into(),
+        "--iodepth=4".into(),
+        "--rw=randread".into(),
+        "--bs=4k".into(),
+        "--size=64M".into(),
+        "--time_based".into(),
+        "--runtime=4s".into(),
+        format!("--write_lat_log={prefix}"),
+        format!("--write_bw_log={prefix}"),
+        format!("--write_hist_log={prefix}"),
+        "--log_avg_msec=1".into(),
+        "--log_window_value=both".into(),
+        "--ss=iops:0.001%".into(),
+        "--ss_dur=2s".into(),
+        "--status-interval=1".into(),
+        "--output-format=json".into(),
+    ];
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_signalled(&a, Duration::from_millis(1500), "-USR1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut reports = 0;
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let r = &v["cumulative"]["jobs"][0]["read"];
+        if r["total_ios"].as_u64().unwrap_or(0) == 0 {
+            continue;
+        }
+        reports += 1;
+        for k in ["clat_ns", "lat_ns"] {
+            let (min, max) = (r[k]["min"].as_u64().unwrap(), r[k]["max"].as_u64().unwrap());
+            assert!(min >= lo && max <= hi, "{k}: {min}..{max}: {line}");
+        }
+    }
+    assert!(reports >= 2, "{text}");
+    // time, mean, max, ddir, bs, prio: both within the modelled range.
+    for kind in ["clat", "lat"] {
+        let r = rows(&d.path().join(format!("g_{kind}.1.log")));
+        assert!(r.len() > 100);
+        for row in r {
+            assert!(row[1] >= lo && row[2] <= hi, "{kind}: {row:?}");
+        }
+    }
+}

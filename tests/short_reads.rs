@@ -1,0 +1,60 @@
+//! fio's residual rules (issue 11): a read that moves nothing before the end of the
+//! region is an error (EIO, fio's "full resid"), never a counted I/O.
+
+mod common;
+use common::*;
+use std::time::Duration;
+
+#[test]
+fn a_file_truncated_under_a_running_read_job_stops_it_with_eio() {
+    truncated_under("psync", 1);
+}
+
+#[test]
+fn the_same_with_an_asynchronous_engine() {
+    // fio counts zero-byte asynchronous completions; ferrio stops as with psync.
+    truncated_under("libaio", 8);
+}
+
+fn truncated_under(engine: &str, iodepth: u32) {
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    std::fs::write(&file, vec![7u8; 16 << 20]).unwrap();
+    let child = ferrio()
+        .args([
+            "--name=t",
+            &format!("--filename={file}"),
+            &format!("--ioengine={engine}"),
+            &format!("--iodepth={iodepth}"),
+            "--rw=read",
+            "--bs=4k",
+            "--size=16M",
+            "--time_based",
+            "--runtime=20s",
+            "--invalidate=0",
+            "--output-format=json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(1 << 20)
+        .unwrap();
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    // Stopped by the error, not by the 20 s runtime.
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let v = parse_json(&out.stdout);
+    let j = &v["jobs"][0];
+    assert_eq!(j["error"], 5, "{}", String::from_utf8_lossy(&out.stderr));
+    let (bytes, ios) = dir_counts(&v, "read");
+    // Every counted I/O is a whole 4 KiB one: the zero-byte reads are not I/Os.
+    assert!(ios > 0);
+    assert_eq!(bytes, ios * 4096);
+    assert!(!out.status.success());
+}
