@@ -120,6 +120,31 @@ pub enum RandomGenerator {
     Tausworthe64,
 }
 
+/// `file_service_type`: how the next file is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FileService {
+    /// Round robin, N I/Os per file before moving on (fio's default, N = 1).
+    RoundRobin(u32),
+    /// Each file until it is done, then the next.
+    Sequential,
+    /// A uniformly random file, N I/Os per pick.
+    Random(u32),
+    Zipf(f64),
+    Pareto(f64),
+    /// normal / gauss: deviation in percent.
+    Gauss(f64),
+}
+
+/// Which fio's seeding to follow where fio versions differ (ferrio's `fio_seeds=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FioSeeds {
+    /// fio 3.35 and later (the default).
+    Latest,
+    /// fio 3.33 (Debian 12's fio): with randrepeat=1 offsets and zipf/pareto/normal
+    /// ignore randseed.
+    Fio333,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum RandomDistribution {
     Random,
@@ -240,9 +265,11 @@ pub struct JobSpec {
 
     // --- randomness
     pub randrepeat: bool,
-    /// allrandrepeat=1: repeatable seeds whatever randrepeat says (fio's rule).
-    pub allrandrepeat: bool,
     pub randseed: u64,
+    /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
+    pub randseed_set: bool,
+    pub fio_seeds: FioSeeds,
+    pub file_service: FileService,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,

@@ -69,14 +69,6 @@ pub fn build(
     for a in chain {
         apply(&mut job, a, kb_base)?;
     }
-    // fio seeds from randseed whenever it is given, whatever randrepeat says; ferrio's
-    // seeding reads randrepeat alone.
-    if chain
-        .iter()
-        .any(|a| table::find(&a.opt.key).is_some_and(|s| s.name == "randseed"))
-    {
-        job.randrepeat = true;
-    }
     if ov.readonly {
         job.readonly = true;
     }

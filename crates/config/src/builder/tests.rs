@@ -418,9 +418,10 @@ fn randomness() {
         "random_distribution=zipf:1.2",
         "percentage_random=50,10",
     ]);
-    // fio seeds from a given randseed even with randrepeat=0: the run repeats.
-    assert!(j.randrepeat && j.norandommap);
-    assert!(!job(&["randrepeat=0"]).randrepeat);
+    // fio seeds from a given randseed even with randrepeat=0: the run repeats (the plan
+    // seeds from randseed when randrepeat or randseed_set holds).
+    assert!(!j.randrepeat && j.randseed_set && j.norandommap);
+    assert!(!job(&["randrepeat=0"]).randseed_set);
     assert_eq!(j.randseed, 1234);
     assert_eq!(j.random_generator, RandomGenerator::Lfsr);
     assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));
