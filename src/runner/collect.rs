@@ -101,19 +101,8 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
 /// fio's sum_thread_stats: add `src` into `dst` (group_reporting).
 fn merge_into(dst: &mut Acc, src: Acc) {
     let (d, s) = (&mut dst.report, src.report);
-    for i in 0..3 {
-        let (a, b) = (&mut d.dir[i], &s.dir[i]);
-        a.io_bytes += b.io_bytes;
-        a.total_ios += b.total_ios;
-        a.short_ios += b.short_ios;
-        a.drop_ios += b.drop_ios;
-        a.runtime_ms = a.runtime_ms.max(b.runtime_ms);
-        a.slat.merge(&b.slat);
-        a.clat.merge(&b.clat);
-        a.lat.merge(&b.lat);
-        // fio adds the threads' rates (sum_thread_stats), it does not pool the samples.
-        a.bw_samples.merge_sum(&b.bw_samples);
-        a.iops_samples.merge_sum(&b.iops_samples);
+    for (a, b) in d.dir.iter_mut().zip(&s.dir) {
+        a.add(b);
     }
     d.sync.total_ios += s.sync.total_ios;
     d.sync.lat.merge(&s.sync.lat);

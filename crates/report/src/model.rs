@@ -115,6 +115,24 @@ pub struct DirReport {
     pub bw_agg_pct: f64,
 }
 
+impl DirReport {
+    /// fio's sum_thread_stats for one direction: counts and bytes add up, the runtime is
+    /// the longest, latencies pool, and bw/IOPS rates add (fio adds the threads' rates,
+    /// it does not pool the samples). Used for group_reporting and unified_rw_reporting.
+    pub fn add(&mut self, other: &DirReport) {
+        self.io_bytes += other.io_bytes;
+        self.total_ios += other.total_ios;
+        self.short_ios += other.short_ios;
+        self.drop_ios += other.drop_ios;
+        self.runtime_ms = self.runtime_ms.max(other.runtime_ms);
+        self.slat.merge(&other.slat);
+        self.clat.merge(&other.clat);
+        self.lat.merge(&other.lat);
+        self.bw_samples.merge_sum(&other.bw_samples);
+        self.iops_samples.merge_sum(&other.iops_samples);
+    }
+}
+
 /// fsync/fdatasync statistics (JSON "sync").
 #[derive(Clone, Debug, Default)]
 pub struct SyncReport {

@@ -37,16 +37,7 @@ impl Unified {
 pub fn merged_dir(dirs: &[DirReport; 3]) -> DirReport {
     let mut m = DirReport::default();
     for d in dirs {
-        m.io_bytes += d.io_bytes;
-        m.total_ios += d.total_ios;
-        m.short_ios += d.short_ios;
-        m.drop_ios += d.drop_ios;
-        m.runtime_ms = m.runtime_ms.max(d.runtime_ms);
-        m.slat.merge(&d.slat);
-        m.clat.merge(&d.clat);
-        m.lat.merge(&d.lat);
-        m.bw_samples.merge_sum(&d.bw_samples);
-        m.iops_samples.merge_sum(&d.iops_samples);
+        m.add(d);
     }
     m
 }
