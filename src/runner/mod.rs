@@ -10,6 +10,7 @@ pub mod iolog;
 pub mod layout;
 pub mod logs;
 pub mod observer;
+pub mod pacing;
 pub mod pattern;
 pub mod plan;
 pub mod recorder;

@@ -49,6 +49,8 @@ pub fn run_thread(
         (None, None)
     };
     let clock = virtual_clock.as_ref().unwrap_or(clock);
+    // PACING: rate waits and think times move the virtual clock too.
+    let pace_handle = virtual_handle.clone();
     let engine = engine::create(&spec.ioengine, engine_options(plan, virtual_handle));
     let io = match engine
         .map_err(|e| (libc::EINVAL, e))
@@ -65,7 +67,11 @@ pub fn run_thread(
     // last I/O before it (which would leave a second, empty-length row at the end).
     let begin_ns = clock.now_ns();
     let observers = Observers::new(factory.observers(plan, begin_ns));
-    run::Worker::new(plan, clock, io, observers, begin_ns).run(stop)
+    let worker = run::Worker::new(plan, clock, io, observers, begin_ns);
+    match pace_handle {
+        Some(h) => worker.in_virtual_time(h).run(stop),
+        None => worker.run(stop),
+    }
 }
 
 /// cpus_allowed (split: clone N gets the Nth CPU of the set, round robin) and nice.

@@ -19,6 +19,9 @@ use ferrio_clock::Clock;
 use ferrio_config::ext::engine::Batching;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+// PACING: the rate wait, think time and minimum-rate check (glue to runner::pacing).
+mod pace;
+
 /// What became of a completed I/O.
 enum Residual {
     /// Complete (whole, failed with -errno, or a sync): account it.
@@ -47,6 +50,9 @@ pub struct Worker<'a> {
     stats_start_ns: u64,
     /// The latest clock reading of the current step, if it took one.
     last_read: Option<u64>,
+    // PACING
+    pacer: crate::runner::pacing::Pacer,
+    waiter: crate::runner::pacing::Waiter,
 }
 
 impl<'a> Worker<'a> {
@@ -80,6 +86,9 @@ impl<'a> Worker<'a> {
             sync_data_only: spec.fsync == 0,
             stats_start_ns: begin_ns,
             last_read: None,
+            // PACING
+            pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
+            waiter: Default::default(),
             io,
         }
     }
@@ -106,6 +115,7 @@ impl<'a> Worker<'a> {
                 self.acct.reset(now);
                 usage_start = Usage::thread();
                 self.stats_start_ns = now;
+                self.pacer.restart(now); // PACING
             }
             if now >= self.acct.next_due_ns()
                 && !self.st.ramping
@@ -115,6 +125,10 @@ impl<'a> Worker<'a> {
             }
             self.last_read = None;
             if !self.step() {
+                break;
+            }
+            // PACING: think time and the rate_min check, after each step as in fio.
+            if !self.pacer.idle() && !self.after_step() {
                 break;
             }
             // The checks above need no fresh reading: the step's last one (usually
@@ -275,6 +289,8 @@ impl<'a> Worker<'a> {
             .pattern
             .next_io(self.lim.pass_bytes - self.st.pass_issued);
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
+        // PACING: wait for the I/O's due time before its start is stamped.
+        let due_ns = self.pace(io.op, io.len);
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
             self.io.units.prepare_buffer(idx);
@@ -290,7 +306,7 @@ impl<'a> Worker<'a> {
             self.st.count_write(self.sync_every, io.file);
         }
         self.io.units.times[idx] = UnitTimes {
-            due_ns: start_ns,
+            due_ns: due_ns.unwrap_or(start_ns),
             start_ns,
             issue_ns,
         };

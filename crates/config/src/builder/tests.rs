@@ -542,8 +542,8 @@ fn unknown_unsupported_and_noop() {
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
     assert_eq!(
-        bad(&["rate=1m"]),
-        "job 'j': option 'rate' is not supported by ferrio yet (at t.fio:2)"
+        bad(&["flow=1"]),
+        "job 'j': option 'flow' is not supported by ferrio yet (at t.fio:2)"
     );
     assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
@@ -579,4 +579,39 @@ proptest::proptest! {
             proptest::prop_assert!(e.0.contains("t.fio:"), "{}", e.0);
         }
     }
+}
+
+#[test]
+fn pacing_options() {
+    let j = job(&[
+        "rate=1m,500k",
+        "rate_min=,100k",
+        "thinktime=2ms",
+        "thinktime_blocks_type=issue",
+    ]);
+    assert_eq!(j.pacing.rate, [1 << 20, 500 << 10, 500 << 10]);
+    assert_eq!(j.pacing.rate_min, [0, 100 << 10, 100 << 10]);
+    assert_eq!(j.pacing.thinktime_us, 2000);
+    assert_eq!(j.pacing.thinktime_blocks, 1);
+    assert_eq!(j.pacing.blocks_type, crate::ext::pacing::ThinkBlocks::Issue);
+    let j = job(&["rate_iops=,300", "ratecycle=500", "rate_process=poisson"]);
+    assert_eq!(j.pacing.rate_iops, [0, 300, 300]);
+    assert_eq!(j.pacing.cycle_ms, 500);
+    assert_eq!(j.pacing.process, crate::ext::pacing::RateProcess::Poisson);
+    // rate=,500k paces writes only; rate=500k, reads only (fio's HOWTO).
+    assert_eq!(job(&["rate=500k,"]).pacing.rate, [500 << 10, 0, 0]);
+    // fio's cross-option rules.
+    assert_eq!(
+        bad(&["rate=1m", "rate_min=2m"]),
+        "job 'j': minimum rate exceeds rate for read (rate_min=2097152 > rate=1048576) (at t.fio:1)"
+    );
+    assert!(bad(&["rate_iops=100", "rate_iops_min=200"]).contains("minimum rate exceeds rate"));
+    assert!(bad(&["rate=1m", "rate_iops=100"]).contains("mutually exclusive"));
+    let e = bad(&["rate_process=bursty"]);
+    assert!(
+        e.contains("rate_process") && e.contains("linear, poisson"),
+        "{e}"
+    );
+    let e = bad(&["thinktime_blocks_type=both"]);
+    assert!(e.contains("complete, issue"), "{e}");
 }

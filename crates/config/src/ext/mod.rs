@@ -6,11 +6,13 @@
 pub mod engine;
 pub mod live;
 pub mod logs;
+pub mod pacing;
 pub mod sim;
 pub mod steadystate;
 
 pub use engine::EngineTuning;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
+pub use pacing::PacingSpec;
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;

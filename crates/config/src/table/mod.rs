@@ -13,6 +13,7 @@ mod files;
 mod io;
 mod job;
 mod logs;
+mod pacing;
 mod random;
 mod sim;
 mod stats;
@@ -104,6 +105,8 @@ pub enum Category {
     Engine,
     Jobs,
     Time,
+    /// Rate limits and think time.
+    Pacing,
     Random,
     Buffers,
     Stats,
@@ -114,7 +117,7 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 13] = [
+    pub const ALL: [Category; 14] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -122,6 +125,7 @@ impl Category {
         Category::Engine,
         Category::Jobs,
         Category::Time,
+        Category::Pacing,
         Category::Random,
         Category::Buffers,
         Category::Stats,
@@ -139,6 +143,7 @@ impl Category {
             Category::Engine => "I/O engine",
             Category::Jobs => "Jobs and groups",
             Category::Time => "Time and stopping",
+            Category::Pacing => "Rate limits and think time",
             Category::Random => "Randomness",
             Category::Buffers => "Buffers",
             Category::Stats => "Statistics and units",
@@ -342,6 +347,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(job::JOBS)
         .chain(job::TIME)
         .chain(steadystate::STEADYSTATE)
+        .chain(pacing::PACING)
         .chain(random::RANDOM)
         .chain(random::BUFFERS)
         .chain(stats::STATS)

@@ -1,0 +1,118 @@
+//! Pacing: rate limits (rate=, rate_iops=, their minimums, rate_process=,
+//! rate_cycle=, rate_ignore_thinktime=) and think time (thinktime=,
+//! thinktime_spin=, thinktime_blocks=, thinktime_blocks_type=). Values are per
+//! direction (read, write, trim) where fio's are; 0 means "no limit".
+
+/// How paced I/Os are spaced (rate_process=).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RateProcess {
+    /// Evenly: the n-th byte is due at n / rate.
+    #[default]
+    Linear,
+    /// Exponentially distributed gaps with the same mean (a Poisson arrival process).
+    Poisson,
+}
+
+/// What thinktime_blocks counts (thinktime_blocks_type=).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThinkBlocks {
+    /// Completed I/Os (fio's default).
+    #[default]
+    Complete,
+    /// Issued I/Os.
+    Issue,
+}
+
+/// The job's pacing options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacingSpec {
+    /// rate=: bytes per second, per direction.
+    pub rate: [u64; 3],
+    /// rate_min=: bytes per second the job must reach, per direction.
+    pub rate_min: [u64; 3],
+    /// rate_iops=: I/Os per second, per direction.
+    pub rate_iops: [u64; 3],
+    /// rate_iops_min=: I/Os per second the job must reach, per direction.
+    pub rate_iops_min: [u64; 3],
+    pub process: RateProcess,
+    /// rate_cycle=: the window the minimum rates are checked over, ms.
+    pub cycle_ms: u64,
+    /// rate_ignore_thinktime=: think time does not slow the rate down.
+    pub ignore_thinktime: bool,
+    /// thinktime=: µs to pause.
+    pub thinktime_us: u64,
+    /// thinktime_spin=: µs of the pause spent spinning (the rest sleeps).
+    pub thinktime_spin_us: u64,
+    /// thinktime_blocks=: pause after this many I/Os.
+    pub thinktime_blocks: u64,
+    pub blocks_type: ThinkBlocks,
+}
+
+impl Default for PacingSpec {
+    fn default() -> Self {
+        PacingSpec {
+            rate: [0; 3],
+            rate_min: [0; 3],
+            rate_iops: [0; 3],
+            rate_iops_min: [0; 3],
+            process: RateProcess::Linear,
+            cycle_ms: 1000,
+            ignore_thinktime: false,
+            thinktime_us: 0,
+            thinktime_spin_us: 0,
+            thinktime_blocks: 1,
+            blocks_type: ThinkBlocks::Complete,
+        }
+    }
+}
+
+impl PacingSpec {
+    /// Some direction has a rate limit.
+    pub fn rated(&self) -> bool {
+        self.rate.iter().chain(&self.rate_iops).any(|&r| r > 0)
+    }
+
+    /// Some direction has a minimum rate.
+    pub fn has_minimum(&self) -> bool {
+        self.rate_min
+            .iter()
+            .chain(&self.rate_iops_min)
+            .any(|&r| r > 0)
+    }
+
+    /// fio's cross-option rules (init.c fixup_options): rate and rate_iops (or their
+    /// minimums) are mutually exclusive, and a minimum may not exceed its rate.
+    pub fn check(&self) -> Result<(), String> {
+        let sum = |a: &[u64; 3]| a.iter().any(|&v| v > 0);
+        if (sum(&self.rate) && sum(&self.rate_iops))
+            || (sum(&self.rate_min) && sum(&self.rate_iops_min))
+        {
+            return Err(
+                "rate and rate_iops are mutually exclusive (and so are rate_min and rate_iops_min)"
+                    .into(),
+            );
+        }
+        const DIR: [&str; 3] = ["read", "write", "trim"];
+        for (d, dir) in DIR.iter().enumerate() {
+            if self.rate[d] > 0 && self.rate[d] < self.rate_min[d] {
+                return Err(format!(
+                    "minimum rate exceeds rate for {} (rate_min={} > rate={})",
+                    dir, self.rate_min[d], self.rate[d]
+                ));
+            }
+            if self.rate_iops[d] > 0 && self.rate_iops[d] < self.rate_iops_min[d] {
+                return Err(format!(
+                    "minimum rate exceeds rate for {} (rate_iops_min={} > rate_iops={})",
+                    dir, self.rate_iops_min[d], self.rate_iops[d]
+                ));
+            }
+        }
+        if self.thinktime_spin_us > self.thinktime_us && self.thinktime_us > 0 {
+            return Err(format!(
+                "thinktime_spin ({}us) is longer than thinktime ({}us)",
+                self.thinktime_spin_us, self.thinktime_us
+            ));
+        }
+        Ok(())
+    }
+}

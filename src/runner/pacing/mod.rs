@@ -1,0 +1,75 @@
+//! Pacing: when the next I/O may start (rate=, rate_iops=, rate_process=), the
+//! pauses between I/Os (thinktime=), and the minimum-rate check (rate_min=,
+//! rate_iops_min=) — fio's semantics (io_u.c rate_ddir / usec_for_io, backend.c
+//! handle_thinktime / check_min_rate), docs/pacing.md.
+//!
+//! The worker asks [`Pacer::due_ns`] for an I/O's scheduled time, empties its queue
+//! (fio quiesces before a rate wait or a think time), and waits with
+//! [`Waiter::wait_until`] *before* it stamps the I/O's start: no latency holds a
+//! pacing wait. In virtual time (ioengine=sim, clocksource=virtual) a wait moves
+//! the virtual clock instead of sleeping, so a paced run takes no wall time.
+
+mod rate;
+mod thinktime;
+mod wait;
+
+pub use rate::{MinRate, Rate};
+pub use thinktime::Think;
+pub use wait::Waiter;
+
+use crate::runner::plan::ThreadPlan;
+
+/// A job's pacing state: its rate schedule, think time and minimum-rate check (each
+/// absent when the job has none).
+pub struct Pacer {
+    pub rate: Option<Rate>,
+    pub think: Option<Think>,
+    pub min_rate: Option<MinRate>,
+    /// The direction of the last I/O generated (a think time after it credits the
+    /// rate of that direction, rate_ignore_thinktime).
+    pub last_dir: usize,
+}
+
+impl Pacer {
+    /// The pacing `plan` asks for; times count from `begin_ns`.
+    pub fn new(plan: &ThreadPlan, begin_ns: u64) -> Pacer {
+        let p = &plan.spec.pacing;
+        let min_bs = [0, 1, 2].map(|d| plan.spec.bs[d].min.max(1));
+        Pacer {
+            rate: Rate::new(p, min_bs, &plan.seeds, begin_ns),
+            think: Think::new(p),
+            min_rate: MinRate::new(p, &plan.spec.name, begin_ns),
+            last_dir: 0,
+        }
+    }
+
+    /// Nothing to pace: the loop skips every hook.
+    pub fn idle(&self) -> bool {
+        self.rate.is_none() && self.think.is_none() && self.min_rate.is_none()
+    }
+
+    /// When an I/O of direction `dir` is due (None: not paced).
+    #[inline]
+    pub fn due_ns(&self, dir: usize) -> Option<u64> {
+        self.rate.as_ref().and_then(|r| r.due_ns(dir))
+    }
+
+    /// An I/O of `bytes` in direction `dir` was issued: schedule the next one.
+    #[inline]
+    pub fn issued(&mut self, dir: usize, bytes: u64) {
+        if let Some(r) = &mut self.rate {
+            r.issued(dir, bytes);
+        }
+    }
+
+    /// The measured phase starts again at `now` (ramp_time over): the schedule and
+    /// the minimum-rate window restart there, as fio resets them with its stats.
+    pub fn restart(&mut self, now: u64) {
+        if let Some(r) = &mut self.rate {
+            r.restart(now);
+        }
+        if let Some(m) = &mut self.min_rate {
+            m.restart(now);
+        }
+    }
+}
