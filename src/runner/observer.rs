@@ -29,8 +29,8 @@ pub struct Completion {
     pub offset: u64,
     /// When the I/O was handed to the kernel (its clat start).
     pub issue_ns: u64,
-    /// When the I/O was due (today its start; pacing will schedule it), for latency
-    /// measured from the due time (coordinated omission).
+    /// When the I/O was due: its rate schedule when paced, else its start (for
+    /// latency measured from the due time, coordinated omission).
     pub due_ns: u64,
     pub slat_ns: u64,
     pub clat_ns: u64,

@@ -145,7 +145,8 @@ impl MinRate {
             return None;
         }
         for (d, &(bytes, ios)) in done.iter().enumerate() {
-            if self.min_bps[d] == 0 && self.min_iops[d] == 0 {
+            // fio checks only the directions that moved data.
+            if (self.min_bps[d] == 0 && self.min_iops[d] == 0) || bytes == 0 {
                 continue;
             }
             if let Some((b0, i0, t0)) = self.last[d] {

@@ -102,6 +102,8 @@ fn pin_and_nice(plan: &ThreadPlan) -> Result<(), (i32, String)> {
 }
 
 #[cfg(test)]
+mod pace_tests;
+#[cfg(test)]
 mod scripted;
 #[cfg(test)]
 mod tests;

@@ -13,9 +13,9 @@ use crate::sys::memory::page_size;
 /// The times of one I/O on the thread's clock, in ns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitTimes {
-    /// When the I/O was due. Today the time it was generated; a paced job (rate,
-    /// rate_iops, thinktime) will set its schedule here, so latency can also be
-    /// reported from the due time (coordinated omission).
+    /// When the I/O was due: its rate schedule (rate, rate_iops) when paced, else its
+    /// start — so latency can also be measured from the due time (coordinated
+    /// omission).
     pub due_ns: u64,
     /// fio's start_time: where `lat` (and `slat`) begin.
     pub start_ns: u64,
