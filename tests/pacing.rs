@@ -1,0 +1,223 @@
+//! Pacing through the binary (docs/pacing.md): on the simulated device in virtual
+//! time, latency is the device's service time at every rate and depth and the
+//! achieved rate is the target; in real time the achieved rate is the target; fio
+//! 3.33 does the same I/Os on a paced file job; bad pacing options are refused.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+fn read(v: &Value) -> &Value {
+    &v["jobs"][0]["read"]
+}
+
+fn mean(v: &Value, lat: &str) -> f64 {
+    read(v)[lat]["mean"].as_f64().unwrap()
+}
+
+/// A 4 KiB random-read job on the sim device (50 µs fixed service) for 10 virtual
+/// seconds.
+fn sim(depth: u32, rate_iops: Option<u32>) -> Value {
+    let depth = format!("--iodepth={depth}");
+    let mut args = vec![
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:50us",
+        "--rw=randread",
+        "--size=1g",
+        "--runtime=10s",
+        "--time_based",
+        depth.as_str(),
+    ];
+    let rate = rate_iops.map(|r| format!("--rate_iops={r}"));
+    if let Some(r) = &rate {
+        args.push(r);
+    }
+    run_json(&args)
+}
+
+#[test]
+fn on_the_sim_paced_latency_is_the_service_time_at_every_rate_and_depth() {
+    // Unpaced at depth 1: nothing queues, so clat = lat = the device's service time
+    // (50 µs plus the 4 KiB transfer over the link).
+    let base = sim(1, None);
+    let service = mean(&base, "clat_ns");
+    assert_eq!(mean(&base, "lat_ns"), service);
+    assert!((50_000.0..52_000.0).contains(&service), "{service}");
+    for depth in [1, 8, 32] {
+        for rate in [300u32, 6000] {
+            let v = sim(depth, Some(rate));
+            let tag = format!("rate_iops={rate} iodepth={depth}");
+            // Exactly: virtual time has no jitter, and no wait is in any latency.
+            assert_eq!(mean(&v, "clat_ns"), service, "{tag}");
+            assert_eq!(mean(&v, "lat_ns"), service, "{tag}");
+            assert_eq!(
+                read(&v)["clat_ns"]["max"].as_f64().unwrap(),
+                service,
+                "{tag}"
+            );
+            let iops = read(&v)["iops"].as_f64().unwrap();
+            assert!(
+                (iops / rate as f64 - 1.0).abs() < 0.01,
+                "{tag}: {iops} IOPS"
+            );
+        }
+    }
+}
+
+#[test]
+fn on_the_sim_rate_in_bytes_and_per_direction_rates_are_met() {
+    // rate=2m of 8 KiB writes: 256 IOPS; reads unpaced would be far faster.
+    let v = run_json(&[
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:20us",
+        "--rw=randwrite",
+        "--bs=8k",
+        "--size=1g",
+        "--runtime=20s",
+        "--time_based",
+        "--rate=,2m",
+    ]);
+    let w = &v["jobs"][0]["write"];
+    let bw = w["bw_bytes"].as_f64().unwrap();
+    assert!((bw / (2 << 20) as f64 - 1.0).abs() < 0.01, "{bw} B/s");
+}
+
+#[test]
+fn in_real_time_the_null_engine_meets_the_rate() {
+    for (bs, rate, per_sec) in [
+        ("4k", "--rate_iops=2000", 2000.0),
+        ("64k", "--rate=8m", 128.0),
+    ] {
+        let bs = format!("--bs={bs}");
+        let v = run_json(&[
+            "--name=p",
+            "--ioengine=null",
+            "--rw=read",
+            "--size=100g",
+            &bs,
+            rate,
+            "--runtime=2s",
+            "--time_based",
+        ]);
+        let ios = read(&v)["total_ios"].as_u64().unwrap() as f64;
+        // A rate check, not a timing: the schedule fixes the count (2 s × rate, +1
+        // for the I/O due at 0), whatever the machine's speed.
+        let want = 2.0 * per_sec;
+        assert!((ios / want - 1.0).abs() < 0.03, "{rate}: {ios} I/Os in 2 s");
+        // The null engine takes no time: no latency holds a wait.
+        assert!(mean(&v, "lat_ns") < 1_000_000.0, "{rate}: {v}");
+    }
+}
+
+#[test]
+fn a_paced_file_job_does_what_fio_does() {
+    if !have_fio() {
+        return;
+    }
+    let dir = scratch();
+    let opts = [
+        "--name=p",
+        "--ioengine=psync",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=2m",
+        "--rate_iops=1000",
+    ];
+    let mut f = opts.to_vec();
+    let fio_file = format!("--filename={}", file_in(dir.path(), "fio.dat"));
+    f.push(&fio_file);
+    let fio = fio_json(&f);
+    let mut r = opts.to_vec();
+    let ferrio_file = format!("--filename={}", file_in(dir.path(), "ferrio.dat"));
+    r.push(&ferrio_file);
+    let ours = run_json(&r);
+    assert_eq!(dir_counts(&ours, "read"), dir_counts(&fio, "read"));
+    assert_eq!(dir_counts(&ours, "read"), (2 << 20, 512));
+    // 512 I/Os at 1000 IOPS: both take about 0.511 s.
+    for (who, v) in [("fio", &fio), ("ferrio", &ours)] {
+        let iops = read(v)["iops"].as_f64().unwrap();
+        assert!((iops / 1000.0 - 1.0).abs() < 0.04, "{who}: {iops} IOPS");
+    }
+}
+
+fn refused(args: &[&str]) -> String {
+    let out = ferrio().args(args).output().unwrap();
+    assert!(!out.status.success(), "{args:?} was accepted");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_pacing_options_are_refused_as_fio_does() {
+    let e = refused(&[
+        "--name=p",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate=1m",
+        "--rate_min=2m",
+    ]);
+    assert!(e.contains("minimum rate exceeds rate"), "{e}");
+    let e = refused(&[
+        "--name=p",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate=1m",
+        "--rate_iops=10",
+    ]);
+    assert!(e.contains("mutually exclusive"), "{e}");
+    let e = refused(&[
+        "--name=p",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate_iops=10",
+        "--rate_process=burst",
+    ]);
+    assert!(
+        e.contains("rate_process") && e.contains("linear, poisson"),
+        "{e}"
+    );
+    let e = refused(&[
+        "--name=p",
+        "--ioengine=null",
+        "--size=1m",
+        "--thinktime=1",
+        "--thinktime_iotime=1",
+    ]);
+    assert!(
+        e.contains("'thinktime_iotime' is not supported by ferrio yet"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_missed_rate_min_stops_the_job_with_fios_message() {
+    // The sim does 1000 IOPS at most at depth 1 (1 ms per read); 4 MiB/s is asked.
+    let out = ferrio()
+        .args([
+            "--name=slow",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:1ms",
+            "--rw=read",
+            "--size=1g",
+            "--runtime=30s",
+            "--time_based",
+            "--rate_min=4m",
+            "--output-format=json",
+        ])
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        all.contains("slow: rate_min=4194304B/s not met, got "),
+        "{all}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{all}");
+}
