@@ -33,6 +33,16 @@ fn run_job(path: &std::path::Path) -> serde_json::Value {
 }
 
 #[test]
+fn fio_rate_clients() {
+    let v = run_example("rate-clients.fio");
+    // 4 MiB each: 16 MiB/s readers take about 0.25 s, the 4000-IOPS one 1024 I/Os.
+    for j in v["jobs"].as_array().unwrap() {
+        assert_eq!(j["read"]["io_bytes"].as_u64(), Some(4 << 20), "{j}");
+        assert_eq!(j["error"].as_u64(), Some(0), "{j}");
+    }
+}
+
+#[test]
 fn fio_rand_read() {
     run_example("rand-read.fio");
 }
