@@ -183,11 +183,10 @@ fn bad_pacing_options_are_refused_as_fio_does() {
         "--name=p",
         "--ioengine=null",
         "--size=1m",
-        "--thinktime=1",
-        "--thinktime_iotime=1",
+        "--latency_target=1ms",
     ]);
     assert!(
-        e.contains("'thinktime_iotime' is not supported by ferrio yet"),
+        e.contains("'latency_target' is not supported by ferrio yet"),
         "{e}"
     );
 }

@@ -37,7 +37,7 @@ impl Pacer {
         let min_bs = [0, 1, 2].map(|d| plan.spec.bs[d].min.max(1));
         Pacer {
             rate: Rate::new(p, min_bs, &plan.seeds, begin_ns),
-            think: Think::new(p),
+            think: Think::new(p, begin_ns),
             min_rate: MinRate::new(p, &plan.spec.name, begin_ns),
             last_dir: 0,
         }

@@ -235,3 +235,31 @@ fn poisson_gaps_have_the_rate_as_mean_and_vary_as_an_exponential() {
     );
     assert_eq!(again.queued_at[..100], q[..100]);
 }
+
+#[test]
+fn thinktime_iotime_pauses_after_that_much_io_time() {
+    // 1 ms I/Os, a 5 ms pause once 3 ms of I/O passed since the last one; the
+    // default thinktime_blocks (1) does not count with thinktime_iotime (fio).
+    let r = run(
+        "rw=read\nbs=4k\nsize=32k\nthinktime=5ms\nthinktime_iotime=3ms",
+        Script::sync(MS),
+    );
+    let want: Vec<u64> = [0, 1, 2, 8, 9, 10, 16, 17].iter().map(|t| t * MS).collect();
+    assert_eq!(r.queued_at, want);
+    // Given explicitly, thinktime_blocks counts too: a pause after every 2 I/Os.
+    let r = run(
+        "rw=read\nbs=4k\nsize=16k\nthinktime=5ms\nthinktime_iotime=1h\nthinktime_blocks=2",
+        Script::sync(MS),
+    );
+    assert_eq!(r.queued_at, vec![0, MS, 7 * MS, 8 * MS]);
+}
+
+#[test]
+fn a_thinktime_spin_longer_than_thinktime_is_spun_whole() {
+    // fio accepts it and spins all of it.
+    let r = run(
+        "rw=read\nbs=4k\nsize=8k\nthinktime=100\nthinktime_spin=300",
+        Script::sync(10_000),
+    );
+    assert_eq!(r.queued_at, vec![0, 310_000]);
+}

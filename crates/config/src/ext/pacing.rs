@@ -45,6 +45,11 @@ pub struct PacingSpec {
     pub thinktime_spin_us: u64,
     /// thinktime_blocks=: pause after this many I/Os.
     pub thinktime_blocks: u64,
+    /// thinktime_blocks was given (with thinktime_iotime, only then do blocks count).
+    pub thinktime_blocks_set: bool,
+    /// thinktime_iotime=: also pause once this many µs of I/O passed since the last
+    /// pause (0: off).
+    pub thinktime_iotime_us: u64,
     pub blocks_type: ThinkBlocks,
 }
 
@@ -61,6 +66,8 @@ impl Default for PacingSpec {
             thinktime_us: 0,
             thinktime_spin_us: 0,
             thinktime_blocks: 1,
+            thinktime_blocks_set: false,
+            thinktime_iotime_us: 0,
             blocks_type: ThinkBlocks::Complete,
         }
     }
@@ -106,12 +113,6 @@ impl PacingSpec {
                     dir, self.rate_iops_min[d], self.rate_iops[d]
                 ));
             }
-        }
-        if self.thinktime_spin_us > self.thinktime_us && self.thinktime_us > 0 {
-            return Err(format!(
-                "thinktime_spin ({}us) is longer than thinktime ({}us)",
-                self.thinktime_spin_us, self.thinktime_us
-            ));
         }
         Ok(())
     }

@@ -64,11 +64,11 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
-    opt("thinktime_blocks", K::Int, C::Pacing, "IO buffer period between 'thinktime'", |j, c, v| {
+    opt("thinktime_blocks", K::Int, C::Pacing, "IO buffer period between 'thinktime' (1 when not given; given explicitly, it also counts with thinktime_iotime)", |j, c, v| {
         j.pacing.thinktime_blocks = c.uint(v)?;
+        j.pacing.thinktime_blocks_set = true;
         Ok(())
-    })
-    .def("1"),
+    }),
     opt("thinktime_blocks_type", K::Choice, C::Pacing, "How thinktime_blocks takes effect", |j, c, v| {
         j.pacing.blocks_type = match c.choice(v)? {
             "issue" => ThinkBlocks::Issue,
@@ -81,4 +81,9 @@ pub const PACING: &[OptSpec] = &[
         ("complete", "thinktime_blocks takes effect at the completion side"),
         ("issue", "thinktime_blocks takes effect at the issue side"),
     ]),
+    opt("thinktime_iotime", K::Time(TimeUnit::S), C::Pacing, "IO time interval between 'thinktime': also pause once this long (seconds by default) has passed since the last pause; without thinktime_blocks, only time triggers a pause", |j, c, v| {
+        j.pacing.thinktime_iotime_us = c.time(v)?;
+        Ok(())
+    })
+    .def("0"),
 ];

@@ -81,7 +81,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("significant_figures", "Digits in normal output"),
     u("stats", "Collect statistics"),
     u("sync_file_range", "sync_file_range(2) after writes"),
-    u("thinktime_iotime", "fio option"),
     u("trim_backlog", "fio option"),
     u("trim_backlog_batch", "fio option"),
     u("trim_percentage", "Trim verified blocks"),

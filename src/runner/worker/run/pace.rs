@@ -42,7 +42,10 @@ impl Worker<'_> {
             let unfinished =
                 self.st.inflight + self.st.retry.len() + self.st.busy.is_some() as usize;
             let completed = self.st.issued_ios.saturating_sub(unfinished as u64);
-            if think.take(self.st.issued_ios, completed) {
+            let last_read = self.last_read;
+            if think.take(self.st.issued_ios, completed, || {
+                last_read.unwrap_or_else(|| clock.now_ns())
+            }) {
                 let (spin, total, ignore) = (think.spin_ns, think.total_ns, think.ignore_for_rate);
                 self.quiesce();
                 let start = clock.now_ns();
@@ -50,6 +53,9 @@ impl Worker<'_> {
                 self.waiter
                     .spin_until(clock, start.saturating_add(spin).min(end));
                 let now = self.waiter.wait_until(clock, end);
+                if let Some(think) = &mut self.pacer.think {
+                    think.ended(now);
+                }
                 if ignore {
                     if let Some(r) = &mut self.pacer.rate {
                         r.skip(self.pacer.last_dir, now - start);
