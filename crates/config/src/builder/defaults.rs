@@ -104,6 +104,7 @@ impl JobSpec {
             sim: Default::default(),
             steadystate: Default::default(),
             logs: Default::default(),
+            errors: Default::default(),
         }
     }
 
