@@ -30,6 +30,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
             total_ios: a.total_ios - b.total_ios,
             short_ios: a.short_ios.saturating_sub(b.short_ios),
             drop_ios: a.drop_ios.saturating_sub(b.drop_ios),
+            failed_ios: a.failed_ios.saturating_sub(b.failed_ios),
             slat: a.slat.delta(&b.slat),
             clat: a.clat.delta(&b.clat),
             lat: a.lat.delta(&b.lat),

@@ -1,11 +1,12 @@
-//! What the loop records: each completion (latencies, bytes, the error that stops
-//! the job), each submission (slat), fio's depth maps, the periodic bw/IOPS samples
+//! What the loop records: each completion (latencies, bytes, errors under the
+//! job's error policy), each submission (slat), fio's depth maps, the periodic bw/IOPS samples
 //! and the observers. Nothing here reads the clock: the loop passes the times in.
 
 use super::units::UnitTimes;
 use crate::engine::{IoOp, IoUnit};
 use crate::runner::observer::{Completion, Observers, Verdict};
-use crate::runner::recorder::{Recording, Sampler, ThreadStats};
+use crate::runner::recorder::{ErrorCount, Recording, Sampler, ThreadStats};
+use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
 use ferrio_config::JobSpec;
 use std::path::Path;
 
@@ -13,8 +14,11 @@ pub struct Accounting {
     pub stats: ThreadStats,
     pub observers: Observers,
     pub sampler: Sampler,
-    /// First error: (errno, message).
+    /// The error that stops the job: (errno, message).
     pub error: Option<(i32, String)>,
+    /// Errors counted under continue_on_error.
+    pub errors: ErrorCount,
+    policy: ErrorPolicy,
     rec: Recording,
     /// Whether lat may be shadowed at all (see `lat_shadow`).
     shadow: bool,
@@ -44,6 +48,8 @@ impl Accounting {
             observers,
             sampler: Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms),
             error: None,
+            errors: ErrorCount::default(),
+            policy: spec.errors.clone(),
             rec,
             shadow,
             lat_shadow: [shadow; 3],
@@ -121,8 +127,35 @@ impl Accounting {
         }
     }
 
+    /// An I/O of direction `op` failed with `errno` (fio's break_on_this_error): a
+    /// non-fatal error is counted and the job goes on (true); any other stops it
+    /// (false: the first becomes the job's error, counted when continue_on_error
+    /// covers its type). The I/O itself is never counted. error_dump prints the
+    /// non-fatal ones as they happen (the fatal one is printed at the end).
+    pub fn io_error(&mut self, op: IoOp, errno: i32, msg: impl FnOnce() -> String) -> bool {
+        let t = ErrorType::of(op == IoOp::Read, errno);
+        let d = ddir_of(op);
+        if d < 3 {
+            self.stats.dir[d].failed_ios += 1;
+        }
+        if self.policy.non_fatal(t, errno) {
+            self.errors.add(errno);
+            if self.policy.error_dump {
+                eprintln!("ferrio: {}", msg());
+            }
+            return true;
+        }
+        if self.error.is_none() {
+            if self.policy.covers(t) {
+                self.errors.add(errno);
+            }
+            self.error = Some((errno, msg()));
+        }
+        false
+    }
+
     /// Account one completed unit at `now` (not during ramp: the caller decides). An
-    /// error result becomes the job's error (fio stops a job at its first error).
+    /// error result goes to the error policy (`io_error`).
     #[inline]
     pub fn complete(
         &mut self,
@@ -135,8 +168,7 @@ impl Accounting {
         let d = ddir_of(u.op);
         if u.result < 0 {
             let errno = (-u.result) as i32;
-            self.error = Some((
-                errno,
+            self.io_error(u.op, errno, || {
                 format!(
                     "io_u error on file {}: {}: {} offset={}, buflen={}",
                     path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
@@ -144,8 +176,8 @@ impl Accounting {
                     op_name(u.op),
                     u.offset,
                     u.len
-                ),
-            ));
+                )
+            });
             return;
         }
         if ramping {
