@@ -172,7 +172,7 @@ impl Accounting {
                 format!(
                     "io_u error on file {}: {}: {} offset={}, buflen={}",
                     path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
-                    std::io::Error::from_raw_os_error(errno),
+                    ferrio_report::normal::strerror(errno),
                     op_name(u.op),
                     u.offset,
                     u.len

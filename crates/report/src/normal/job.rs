@@ -69,7 +69,7 @@ fn title(job: &JobReport) -> String {
 }
 
 /// The OS's message for an errno value, without Rust's " (os error N)" suffix.
-fn strerror(errno: i32) -> String {
+pub fn strerror(errno: i32) -> String {
     let s = std::io::Error::from_raw_os_error(errno).to_string();
     match s.rfind(" (os error") {
         Some(i) => s[..i].to_string(),
