@@ -262,6 +262,12 @@ fn eio_fields_match_fio() {
         &["--ignore_error=EIO:ENXIO"],
         &["--continue_on_error=write"],
         &[],
+        // Counts add up over a group; err= and first_error as fio's.
+        &[
+            "--continue_on_error=all",
+            "--numjobs=2",
+            "--group_reporting",
+        ],
     ] {
         let mut e = extra.to_vec();
         e.push("--output-format=json");
@@ -333,6 +339,9 @@ fn enospc_fields_match_fio() {
         &["--ignore_error=,ENOSPC"][..],
         &["--continue_on_error=write"],
         &["--continue_on_error=all"],
+        // fill_device: running out of space ends the job without an error.
+        &["--fill_device=1"],
+        &["--fill_device=1", "--continue_on_error=write"],
     ] {
         let mut e = extra.to_vec();
         e.push("--output-format=json");

@@ -19,6 +19,8 @@ pub struct Accounting {
     /// Errors counted under continue_on_error.
     pub errors: ErrorCount,
     policy: ErrorPolicy,
+    /// fill_device: ENOSPC/EDQUOT is how the job ends, not an error (`out_of_space`).
+    fill_device: bool,
     rec: Recording,
     /// Whether lat may be shadowed at all (see `lat_shadow`).
     shadow: bool,
@@ -50,6 +52,7 @@ impl Accounting {
             error: None,
             errors: ErrorCount::default(),
             policy: spec.errors.clone(),
+            fill_device: spec.fill_device,
             rec,
             shadow,
             lat_shadow: [shadow; 3],
@@ -146,12 +149,17 @@ impl Accounting {
             return true;
         }
         if self.error.is_none() {
-            if self.policy.covers(t) {
+            if self.policy.covers(t) && !self.out_of_space(errno) {
                 self.errors.add(errno);
             }
             self.error = Some((errno, msg()));
         }
         false
+    }
+
+    /// fill_device ran out of space (fio's backend.c: such a job ends without error).
+    pub fn out_of_space(&self, errno: i32) -> bool {
+        self.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT)
     }
 
     /// Account one completed unit at `now` (not during ramp: the caller decides). An

@@ -529,8 +529,16 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let mut error = self.acct.error.take();
+        if let Some((errno, msg)) = &error {
+            if self.acct.out_of_space(*errno) {
+                // fill_device: the device is full, the job is done (still said, as fio).
+                eprintln!("ferrio: {msg}");
+                error = None;
+            }
+        }
         let mut result = ThreadResult {
-            error: self.acct.error.take(),
+            error,
             errors: self.acct.errors,
             start_ns: self.stats_start_ns,
             end_ns: end,

@@ -718,3 +718,20 @@ fn a_zero_byte_transfer_is_a_non_fatal_eio_under_continue_on_error() {
     // The depth map counts the failed I/O too (fio marks depth at queue time).
     assert_eq!(o.result.stats.depth.total_submit, 16);
 }
+
+#[test]
+fn fill_device_ends_at_enospc_without_an_error() {
+    for (opts, error) in [
+        ("fill_device=1", None),
+        ("fill_device=1\ncontinue_on_error=write", None),
+        ("fill_device=0", Some(libc::ENOSPC)),
+    ] {
+        let job = format!("rw=write\nbs=4k\nsize=64k\n{opts}");
+        let o = run(&job, failing_at(&[3], libc::ENOSPC), 0);
+        assert_eq!(o.result.error.as_ref().map(|e| e.0), error, "{opts}");
+        // Not counted even under continue_on_error (fio's break_on_this_error).
+        assert_eq!(o.result.errors.total, 0, "{opts}");
+        assert_eq!(o.result.stats.dir[1].total_ios, 3, "{opts}");
+        assert_eq!(queued_offsets(&o.calls).len(), 4, "{opts}");
+    }
+}
