@@ -423,3 +423,35 @@ fn bad_values_are_refused_naming_the_option() {
         );
     }
 }
+
+#[test]
+fn status_interval_reports_carry_the_running_error_count() {
+    let Some(lo) = FailingLoop::new() else { return };
+    let (code, out, err) = run(
+        ferrio(),
+        &read_job(
+            &lo.dev,
+            &[
+                "--continue_on_error=all",
+                "--time_based",
+                "--runtime=2s",
+                "--status-interval=300ms",
+                "--output-format=json",
+            ],
+        ),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let counts: Vec<i64> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["ferrio_report"] == "periodic")
+        .map(|v| {
+            let j = &v["cumulative"]["jobs"][0];
+            assert_eq!(j["first_error"], 5);
+            j["total_err"].as_i64().unwrap()
+        })
+        .collect();
+    assert!(!counts.is_empty(), "no periodic report: {out}");
+    assert!(counts[0] > 0, "{counts:?}");
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+}

@@ -42,6 +42,8 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
     ThreadStats {
         dir,
         sync_ios: now.sync_ios.saturating_sub(then.sync_ios),
+        // The running error count, not a difference.
+        errors: now.errors,
         sync_lat: now.sync_lat.delta(&then.sync_lat),
         lat_buckets: LatencyBuckets {
             ns: sub(&now.lat_buckets.ns, &then.lat_buckets.ns),

@@ -89,8 +89,8 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         iodepth: spec.iodepth,
         steadystate: None,
         errors: spec.errors.continues().then_some(ErrorTotals {
-            total: r.errors.total,
-            first_error: r.errors.first,
+            total: s.errors.total,
+            first_error: s.errors.first,
         }),
     };
     Acc {
@@ -104,7 +104,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
 fn job_error(spec: &ferrio_config::JobSpec, r: &ThreadResult) -> i32 {
     match &r.error {
         Some(e) => e.0,
-        None if spec.errors.continues() => r.errors.first,
+        None if spec.errors.continues() => r.stats.errors.first,
         None => 0,
     }
 }

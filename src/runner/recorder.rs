@@ -32,6 +32,9 @@ pub struct ThreadStats {
     pub usage: Usage,
     /// Microseconds the thread did measured I/O (ramp excluded).
     pub runtime_us: u64,
+    /// Errors counted under continue_on_error (fio's total_err_count, first_error).
+    /// Kept across the end of ramp_time (fio counts them per thread, not per stats).
+    pub errors: ErrorCount,
 }
 
 /// What a thread hands back to the reporter.
@@ -41,8 +44,6 @@ pub struct ThreadResult {
     /// The error that stopped the job: (errno, message). fio stops a job at its
     /// first I/O error unless continue_on_error makes it non-fatal.
     pub error: Option<(i32, String)>,
-    /// Errors counted under continue_on_error (fio's total_err_count, first_error).
-    pub errors: ErrorCount,
     /// Clock time the thread started its measured phase and ended.
     pub start_ns: u64,
     pub end_ns: u64,

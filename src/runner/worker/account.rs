@@ -5,7 +5,7 @@
 use super::units::UnitTimes;
 use crate::engine::{IoOp, IoUnit};
 use crate::runner::observer::{Completion, Observers, Verdict};
-use crate::runner::recorder::{ErrorCount, Recording, Sampler, ThreadStats};
+use crate::runner::recorder::{Recording, Sampler, ThreadStats};
 use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
 use ferrio_config::JobSpec;
 use std::path::Path;
@@ -16,8 +16,6 @@ pub struct Accounting {
     pub sampler: Sampler,
     /// The error that stops the job: (errno, message).
     pub error: Option<(i32, String)>,
-    /// Errors counted under continue_on_error.
-    pub errors: ErrorCount,
     policy: ErrorPolicy,
     /// fill_device: ENOSPC/EDQUOT is how the job ends, not an error (`out_of_space`).
     fill_device: bool,
@@ -50,7 +48,6 @@ impl Accounting {
             observers,
             sampler: Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms),
             error: None,
-            errors: ErrorCount::default(),
             policy: spec.errors.clone(),
             fill_device: spec.fill_device,
             rec,
@@ -63,7 +60,10 @@ impl Accounting {
 
     /// End of ramp_time at `now`: everything measured so far is discarded.
     pub fn reset(&mut self, now: u64) {
-        self.stats = ThreadStats::default();
+        self.stats = ThreadStats {
+            errors: self.stats.errors,
+            ..Default::default()
+        };
         self.lat_shadow = [self.shadow; 3];
         self.sampler = Sampler::new(now, self.bw_avg_ms, self.iops_avg_ms);
         self.observers.stats_reset(now);
@@ -142,7 +142,7 @@ impl Accounting {
             self.stats.dir[d].failed_ios += 1;
         }
         if self.policy.non_fatal(t, errno) {
-            self.errors.add(errno);
+            self.stats.errors.add(errno);
             if self.policy.error_dump {
                 eprintln!("ferrio: {}", msg());
             }
@@ -150,7 +150,7 @@ impl Accounting {
         }
         if self.error.is_none() {
             if self.policy.covers(t) && !self.out_of_space(errno) {
-                self.errors.add(errno);
+                self.stats.errors.add(errno);
             }
             self.error = Some((errno, msg()));
         }

@@ -539,7 +539,6 @@ impl<'a> Worker<'a> {
         }
         let mut result = ThreadResult {
             error,
-            errors: self.acct.errors,
             start_ns: self.stats_start_ns,
             end_ns: end,
             elapsed_ns: end - self.lim.begin_ns,

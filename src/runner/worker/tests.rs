@@ -559,7 +559,7 @@ fn continue_on_error_counts_non_fatal_errors_and_goes_on() {
     );
     assert!(o.result.error.is_none(), "{:?}", o.result.error);
     assert_eq!(
-        (o.result.errors.total, o.result.errors.first),
+        (o.result.stats.errors.total, o.result.stats.errors.first),
         (2, libc::EIO)
     );
     let d = &o.result.stats.dir[0];
@@ -591,7 +591,7 @@ fn continue_on_error_types_decide_which_direction_goes_on() {
                 assert!(o.result.error.is_none(), "{what}");
                 assert_eq!((s.total_ios, s.failed_ios), (15, 1), "{what}");
                 assert_eq!(
-                    (o.result.errors.total, o.result.errors.first),
+                    (o.result.stats.errors.total, o.result.stats.errors.first),
                     (1, 5),
                     "{what}"
                 );
@@ -599,7 +599,7 @@ fn continue_on_error_types_decide_which_direction_goes_on() {
                 assert_eq!(o.result.error.as_ref().map(|e| e.0), Some(5), "{what}");
                 assert_eq!((s.total_ios, s.failed_ios), (2, 1), "{what}");
                 // Not counted: continue_on_error does not cover the type.
-                assert_eq!(o.result.errors.total, 0, "{what}");
+                assert_eq!(o.result.stats.errors.total, 0, "{what}");
             }
         }
     }
@@ -615,7 +615,10 @@ fn an_error_outside_the_ignore_list_stops_the_job_and_is_counted() {
         0,
     );
     assert_eq!(o.result.error.as_ref().map(|e| e.0), Some(libc::ENOSPC));
-    assert_eq!((o.result.errors.total, o.result.errors.first), (1, 28));
+    assert_eq!(
+        (o.result.stats.errors.total, o.result.stats.errors.first),
+        (1, 28)
+    );
     assert_eq!(o.result.stats.dir[1].total_ios, 1);
     assert_eq!(queued_offsets(&o.calls).len(), 2);
 }
@@ -629,7 +632,10 @@ fn ignore_error_lists_replace_the_default_and_turn_continuing_on() {
         0,
     );
     assert!(o.result.error.is_none());
-    assert_eq!((o.result.errors.total, o.result.errors.first), (3, 28));
+    assert_eq!(
+        (o.result.stats.errors.total, o.result.stats.errors.first),
+        (3, 28)
+    );
     assert_eq!(o.result.stats.dir[1].total_ios, 13);
     // ... but EIO on a write is fatal now (the list replaced EIO:EILSEQ), counted.
     let o = run(
@@ -638,7 +644,7 @@ fn ignore_error_lists_replace_the_default_and_turn_continuing_on() {
         0,
     );
     assert_eq!(o.result.error.as_ref().map(|e| e.0), Some(libc::EIO));
-    assert_eq!(o.result.errors.total, 1);
+    assert_eq!(o.result.stats.errors.total, 1);
     // A read list by number; a later continue_on_error=none turns it off again.
     let read = |extra: &str| {
         let opts = format!("rw=read\nbs=4k\nsize=64k\nignore_error=6:5\n{extra}");
@@ -646,10 +652,13 @@ fn ignore_error_lists_replace_the_default_and_turn_continuing_on() {
     };
     let r = read("");
     assert!(r.error.is_none());
-    assert_eq!((r.errors.total, r.errors.first), (2, libc::ENXIO));
+    assert_eq!(
+        (r.stats.errors.total, r.stats.errors.first),
+        (2, libc::ENXIO)
+    );
     let r = read("continue_on_error=none");
     assert_eq!(r.error.as_ref().map(|e| e.0), Some(libc::ENXIO));
-    assert_eq!(r.errors.total, 0);
+    assert_eq!(r.stats.errors.total, 0);
 }
 
 #[test]
@@ -667,7 +676,7 @@ fn the_first_error_counted_is_first_error() {
     );
     assert!(o.result.error.is_none());
     assert_eq!(
-        (o.result.errors.total, o.result.errors.first),
+        (o.result.stats.errors.total, o.result.stats.errors.first),
         (3, libc::ENXIO)
     );
 }
@@ -688,7 +697,7 @@ fn asynchronous_errors_continue_with_every_io_reaped() {
     );
     assert!(o.result.error.is_none());
     assert_eq!(
-        (o.result.errors.total, o.result.errors.first),
+        (o.result.stats.errors.total, o.result.stats.errors.first),
         (3, libc::EIO)
     );
     let d = &o.result.stats.dir[0];
@@ -710,7 +719,7 @@ fn a_zero_byte_transfer_is_a_non_fatal_eio_under_continue_on_error() {
     );
     assert!(o.result.error.is_none());
     assert_eq!(
-        (o.result.errors.total, o.result.errors.first),
+        (o.result.stats.errors.total, o.result.stats.errors.first),
         (1, libc::EIO)
     );
     let d = &o.result.stats.dir[0];
@@ -730,8 +739,24 @@ fn fill_device_ends_at_enospc_without_an_error() {
         let o = run(&job, failing_at(&[3], libc::ENOSPC), 0);
         assert_eq!(o.result.error.as_ref().map(|e| e.0), error, "{opts}");
         // Not counted even under continue_on_error (fio's break_on_this_error).
-        assert_eq!(o.result.errors.total, 0, "{opts}");
+        assert_eq!(o.result.stats.errors.total, 0, "{opts}");
         assert_eq!(o.result.stats.dir[1].total_ios, 3, "{opts}");
         assert_eq!(queued_offsets(&o.calls).len(), 4, "{opts}");
     }
+}
+
+#[test]
+fn errors_during_ramp_time_stay_counted() {
+    // fio counts errors per thread, not in the statistics ramp_time discards.
+    let o = run(
+        "rw=read\nbs=4k\nsize=64k\nramp_time=1us\ncontinue_on_error=read",
+        failing_at(&[1, 14], libc::EIO),
+        0,
+    );
+    assert!(o.result.error.is_none());
+    assert_eq!(o.result.stats.errors.total, 2);
+    // The statistics restarted after the ramp: the first failed read is not in them.
+    let d = &o.result.stats.dir[0];
+    assert_eq!(d.failed_ios, 1);
+    assert!(d.total_ios < 14, "{}", d.total_ios);
 }
