@@ -170,6 +170,22 @@ fn normal_error_lines(out: &str) -> (String, Option<String>) {
     (err, errors)
 }
 
+/// terse v3: the job's error (field 5), the number of fields, and the last two
+/// (total_err;first_error when the job continues on errors, else disk figures).
+fn terse_error_fields(out: &str, continues: bool) -> (String, usize, String) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("3;"))
+        .expect("a terse line");
+    let f: Vec<&str> = line.split(';').collect();
+    let tail = if continues {
+        f[f.len() - 2..].join(";")
+    } else {
+        String::new()
+    };
+    (f[4].to_string(), f.len(), tail)
+}
+
 #[test]
 fn eio_reads_are_counted_and_the_job_goes_on_under_continue_on_error() {
     let Some(lo) = FailingLoop::new() else { return };
@@ -284,6 +300,17 @@ fn eio_fields_match_fio() {
         assert_eq!(
             normal_error_lines(&oout),
             normal_error_lines(&fout),
+            "{extra:?}"
+        );
+        // terse: the error field, and total_err;first_error at the end when continuing.
+        let mut e = extra.to_vec();
+        e.push("--output-format=terse");
+        let (_, fout, _) = run(Command::new("fio"), &read_job(&lo.dev, &e));
+        let (_, oout, _) = run(ferrio(), &read_job(&lo.dev, &e));
+        let continues = !extra.is_empty();
+        assert_eq!(
+            terse_error_fields(&oout, continues),
+            terse_error_fields(&fout, continues),
             "{extra:?}"
         );
     }
