@@ -81,7 +81,8 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 
     let mut pre = Vec::new();
     if normal_out {
-        write_prerun_lines(&mut pre, &threads, fallback.as_deref());
+        let version = ferrio_config::version_string(inv.flags.fio_compat);
+        write_prerun_lines(&mut pre, &threads, &version, fallback.as_deref());
     }
     // From here on SIGINT/SIGTERM stop the run (also while files are laid out) and
     // what was measured is still reported.
@@ -116,6 +117,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
+    let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
     let to_stdout = inv.flags.output.is_none();
@@ -129,7 +131,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
+    let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    if let Some(t) = trigger {
+        t.finish();
+    }
     let signal = signalled.load(Ordering::Relaxed);
     if signal != 0 {
         // fio prints this on stdout, where it breaks the JSON; stderr keeps stdout clean.
@@ -142,6 +148,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let info = run_info(&inv, &clock, &results, started);
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
     let mut report = collect::build(&results, info, disks);
+    if let (Some(before), Some(how)) = (&idle_before, inv.flags.idle_prof) {
+        let after = crate::tools::idle::snapshot();
+        let percpu = how == ferrio_config::IdleProf::PerCpu;
+        report.cpu_idleness = Some(crate::tools::idle::measure(before, &after, percpu));
+    }
     runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
     for (_, r) in &results.threads {
         if let Some((_, msg)) = &r.error {
@@ -149,6 +160,9 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         }
     }
     write_reports(&mut out, &inv, &report, &live)?;
+    if inv.flags.bandwidth_log {
+        crate::tools::trigger::write_bandwidth_logs()?;
+    }
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
     Ok(if signal != 0 {
         EXIT_INTERRUPTED
@@ -175,7 +189,7 @@ fn run_info(
         .max()
         .unwrap_or(0);
     collect::RunInfo {
-        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        version: ferrio_config::version_string(inv.flags.fio_compat),
         global_options: inv.global_options.clone(),
         clock_source: clock_name(inv, clock),
         timestamp: secs,
@@ -202,7 +216,9 @@ fn write_reports(
         }
         match f {
             OutputFormat::Normal => text.push_str(&normal::render(report)),
-            OutputFormat::Terse => text.push_str(&terse::render(report)),
+            OutputFormat::Terse => {
+                text.push_str(&terse::render_version(report, inv.flags.terse_version))
+            }
             OutputFormat::Json => text.push_str(&json::render(report, false)),
             OutputFormat::JsonPlus => text.push_str(&json::render(report, true)),
             // Interval lines are printed during the run by the live reporter (src/live).
@@ -217,7 +233,7 @@ fn write_reports(
 /// Run-wide facts the live reports repeat.
 fn live_facts(inv: &Invocation, clock: &Clock) -> live::report::RunFacts {
     live::report::RunFacts {
-        version: format!("ferrio-{}", env!("CARGO_PKG_VERSION")),
+        version: ferrio_config::version_string(inv.flags.fio_compat),
         global_options: inv.global_options.clone(),
         clock_source: clock_name(inv, clock),
     }
@@ -240,7 +256,12 @@ fn clock_name(inv: &Invocation, clock: &Clock) -> String {
 
 /// What fio prints before a run: one header per job ("..." for numjobs clones), the
 /// version, why the TSC was not used (if so), and "Starting N processes".
-fn write_prerun_lines(pre: &mut Vec<u8>, threads: &[plan::ThreadPlan], clock_note: Option<&str>) {
+fn write_prerun_lines(
+    pre: &mut Vec<u8>,
+    threads: &[plan::ThreadPlan],
+    version: &str,
+    clock_note: Option<&str>,
+) {
     for t in threads {
         match t.clone {
             0 => {
@@ -252,7 +273,7 @@ fn write_prerun_lines(pre: &mut Vec<u8>, threads: &[plan::ThreadPlan], clock_not
             _ => {}
         }
     }
-    let _ = writeln!(pre, "ferrio-{}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(pre, "{version}");
     if let Some(reason) = clock_note {
         let _ = writeln!(pre, "{reason}");
     }
@@ -275,7 +296,10 @@ fn header_of(t: &plan::ThreadPlan) -> JobHeader {
 /// Whole-disk names behind the files the threads use (fio's disk_util list).
 fn disk_names(threads: &[plan::ThreadPlan]) -> Vec<String> {
     let mut names = Vec::new();
-    for t in threads.iter().filter(|t| !t.caps.diskless) {
+    for t in threads
+        .iter()
+        .filter(|t| !t.caps.diskless && t.spec.disk_util)
+    {
         for f in &t.files {
             let probe = if f.path.exists() {
                 f.path.clone()

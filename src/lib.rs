@@ -7,7 +7,9 @@
 
 pub mod app;
 pub mod engine;
+pub mod install;
 pub mod live;
 pub mod random;
 pub mod runner;
 pub mod sys;
+pub mod tools;

@@ -3,25 +3,15 @@
 use ferrio_config::{parse_command_line, Command};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match parse_command_line(&args) {
-        Ok(Command::Run(inv)) => ferrio::app::run(inv),
-        Ok(Command::Check(inv)) => ferrio::app::check(inv),
-        Ok(Command::Print(text)) => {
-            print!("{text}");
-            0
-        }
-        Ok(Command::CpuClockTest) => {
-            let ok = ferrio_clock::cpuclock_test(&mut std::io::stdout());
-            if ok {
-                0
-            } else {
-                1
+    let mut argv = std::env::args();
+    let fio_compat = ferrio::tools::dropin::requested(argv.next().as_deref());
+    let args: Vec<String> = argv.collect();
+    let code = match parse_command_line(&args, fio_compat) {
+        Ok(parsed) => {
+            for w in &parsed.warnings {
+                eprintln!("ferrio: warning: {w}");
             }
-        }
-        Ok(Command::ClockBench) => {
-            ferrio_clock::clock_bench(&mut std::io::stdout());
-            0
+            dispatch(parsed.command)
         }
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -29,4 +19,29 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+fn dispatch(command: Command) -> i32 {
+    match command {
+        Command::Run(inv) => ferrio::app::run(inv),
+        Command::Check(inv) => ferrio::app::check(inv),
+        Command::InstallExtras { dir, fio_link } => ferrio::install::install_extras(&dir, fio_link),
+        Command::Print(text) => {
+            print!("{text}");
+            0
+        }
+        Command::CpuClockTest => i32::from(!ferrio_clock::cpuclock_test(&mut std::io::stdout())),
+        Command::ClockBench => {
+            ferrio_clock::clock_bench(&mut std::io::stdout());
+            0
+        }
+        Command::IdleCalibrate => {
+            ferrio::tools::idle::print_calibration(&mut std::io::stdout());
+            0
+        }
+        Command::MemcpyTest(types) => {
+            ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
+            0
+        }
+    }
 }

@@ -87,7 +87,7 @@ fn known_categories_run_and_time_reports_the_clock() {
 }
 
 #[test]
-fn help_lists_the_run_wide_flags_and_the_ones_not_supported_yet() {
+fn help_lists_the_run_wide_flags_and_the_refused_ones() {
     let (rc, out, _) = run(&["--help"]);
     assert_eq!(rc, 0);
     for f in [
@@ -99,13 +99,13 @@ fn help_lists_the_run_wide_flags_and_the_ones_not_supported_yet() {
         assert!(out.contains(&format!("\n  {f}")), "{f}:\n{out}");
     }
     assert!(
-        out.contains("not support yet") && out.contains("--bandwidth-log"),
+        out.contains("fio flags ferrio refuses") && out.contains("--client"),
         "{out}"
     );
-    let (rc, _, err) = run(&["--bandwidth-log", "--name=t"]);
+    let (rc, _, err) = run(&["--client=host", "--name=t"]);
     assert_eq!(rc, 1);
     assert!(
-        err.contains("'--bandwidth-log' is not supported by ferrio yet"),
+        err.contains("'--client' is not supported") && err.contains("client/server mode"),
         "{err}"
     );
 }

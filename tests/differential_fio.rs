@@ -200,11 +200,16 @@ fn line_kinds(text: &str) -> Vec<String> {
         } else {
             t.split_whitespace().next().unwrap_or("").to_string()
         };
-        // Units inside the kind (nsec/usec/msec) depend on the data.
+        // Units inside the kind depend on the data: nsec/usec/msec, and the bandwidth
+        // unit of the "bw (  KiB/s)" sample line (fio 3.33 picks KiB/s or MiB/s by
+        // magnitude, so a faster or slower run changes it).
         let kind = kind
             .replace("nsec", "U")
             .replace("usec", "U")
             .replace("msec", "U");
+        let kind = ["KiB/s", "MiB/s", "GiB/s", "TiB/s", "kB/s", "MB/s", "GB/s"]
+            .iter()
+            .fold(kind, |k, u| k.replace(u, "B/s"));
         if kinds.last() == Some(&kind) && (kind == "lat-buckets" || kind == "pct-row") {
             continue;
         }

@@ -20,7 +20,7 @@ fn unavailable() -> Option<String> {
 macro_rules! need_uring {
     () => {
         if let Some(why) = unavailable() {
-            eprintln!("SKIP: the kernel has no usable io_uring: {why}");
+            skip(&format!("the kernel has no usable io_uring: {why}"));
             return;
         }
     };
@@ -67,11 +67,14 @@ fn engine_options() {
         vec!["--mem=mmap", "--fixedbufs"],
         vec!["--iomem_align=64k", "--direct=1"],
     ] {
-        let d = scratch();
-        if extra.contains(&"--direct=1") && !direct_ok(d.path()) {
-            eprintln!("SKIP {extra:?}: no O_DIRECT on the temporary file system");
-            continue;
-        }
+        let d = if extra.contains(&"--direct=1") {
+            match direct_scratch() {
+                Some(d) => d,
+                None => continue,
+            }
+        } else {
+            scratch()
+        };
         let file = file_in(d.path(), "f");
         let mut x = vec!["--iodepth=8"];
         x.extend(extra.iter().copied());
@@ -236,11 +239,9 @@ fn hipri_needs_direct_io() {
 #[test]
 fn hipri_on_a_file_fails_clearly_or_runs() {
     need_uring!();
-    let d = scratch();
-    if !direct_ok(d.path()) {
-        eprintln!("SKIP: no O_DIRECT on the temporary file system");
+    let Some(d) = direct_scratch() else {
         return;
-    }
+    };
     let file = file_in(d.path(), "h");
     // Regular files on most file systems cannot be polled: the kernel fails the I/O
     // with EOPNOTSUPP, which must surface as the job's error, not a hang.
@@ -270,11 +271,9 @@ fn hipri_on_a_file_fails_clearly_or_runs() {
 #[test]
 fn direct_io_block_size_must_match_the_logical_block_size() {
     need_uring!();
-    let d = scratch();
-    if !direct_ok(d.path()) {
-        eprintln!("SKIP: no O_DIRECT on the temporary file system");
+    let Some(d) = direct_scratch() else {
         return;
-    }
+    };
     let file = file_in(d.path(), "lbs");
     std::fs::write(&file, vec![0u8; 1 << 20]).unwrap();
     let e = try_run(&job(
@@ -294,7 +293,6 @@ fn direct_io_block_size_must_match_the_logical_block_size() {
 fn depth_and_submit_maps_match_fio() {
     need_uring!();
     if !have_fio() {
-        eprintln!("SKIP: fio is not installed");
         return;
     }
     let d = scratch();

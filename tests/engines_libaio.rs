@@ -18,7 +18,7 @@ fn unavailable() -> Option<String> {
 macro_rules! need_aio {
     () => {
         if let Some(why) = unavailable() {
-            eprintln!("SKIP: the kernel has no native AIO: {why}");
+            skip(&format!("the kernel has no native AIO: {why}"));
             return;
         }
     };
@@ -40,7 +40,7 @@ fn writes_land_at_the_right_offsets() {
 #[test]
 fn batching_and_userspace_reap() {
     need_aio!();
-    let d = scratch();
+    let d = direct_scratch().unwrap_or_else(scratch);
     let direct = if direct_ok(d.path()) {
         "--direct=1"
     } else {
@@ -114,7 +114,9 @@ fn fio_examples_run_with_libaio_unchanged() {
         let text = adapt_example(&src, &path_str(d.path()));
         assert!(text.contains("ioengine=libaio"));
         if text.contains("direct=1") && !direct_ok(d.path()) {
-            eprintln!("SKIP {name}: needs O_DIRECT, which the temporary file system refuses");
+            skip(&format!(
+                "{name} needs O_DIRECT, which the temporary file system refuses"
+            ));
             continue;
         }
         let job = d.path().join(name);

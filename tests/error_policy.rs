@@ -464,6 +464,7 @@ fn status_interval_reports_carry_the_running_error_count() {
                 "--runtime=2s",
                 "--status-interval=300ms",
                 "--output-format=json",
+                "--json-lines",
             ],
         ),
     );

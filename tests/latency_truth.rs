@@ -58,11 +58,12 @@ fn every_latency_is_a_service_time_with_every_observer_on() {
         "--ss=iops:0.1%".into(),
         "--ss_dur=5s".into(),
         "--status-interval=1".into(),
+        "--json-lines".into(),
         "--output-format=json".into(),
     ];
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = run_ok(&a);
-    // With --status-interval, JSON Lines: the final report is the last line.
+    // With --status-interval --json-lines: the final report is the last line.
     let text = String::from_utf8(out.stdout).unwrap();
     let last = text.lines().last().unwrap();
     let v: Value = serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"));
@@ -361,6 +362,7 @@ fn live_reports_logs_and_sigusr1_leave_latencies_alone() {
         "--ss=iops:0.001%".into(),
         "--ss_dur=2s".into(),
         "--status-interval=1".into(),
+        "--json-lines".into(),
         "--output-format=json".into(),
     ];
     let a: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -32,7 +32,7 @@ fn check_line(l: &str) {
 #[test]
 fn status_line_on_a_terminal_updates_and_ends_cleanly() {
     if !have_script() {
-        eprintln!("SKIP: no script(1)");
+        common::skip::skip("no script(1) (util-linux)");
         return;
     }
     let cmd = format!(

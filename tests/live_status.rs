@@ -32,6 +32,7 @@ fn status_interval_json_lines_deltas_sum_to_totals() {
             "--runtime=2500ms",
             "--numjobs=2",
             "--status-interval=500ms",
+            "--json-lines",
             &format!("--output-format={fmt}"),
         ]);
         let docs = lines_json(&out.stdout);
@@ -156,13 +157,45 @@ fn sigusr1_prints_a_report_on_demand() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    // One compact line for the signal report, then the usual final document.
-    let (first, rest) = text.split_once('\n').unwrap();
-    let sig: serde_json::Value = serde_json::from_str(first).unwrap();
-    assert_eq!(sig["ferrio_report"], "signal");
-    let at_signal = ddir_u64(&sig["cumulative"], "read", "total_ios");
+    let docs = json_stream(&out.stdout);
+    // As fio: the whole document at the signal, then the usual final document.
+    assert_eq!(docs.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    let at_signal = ddir_u64(&docs[0], "read", "total_ios");
     assert!(at_signal > 0);
-    let fin = parse_json(rest.as_bytes());
-    assert!(ddir_u64(&fin, "read", "total_ios") > at_signal);
+    assert!(ddir_u64(&docs[1], "read", "total_ios") > at_signal);
+}
+
+/// Concatenated JSON documents (fio's --status-interval json output).
+fn json_stream(stdout: &[u8]) -> Vec<serde_json::Value> {
+    serde_json::Deserializer::from_slice(stdout)
+        .into_iter::<serde_json::Value>()
+        .map(|d| d.expect("a JSON document"))
+        .collect()
+}
+
+#[test]
+fn status_interval_json_is_fios_pretty_documents_unless_json_lines_is_asked() {
+    let out = run_ok(&[
+        "--name=t",
+        "--ioengine=null",
+        "--size=1G",
+        "--time_based",
+        "--runtime=1600ms",
+        "--status-interval=400ms",
+        "--output-format=json",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let docs = json_stream(&out.stdout);
+    assert!(docs.len() >= 3, "{} documents", docs.len());
+    assert_eq!(
+        text.matches("\n{\n  \"fio version\"").count() + 1,
+        docs.len(),
+        "{text}"
+    );
+    let ios: Vec<u64> = docs
+        .iter()
+        .map(|d| ddir_u64(d, "read", "total_ios"))
+        .collect();
+    assert!(ios.windows(2).all(|w| w[0] <= w[1]), "{ios:?}");
+    assert!(docs.iter().all(|d| d.get("ferrio_report").is_none()));
 }

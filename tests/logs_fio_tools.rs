@@ -1,6 +1,6 @@
 //! fio's own log tools (Debian's fio package) read ferrio's logs: fio_generate_plots
 //! (needs gnuplot), fio2gnuplot, and fiologparser_hist.py (needs pandas). A tool that
-//! is missing is skipped with a message, except fio itself under FERRIO_REQUIRE_FIO=1.
+//! is missing is skipped with a SKIP message, and fails the test when CI is set.
 //!
 //! fiologparser.py is not tested: the copy shipped with fio 3.33 expects four columns
 //! and fails on fio 3.33's own logs, which have five.
@@ -32,14 +32,7 @@ fn write_logs(dir: &Path) {
 }
 
 fn tool(name: &str) -> Option<std::path::PathBuf> {
-    for dir in ["/usr/bin", "/usr/local/bin"] {
-        let p = Path::new(dir).join(name);
-        if p.exists() {
-            return Some(p);
-        }
-    }
-    eprintln!("SKIP: {name} not installed");
-    None
+    common::skip::tool_or_skip(name)
 }
 
 #[test]
@@ -108,7 +101,7 @@ fn fiologparser_hist_reads_the_histogram_log() {
     let script = Path::new("/usr/share/doc/fio/fiologparser_hist.py.gz");
     let python = Path::new("/usr/bin/python3");
     if !script.exists() || !python.exists() {
-        eprintln!("SKIP: fiologparser_hist.py or /usr/bin/python3 missing");
+        common::skip::skip("fiologparser_hist.py or /usr/bin/python3 missing");
         return;
     }
     let has_pandas = Command::new(python)
@@ -117,7 +110,7 @@ fn fiologparser_hist_reads_the_histogram_log() {
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !has_pandas {
-        eprintln!("SKIP: python3-pandas not installed");
+        common::skip::skip("python3-pandas not installed");
         return;
     }
     let d = scratch();

@@ -318,10 +318,13 @@ fn sigusr1_report_shows_the_current_criterion() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let sig: Value = serde_json::from_str(first).unwrap();
-    let s = &sig["cumulative"]["jobs"][0]["steadystate"];
+    // As fio: the whole document at the signal, then the final one.
+    let docs: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+        .into_iter::<Value>()
+        .map(|d| d.expect("a JSON document"))
+        .collect();
+    assert_eq!(docs.len(), 2);
+    let s = &docs[0]["jobs"][0]["steadystate"];
     assert_eq!(s["attained"], 0, "{s}");
     assert!(s["measured"].as_u64().unwrap() >= 2, "{s}");
     // The criterion so far is the slope of the window it shows.
@@ -330,7 +333,7 @@ fn sigusr1_report_shows_the_current_criterion() {
     let want = 100.0 * (w[1] as f64 - w[0] as f64) / int_mean as f64;
     let got = s["criteria"][0]["value"].as_f64().unwrap();
     assert!((got - want).abs() <= 1e-5, "{got} vs {want}");
-    let fin = parse_json(rest.as_bytes());
+    let fin = &docs[1];
     assert_eq!(fin["jobs"][0]["steadystate"]["attained"], 0);
     assert!(
         fin["jobs"][0]["steadystate"]["measured"].as_u64().unwrap()

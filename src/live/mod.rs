@@ -86,15 +86,17 @@ impl Live {
             .interval_percentiles
             .clone()
             .unwrap_or_else(|| LiveFlags::DEFAULT_PERCENTILES.to_vec());
-        let reporter = Arc::new(Mutex::new(Reporter::new(
+        let mut reporter = Reporter::new(
             hub.clone(),
             threads.to_vec(),
             facts,
             formats.clone(),
             percentiles,
-            flags.live.status_interval_ms.is_some(),
+            flags.json_lines,
             t0,
-        )));
+        );
+        reporter.terse_version = flags.terse_version;
+        let reporter = Arc::new(Mutex::new(reporter));
         let stop = Arc::new(AtomicBool::new(false));
         let usr1 = Arc::new(AtomicBool::new(false));
         let _ = signal_hook::flag::register(signal_hook::consts::SIGUSR1, usr1.clone());

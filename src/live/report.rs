@@ -38,8 +38,11 @@ pub struct Reporter {
     facts: RunFacts,
     formats: Vec<OutputFormat>,
     percentiles: Vec<f64>,
-    /// --status-interval was given: json/json+ reports are JSON Lines, the final one too.
+    /// --json-lines: json/json+ reports are JSON Lines (one framed object per report,
+    /// the final one too); otherwise each report is fio's pretty-printed document.
     pub json_lines: bool,
+    /// --terse-version.
+    pub terse_version: u32,
     /// Every thread's statistics at the previous report; empty before the first one
     /// (a thread's statistics hold ~300 KiB of histograms: nothing is allocated for
     /// runs that never report while they go).
@@ -83,6 +86,7 @@ impl Reporter {
             formats,
             percentiles,
             json_lines,
+            terse_version: ferrio_report::terse::TERSE_VERSION,
             prev: Vec::new(),
             prev_ms: 0,
             seq: 0,
@@ -167,6 +171,10 @@ impl Reporter {
         match f {
             OutputFormat::Json | OutputFormat::JsonPlus => {
                 let plus = f == OutputFormat::JsonPlus;
+                if !self.json_lines {
+                    // fio: every status report is the whole (cumulative) document.
+                    return json::render(cum, plus);
+                }
                 interval::json_line(frame, json::document(cum, plus), json::document(int, plus))
             }
             OutputFormat::Normal => format!(
@@ -178,7 +186,7 @@ impl Reporter {
                 normal::render(int),
                 normal::render(cum)
             ),
-            OutputFormat::Terse => terse::render(cum),
+            OutputFormat::Terse => terse::render_version(cum, self.terse_version),
             OutputFormat::Interval => {
                 let mut s = lines(int, frame.elapsed_ms, frame.interval_ms, &self.percentiles, false);
                 if frame.kind == Kind::Final {

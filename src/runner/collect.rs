@@ -8,6 +8,7 @@ use super::recorder::ThreadStats;
 use super::RunResults;
 use crate::sys::diskstats::DiskCounters;
 use crate::sys::rusage::Usage;
+use ferrio_report::unified::Unified;
 use ferrio_report::{
     DirReport, DiskUtil, ErrorTotals, GroupDir, GroupReport, JobReport, RunReport, SyncReport,
 };
@@ -87,6 +88,11 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         kb_base: spec.kb_base,
         unit_base: spec.unit_base,
         iodepth: spec.iodepth,
+        unified: match spec.unified_rw_reporting {
+            ferrio_config::UnifiedRw::None => Unified::None,
+            ferrio_config::UnifiedRw::Mixed => Unified::Mixed,
+            ferrio_config::UnifiedRw::Both => Unified::Both,
+        },
         steadystate: None,
         errors: spec.errors.continues().then_some(ErrorTotals {
             total: s.errors.total,
@@ -174,6 +180,8 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
                 j.usr_cpu = (a.usage.user_us / 1000) as f64 * 100.0 / j.job_runtime_ms as f64;
                 j.sys_cpu = (a.usage.sys_us / 1000) as f64 * 100.0 / j.job_runtime_ms as f64;
             }
+            // unified_rw_reporting=mixed: one direction, before the groups sum them.
+            ferrio_report::unified::fold_mixed(&mut j);
             j
         })
         .collect();
@@ -197,6 +205,7 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
         groups,
         disk_util: disks,
         clock_source: info.clock_source,
+        cpu_idleness: None,
     }
 }
 
@@ -218,7 +227,9 @@ pub fn group_reports(jobs: &[JobReport]) -> Vec<GroupReport> {
             kb_base: j.kb_base,
             unit_base: j.unit_base,
             dir: Default::default(),
+            unified: j.unified,
         });
+        g.unified = g.unified.or(j.unified);
         for d in 0..3 {
             let rt = j.dir[d].runtime_ms;
             if rt == 0 {

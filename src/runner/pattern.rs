@@ -1,16 +1,26 @@
-//! What the next I/O is: direction, file, offset and length.
+//! What the next I/O is: direction, file, offset and length — decided exactly as fio
+//! decides them (io_u.c), from fio's generators and seeds (crate::random), so a job
+//! issues the same (file, offset, length, direction) sequence as fio (docs/random.md).
 //!
-//! Follows fio's rules: sequential positions are kept per file and per direction;
-//! random offsets come from a per-file random map (every block once per pass, here
-//! an O(1) [`Permutation`]) unless `norandommap` or a non-uniform distribution is
-//! used; mixed workloads draw the direction per I/O from `rwmixread`; `rw=...:N`
-//! and `rw_sequencer` change how often a new offset is generated.
+//! Per I/O, in fio's order: the file (round robin); the direction (`rwmixread`: a
+//! drawn direction sticks for a number of I/Os proportional to the mix); the offset
+//! (`rw=...:N`, `percentage_random`, then a uniform block from the offset stream —
+//! checked against the random map, which takes the next free block when the drawn one
+//! is done — or the LFSR, or a zoned/non-uniform pick); then the length (`bsrange`,
+//! `bssplit` from the direction's block-size stream), trimmed to the free run of the
+//! random map.
 
+use super::distribution::file_seed;
 use super::distribution::BlockPicker;
-use super::permutation::Permutation;
+use super::iolog::IoLogWriter;
+use super::plan::ThreadPlan;
+use super::replay::IoLog;
 use crate::engine::IoOp;
-use crate::random::Rng;
-use ferrio_config::{BlockSize, JobSpec, RandomDistribution, RwKind, RwSequencer};
+use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
+use ferrio_config::{
+    BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer,
+};
+use std::sync::Arc;
 
 /// The part of a file a job does I/O to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,50 +43,145 @@ pub struct NextIo {
     pub follow_up: bool,
 }
 
+/// One zone of a zoned distribution as fio indexes it: [start, end) in percent of the
+/// file (zoned) or in bytes (zoned_abs).
+#[derive(Clone, Copy, Debug)]
+struct Zone {
+    start: u64,
+    end: u64,
+}
+
+/// How random block numbers are drawn.
+#[derive(Clone, Debug)]
+enum Dist {
+    Uniform,
+    /// Per direction, 100 entries: the zone hit by each value 1..=100 of the zone
+    /// stream; `bytes` for zoned_abs.
+    Zoned {
+        table: [Vec<Zone>; 3],
+        bytes: bool,
+    },
+    /// zipf, pareto, normal: one generator per file.
+    Model,
+}
+
 #[derive(Clone, Debug)]
 struct FileCursor {
     region: Region,
-    /// Next sequential position per direction, relative to region.start.
+    /// fio's last_pos per direction, relative to region.start: where the last I/O
+    /// ended (plus the sequential step), the next sequential offset.
     seq_pos: [u64; 3],
-    /// Random map for this pass (None with norandommap or a non-uniform distribution).
-    map: Option<Permutation>,
-    /// Non-uniform pickers per direction.
-    pickers: [Option<BlockPicker>; 3],
-    /// Last offset per direction (relative) and I/Os left on it for `rw=...:N`.
-    last: [u64; 3],
-    repeat_left: [u64; 3],
+    /// fio's last_start per direction (relative), for rw_sequencer=identical.
+    last_start: [Option<u64>; 3],
+    map: Option<Axmap>,
+    lfsr: Option<Lfsr>,
+    /// zipf/pareto/normal: the file's own generator (Dist::Model only).
+    picker: Option<BlockPicker>,
+}
+
+/// fio's per-thread generator streams.
+#[derive(Clone, Debug)]
+struct Streams {
+    offset: FioRand,
+    bs: [FioRand; 3],
+    rwmix: FioRand,
+    seq_rand: [FioRand; 3],
+    zone: FioRand,
+    file: FioRand,
+    /// Non-uniform file_service_type.
+    file_model: Option<BlockPicker>,
+}
+
+impl Streams {
+    fn new(
+        seeds: &SeedSet,
+        use64: bool,
+        trimwrite: bool,
+        fs: FileService,
+        files: usize,
+    ) -> Streams {
+        let write_seed = seeds.get(Stream::BsWrite);
+        // fio seeds trim's sizes like write's for trimwrite, so each pair matches.
+        let trim_seed = if trimwrite {
+            write_seed
+        } else {
+            seeds.get(Stream::BsTrim)
+        };
+        let seq = seeds.get(Stream::SeqRandRead);
+        Streams {
+            offset: FioRand::new(seeds.get(Stream::Block), use64),
+            bs: [
+                FioRand::new(seeds.get(Stream::BsRead), use64),
+                FioRand::new(write_seed, use64),
+                FioRand::new(trim_seed, use64),
+            ],
+            rwmix: FioRand::new(seeds.get(Stream::RwMix), false),
+            // fio seeds all three from the read one.
+            seq_rand: [
+                FioRand::new(seq, false),
+                FioRand::new(seq, false),
+                FioRand::new(seq, false),
+            ],
+            zone: FioRand::new(seeds.get(Stream::Zone), false),
+            file: FioRand::new(seeds.get(Stream::File), use64),
+            file_model: files::file_model(fs, files, seeds.get(Stream::File) as u32),
+        }
+    }
 }
 
 /// The per-thread I/O pattern generator.
 pub struct Pattern {
     kind: RwKind,
     random: bool,
-    /// rw=randxxx:N — I/Os per generated random offset (1 = a new offset every I/O).
-    repeat: u64,
+    /// rw=randxxx:N — a new random offset every N I/Os (fio's ddir_seq_nr), and the
+    /// countdown to the next one.
+    seq_nr: u64,
+    seq_left: u64,
     /// rw=xxx:N for sequential I/O — bytes added to the offset after each I/O; negative
     /// steps go backwards and wrap to the end of the region.
     step: i64,
     sequencer: RwSequencer,
-    rwmixread: u32,
+    /// Percent of reads and of writes.
+    rwmix: [u64; 2],
+    rwmix_ddir: usize,
+    rwmix_issues: u64,
+    io_issues: [u64; 3],
     pct_random: [u32; 3],
     bs: [BlockSize; 3],
-    /// Granularity of random offsets per direction.
+    /// Granularity of random offsets per direction (fio's ba).
     align: [u64; 3],
     unaligned: bool,
-    norandommap: bool,
-    uniform: bool,
-    /// Smallest block over the directions in use: the random map's block.
+    dist: Dist,
+    /// Smallest block over all directions (fio's rw_min_bs): the random map's block.
     map_block: u64,
     files: Vec<FileCursor>,
+    /// Round robin's next file.
     next_file: usize,
+    file_service: FileService,
+    /// The file being served and I/Os left on it before choosing again.
+    fs_file: Option<usize>,
+    fs_left: u32,
+    /// Files done in this pass (fio skips them when choosing).
+    done: Vec<bool>,
     /// trimwrite: the block just trimmed, to be written next.
     pending_write: Option<NextIo>,
-    rng: Rng,
+    seeds: SeedSet,
+    use64: bool,
+    /// fio reseeds every stream at each new pass when randrepeat is set.
+    reseed_each_pass: bool,
+    time_based: bool,
+    rng: Streams,
+    /// write_iolog: every I/O handed out is recorded.
+    iolog: Option<IoLogWriter>,
+    /// read_iolog: the I/Os to hand out, and the next one.
+    replay: Option<(Arc<IoLog>, usize)>,
 }
 
 impl Pattern {
-    pub fn new(spec: &JobSpec, regions: &[Region], seed: u64) -> Pattern {
-        let mut rng = Rng::new(seed);
+    pub fn new(spec: &JobSpec, regions: &[Region], seeds: &SeedSet) -> Pattern {
+        let use64 = spec.random_generator == RandomGenerator::Tausworthe64;
+        let trimwrite = spec.rw.kind == RwKind::TrimWrite;
+        let rng = Streams::new(seeds, use64, trimwrite, spec.file_service, regions.len());
         let align: [u64; 3] = std::array::from_fn(|d| {
             if spec.blockalign[d] > 0 {
                 spec.blockalign[d]
@@ -84,75 +189,271 @@ impl Pattern {
                 spec.bs[d].min.max(1)
             }
         });
-        let used = spec.rw.kind.directions();
-        let map_block = (0..3)
-            .filter(|&d| used[d])
-            .map(|d| align[d])
-            .min()
-            .unwrap_or(4096)
-            .max(1);
-        let uniform = matches!(spec.random_distribution, RandomDistribution::Random);
+        let map_block = (0..3).map(|d| spec.bs[d].min).min().unwrap_or(4096).max(1);
         let random = spec.rw.random;
+        let dist = match &spec.random_distribution {
+            RandomDistribution::Random => Dist::Uniform,
+            RandomDistribution::Zoned(z) => Dist::Zoned {
+                table: std::array::from_fn(|d| {
+                    zone_table(z[d].iter().map(|&(a, r)| (a, r as u64)))
+                }),
+                bytes: false,
+            },
+            RandomDistribution::ZonedAbs(z) => Dist::Zoned {
+                table: std::array::from_fn(|d| zone_table(z[d].iter().copied())),
+                bytes: true,
+            },
+            _ => Dist::Model,
+        };
+        // fio keeps a random map only for uniform offsets from tausworthe, with
+        // blockalign equal to the block size.
+        let aligned_like_bs =
+            (0..3).all(|d| spec.blockalign[d] == 0 || spec.blockalign[d] == spec.bs[d].min);
+        let use_map = random
+            && !spec.norandommap
+            && matches!(dist, Dist::Uniform)
+            && aligned_like_bs
+            && spec.random_generator != RandomGenerator::Lfsr;
+        let use_lfsr = random && spec.random_generator == RandomGenerator::Lfsr;
         let files = regions
             .iter()
-            .map(|&region| new_cursor(region, spec, random, uniform, map_block, &align, &mut rng))
+            .map(|&region| {
+                let blocks = region.len / map_block;
+                FileCursor {
+                    region,
+                    seq_pos: [0; 3],
+                    last_start: [None; 3],
+                    map: use_map.then(|| Axmap::new(blocks)),
+                    // fio refuses to run when this fails; a fallback keeps the job going.
+                    lfsr: if use_lfsr {
+                        Lfsr::new(blocks.max(1), seeds.get(Stream::Block)).ok()
+                    } else {
+                        None
+                    },
+                    picker: None,
+                }
+            })
             .collect();
-        Pattern {
+        let seq_nr = if random { spec.rw.nr.max(1) as u64 } else { 1 };
+        let mut p = Pattern {
             kind: spec.rw.kind,
             random,
-            repeat: if random { spec.rw.nr.max(1) as u64 } else { 1 },
+            seq_nr,
+            // fio starts the countdown at 1: the first I/O draws a new offset.
+            seq_left: 1,
             step: if !random && spec.rw.nr != 1 {
                 spec.rw.nr
             } else {
                 0
             },
             sequencer: spec.rw_sequencer,
-            rwmixread: spec.rwmixread,
+            rwmix: [spec.rwmixread as u64, 100 - spec.rwmixread.min(100) as u64],
+            rwmix_ddir: 0,
+            rwmix_issues: 0,
+            io_issues: [0; 3],
             pct_random: spec.percentage_random,
-            bs: spec.bs.clone(),
+            bs: spec.bs.clone().map(|mut b| {
+                // fio sorts bssplit entries by percentage (smallest first; glibc's
+                // qsort keeps ties in order) and walks them in that order.
+                b.split.sort_by_key(|&(_, pct)| pct);
+                b
+            }),
             align,
             unaligned: spec.bs_unaligned,
-            norandommap: spec.norandommap,
-            uniform,
+            dist,
             map_block,
             files,
             next_file: 0,
+            file_service: spec.file_service,
+            fs_file: None,
+            fs_left: 0,
+            done: vec![false; regions.len()],
             pending_write: None,
+            seeds: seeds.clone(),
+            use64,
+            reseed_each_pass: spec.randrepeat,
+            time_based: spec.time_based,
             rng,
+            iolog: None,
+            replay: None,
+        };
+        p.seed_models(spec, &vec![String::new(); regions.len()]);
+        p
+    }
+
+    /// The pattern of one planned thread, recording to `iolog` if given.
+    pub fn for_thread(
+        plan: &ThreadPlan,
+        regions: &[Region],
+        iolog: Option<IoLogWriter>,
+    ) -> Pattern {
+        let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
+        p.replay = plan.replay.clone().map(|log| (log, 0));
+        let names: Vec<String> = plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        p.seed_models(&plan.spec, &names);
+        p.iolog = iolog;
+        p
+    }
+
+    /// zipf/pareto/normal: each file's generator, seeded from its name as fio does.
+    fn seed_models(&mut self, spec: &JobSpec, names: &[String]) {
+        if !(self.random && matches!(self.dist, Dist::Model)) {
+            return;
+        }
+        let range = spec.bs[0].min.min(spec.bs[1].min).max(1);
+        for (f, name) in self.files.iter_mut().zip(names) {
+            let n = f.region.len.div_ceil(range);
+            let seed = file_seed(name, &self.seeds);
+            f.picker = BlockPicker::new(&spec.random_distribution, n, seed);
         }
     }
 
     /// Start a new pass (a new loop, or wrapping a time-based run): positions back to
-    /// the start, fresh random maps.
+    /// the start, random maps cleared; with randrepeat every stream starts over (fio's
+    /// clear_io_state), so each loop repeats the first one's sequence.
     pub fn reset_pass(&mut self) {
-        let random = self.random && !self.norandommap && self.uniform;
-        for f in &mut self.files {
-            f.seq_pos = [0; 3];
-            f.repeat_left = [0; 3];
-            if random {
-                f.map = Some(Permutation::new(
-                    f.region.len / self.map_block,
-                    &mut self.rng,
-                ));
+        if let Some((_, next)) = &mut self.replay {
+            *next = 0;
+        }
+        let mut any_done = false;
+        self.done.fill(false);
+        self.fs_file = None;
+        for f in 0..self.files.len() {
+            // fio ends a file's pass when it finds no block left (a full random map,
+            // a spent LFSR) or reaches the end sequentially; the failed attempt still
+            // draws a direction (and, with the map, an offset). A done file is closed
+            // and starts over; any other file carries on where it was, map included.
+            let cur = &self.files[f];
+            let done = match (&cur.map, &cur.lfsr) {
+                (Some(m), _) => m.is_full(),
+                (None, Some(l)) => l.is_done(),
+                (None, None) => !self.random && cur.seq_pos.iter().any(|&p| p >= cur.region.len),
+            };
+            if !done {
+                continue;
+            }
+            any_done = true;
+            // (A time-based job never ends its pass: the attempt happens within an I/O
+            // whose direction is already drawn.)
+            if self.random && !self.time_based {
+                self.pick_ddir();
+            }
+            if self.random && self.files[f].map.is_some() {
+                self.rng.offset.draw();
+            }
+            self.reset_file(f);
+            // A time-based job starts the file over in place, without closing it.
+            if let (Some(log), false) = (&mut self.iolog, self.time_based) {
+                log.close(f);
             }
         }
         self.pending_write = None;
+        if self.time_based {
+            // fio's time-based run is one pass: no counters reset, no reseeding.
+            return;
+        }
+        self.rwmix_issues = 0;
+        if self.reseed_each_pass && any_done {
+            let trimwrite = self.kind == RwKind::TrimWrite;
+            self.rng = Streams::new(
+                &self.seeds,
+                self.use64,
+                trimwrite,
+                self.file_service,
+                self.files.len(),
+            );
+        }
+    }
+
+    /// fio's fio_file_reset.
+    fn reset_file(&mut self, file: usize) {
+        let seed = self.seeds.get(Stream::Block);
+        let f = &mut self.files[file];
+        f.seq_pos = [0; 3];
+        f.last_start = [None; 3];
+        if let Some(m) = &mut f.map {
+            m.reset();
+        }
+        if let Some(l) = &mut f.lfsr {
+            let _ = l.reset(seed);
+        }
     }
 
     /// The next I/O to issue, at most `max_len` bytes long (the rest of the pass).
     #[inline]
     pub fn next_io(&mut self, max_len: u64) -> NextIo {
+        let io = self.generate(max_len);
+        if let Some(log) = &mut self.iolog {
+            log.io(io.file, io.op, io.offset, io.len);
+        }
+        io
+    }
+
+    fn generate(&mut self, max_len: u64) -> NextIo {
+        if let Some((log, next)) = &mut self.replay {
+            let e = log.entries[*next];
+            *next = (*next + 1) % log.entries.len();
+            return NextIo {
+                op: e.op,
+                file: e.file,
+                offset: e.offset,
+                len: e.len,
+                follow_up: false,
+            };
+        }
         if let Some(w) = self.pending_write.take() {
             return w;
         }
-        let d = self.pick_ddir();
-        let len = self.pick_len(d).min(max_len);
-        let file = self.next_file;
-        self.next_file += 1;
-        if self.next_file == self.files.len() {
-            self.next_file = 0;
+        // A pick can find the file has nothing left (its random map is full): fio then
+        // closes the file, marks it done and fills the I/O again from the start, file
+        // and direction included. Once every file is done they all start over.
+        let mut attempts = 0;
+        let (file, d, rel, busy_ok) = loop {
+            let file = self.pick_file();
+            let d = self.pick_ddir();
+            match self.pick_offset(file, d) {
+                Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
+                None if attempts < 2 * self.files.len() + 2 => {
+                    attempts += 1;
+                    if let Some(log) = &mut self.iolog {
+                        log.close(file);
+                    }
+                    self.done[file] = true;
+                    self.fs_file = None;
+                    if self.done.iter().all(|&x| x) {
+                        for f in 0..self.files.len() {
+                            self.reset_file(f);
+                        }
+                        self.done.fill(false);
+                    }
+                }
+                None => break (file, d, 0, true),
+            }
+        };
+        let region_len = self.files[file].region.len;
+        let mut len = self.pick_len(d, rel, region_len);
+        // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
+        // once they are reached), except a sequential one of a fixed block size.
+        if busy_ok && !self.random && self.bs[d].min == self.bs[d].max {
+            len = len.min(max_len);
         }
-        let (offset, len) = self.pick_offset(file, d, len);
+        len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
+        if self.random && !busy_ok {
+            len = self.mark_map(file, d, rel, len);
+        }
+        let f = &mut self.files[file];
+        f.last_start[d] = Some(rel);
+        let next = rel as i64 + len as i64 + self.step;
+        f.seq_pos[d] = if next < 0 {
+            (next + region_len as i64).max(0) as u64
+        } else {
+            next as u64
+        };
+        self.io_issues[d] += 1;
         let op = match d {
             0 => IoOp::Read,
             1 => IoOp::Write,
@@ -161,7 +462,7 @@ impl Pattern {
         let io = NextIo {
             op,
             file,
-            offset,
+            offset: f.region.start + rel,
             len,
             follow_up: false,
         };
@@ -175,6 +476,8 @@ impl Pattern {
         io
     }
 
+    /// fio's get_rw_ddir: a mixed job keeps its direction until it has issued its
+    /// share, then draws again.
     #[inline]
     fn pick_ddir(&mut self) -> usize {
         match self.kind {
@@ -182,81 +485,215 @@ impl Pattern {
             RwKind::Write => 1,
             RwKind::Trim | RwKind::TrimWrite => 2,
             RwKind::ReadWrite => {
-                if self.rng.below(100) < self.rwmixread as u64 {
-                    0
-                } else {
-                    1
+                if self.io_issues[self.rwmix_ddir] >= self.rwmix_issues {
+                    let v = self.rng.rwmix.between(1, 100);
+                    let d = if v <= self.rwmix[0] { 0 } else { 1 };
+                    if d != self.rwmix_ddir {
+                        let old = self.rwmix_ddir;
+                        self.rwmix_issues = self.io_issues[old] * self.rwmix[old ^ 1] / 100;
+                    }
+                    self.rwmix_ddir = d;
                 }
+                self.rwmix_ddir
             }
         }
     }
 
-    #[inline]
-    fn pick_len(&mut self, d: usize) -> u64 {
+    /// fio's get_next_buflen: a fixed size, or a draw from the direction's stream
+    /// (bsrange: min + max·u, aligned down to min; bssplit: the first entry whose
+    /// cumulative percentage covers the draw and that fits).
+    fn pick_len(&mut self, d: usize, rel: u64, region_len: u64) -> u64 {
         let bs = &self.bs[d];
-        if !bs.split.is_empty() {
-            let v = self.rng.below(100) as u32;
-            let mut acc = 0;
-            for &(size, pct) in &bs.split {
-                acc += pct;
-                if v < acc {
-                    return size;
-                }
-            }
-            return bs.split[bs.split.len() - 1].0;
+        let (minbs, maxbs) = (bs.min.max(1), bs.max.max(bs.min).max(1));
+        if minbs == maxbs {
+            return minbs;
         }
-        if bs.min == bs.max {
-            return bs.min;
+        let fits = |len: u64| rel + len <= region_len;
+        if !fits(minbs) {
+            return minbs;
         }
-        let mut len = bs.min + self.rng.below(bs.max - bs.min + 1);
-        if !self.unaligned && bs.min.is_power_of_two() {
-            len &= !(bs.min - 1);
-        }
-        len.max(bs.min)
-    }
-
-    fn pick_offset(&mut self, file: usize, d: usize, len: u64) -> (u64, u64) {
-        let random = self.random
-            && (self.pct_random[d] >= 100 || self.rng.below(100) < self.pct_random[d] as u64);
-        let (repeat, step) = (self.repeat, self.step);
-        let identical = self.sequencer == RwSequencer::Identical;
-        let f = &mut self.files[file];
-        let region_len = f.region.len.max(1);
-        let rel = if random {
-            if f.repeat_left[d] > 0 {
-                // rw=randxxx:N — stay on (identical) or next to (sequential) the last offset.
-                f.repeat_left[d] -= 1;
-                if identical {
-                    f.last[d]
-                } else {
-                    let p = f.last[d] + len;
-                    if p + len > region_len {
-                        0
-                    } else {
-                        p
+        let rng = &mut self.rng.bs[d];
+        let rmax = rng.max();
+        for _ in 0..10_000 {
+            let r = rng.draw();
+            let mut len = 0;
+            if bs.split.is_empty() {
+                len = minbs + (maxbs as f64 * (r as f64 / (rmax as f64 + 1.0))) as u64;
+            } else {
+                let mut perc = 0u64;
+                for &(size, p) in &bs.split {
+                    if p == 0 {
+                        continue;
+                    }
+                    len = size;
+                    perc += p as u64;
+                    if r / perc <= rmax / 100 && fits(len) {
+                        break;
                     }
                 }
+            }
+            if !self.unaligned {
+                if minbs.is_power_of_two() {
+                    len &= !(minbs - 1);
+                } else {
+                    len -= len % minbs;
+                }
+            }
+            len = len.min(maxbs);
+            if fits(len) {
+                return len;
+            }
+        }
+        minbs
+    }
+
+    /// fio's get_next_block: (offset relative to the region, whether the random map
+    /// must leave it unmarked).
+    fn pick_offset(&mut self, file: usize, d: usize) -> Option<(u64, bool)> {
+        if !self.random {
+            // At its end a file is done (fio fails the I/O, closes the file and, with
+            // every file done, starts them over); a time-based run wraps in place.
+            let f = &self.files[file];
+            if !self.time_based && f.seq_pos[d] >= f.region.len {
+                return None;
+            }
+            return Some((self.seq_offset(file, d), true));
+        }
+        // rw=randxxx:N: only every N-th I/O draws a new offset.
+        let hit = if self.seq_nr > 0 {
+            self.seq_left -= 1;
+            if self.seq_left == 0 {
+                self.seq_left = self.seq_nr;
+                true
             } else {
-                f.repeat_left[d] = repeat - 1;
-                random_offset(f, d, self.map_block, &self.align, &mut self.rng)
+                false
             }
         } else {
-            let mut p = f.seq_pos[d];
-            if p >= region_len {
-                p = 0;
-            }
-            // Sequential: the :N suffix moves the next offset by N more bytes.
-            let next = p as i64 + len as i64 + if self.random { 0 } else { step };
-            f.seq_pos[d] = if next < 0 {
-                (next + region_len as i64).max(0) as u64
-            } else {
-                next as u64
-            };
-            p
+            true
         };
-        f.last[d] = rel;
-        let len = len.min(region_len - rel.min(region_len - 1));
-        (f.region.start + rel, len)
+        if !hit {
+            return match self.sequencer {
+                RwSequencer::Sequential => Some((self.seq_or_random(file, d)?, true)),
+                RwSequencer::Identical => Some((self.files[file].last_start[d].unwrap_or(0), true)),
+            };
+        }
+        let pct = self.pct_random[d];
+        if pct < 100 && self.rng.seq_rand[d].between(1, 100) > pct as u64 {
+            return Some((self.seq_or_random(file, d)?, true));
+        }
+        let b = self.rand_block_or_wrap(file, d)?;
+        let rel = b * self.align[d];
+        let len = self.files[file].region.len;
+        Some((if rel >= len { 0 } else { rel }, false))
+    }
+
+    /// fio's get_next_rand_block: a time-based job starts a file over in place when
+    /// its blocks are all done; any other job gives up on the I/O (None).
+    fn rand_block_or_wrap(&mut self, file: usize, d: usize) -> Option<u64> {
+        match self.rand_block(file, d) {
+            Some(b) => Some(b),
+            None if self.time_based || self.rng.file_model.is_some() => {
+                self.reset_file(file);
+                self.rand_block(file, d)
+            }
+            None => None,
+        }
+    }
+
+    /// A sequential offset inside a random job; at the end of the region fio takes a
+    /// random block instead (which the random map does not record).
+    fn seq_or_random(&mut self, file: usize, d: usize) -> Option<u64> {
+        let f = &self.files[file];
+        if f.seq_pos[d] < f.region.len {
+            return Some(f.seq_pos[d]);
+        }
+        let rel = self.rand_block_or_wrap(file, d)? * self.align[d];
+        Some(if rel >= self.files[file].region.len {
+            0
+        } else {
+            rel
+        })
+    }
+
+    /// The next sequential offset (fio's get_next_seq_offset), wrapping at the end.
+    fn seq_offset(&mut self, file: usize, d: usize) -> u64 {
+        let f = &mut self.files[file];
+        let len = f.region.len.max(1);
+        if f.seq_pos[d] >= len {
+            f.seq_pos[d] = 0;
+        }
+        f.seq_pos[d]
+    }
+
+    /// fio's last_block: how many `ba`-sized blocks a random offset may start at.
+    fn last_block(&self, file: usize, d: usize) -> u64 {
+        let mut max = self.files[file].region.len;
+        let (minbs, ba) = (self.bs[d].min, self.align[d].max(1));
+        if minbs > ba {
+            max = max.saturating_sub(minbs - ba);
+        }
+        max / ba
+    }
+
+    /// fio's get_next_rand_offset for the configured distribution; None when the
+    /// pass has no free block left.
+    fn rand_block(&mut self, file: usize, d: usize) -> Option<u64> {
+        let lastb = self.last_block(file, d);
+        if lastb == 0 {
+            return None;
+        }
+        match &self.dist {
+            Dist::Uniform => self.uniform_block(file, lastb),
+            Dist::Model => Some(self.files[file].picker.as_mut()?.pick()),
+            Dist::Zoned { table, bytes } => {
+                if table[d].is_empty() {
+                    return self.uniform_block(file, lastb);
+                }
+                let v = self.rng.zone.between(1, 100) as usize;
+                let z = table[d][v - 1];
+                let (base, span) = if *bytes {
+                    let ba = self.align[d].max(1);
+                    (z.start / ba, z.end / ba - z.start / ba)
+                } else {
+                    (z.start * lastb / 100, lastb * (z.end - z.start) / 100)
+                };
+                if *bytes && z.end / self.align[d].max(1) > lastb {
+                    return None;
+                }
+                Some(self.uniform_block(file, span)? + base)
+            }
+        }
+    }
+
+    /// fio's __get_next_rand_offset: a block in 0..lastb from the offset stream (or the
+    /// next LFSR value); with a random map, a block already done is replaced by the
+    /// next free one after it.
+    fn uniform_block(&mut self, file: usize, lastb: u64) -> Option<u64> {
+        let f = &mut self.files[file];
+        let b = match &mut f.lfsr {
+            Some(l) => l.next_value()?,
+            None => self.rng.offset.scaled(lastb),
+        };
+        match &f.map {
+            Some(m) if m.is_set(b) => m.next_free(b),
+            _ => Some(b),
+        }
+    }
+
+    /// fio's mark_random_map: mark the blocks of the I/O done, stopping at one already
+    /// done, and shorten the I/O to what was marked.
+    fn mark_map(&mut self, file: usize, d: usize, rel: u64, len: u64) -> u64 {
+        let minbs = self.bs[d].min.max(1);
+        let Some(m) = &mut self.files[file].map else {
+            return len;
+        };
+        let nr = len.div_ceil(minbs);
+        let set = m.set_run(rel / minbs, nr);
+        if set > 0 && set * minbs < len {
+            set * minbs
+        } else {
+            len
+        }
     }
 
     /// Whether an I/O is owed before the pass can end (the write of a trimwrite pair).
@@ -273,60 +710,32 @@ impl Pattern {
     }
 }
 
-fn new_cursor(
-    region: Region,
-    spec: &JobSpec,
-    random: bool,
-    uniform: bool,
-    map_block: u64,
-    align: &[u64; 3],
-    rng: &mut Rng,
-) -> FileCursor {
-    let map = (random && uniform && !spec.norandommap)
-        .then(|| Permutation::new(region.len / map_block, rng));
-    let pickers = std::array::from_fn(|d| {
-        if random {
-            BlockPicker::new(
-                &spec.random_distribution,
-                d,
-                region.len / align[d].max(1),
-                align[d],
-            )
-        } else {
-            None
+/// fio's zone index: entry v-1 is the zone that a draw v in 1..=100 falls in, with the
+/// zone's [start, end) in the distribution's unit (percent or bytes).
+fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
+    let mut table = Vec::with_capacity(100);
+    let mut start = 0u64;
+    for (access, size) in zones {
+        for _ in 0..access {
+            if table.len() < 100 {
+                table.push(Zone {
+                    start,
+                    end: start + size,
+                });
+            }
         }
-    });
-    FileCursor {
-        region,
-        seq_pos: [0; 3],
-        map,
-        pickers,
-        last: [0; 3],
-        repeat_left: [0; 3],
+        start += size;
     }
+    if table.is_empty() {
+        return table;
+    }
+    while table.len() < 100 {
+        let last = table[table.len() - 1];
+        table.push(last);
+    }
+    table
 }
 
-fn random_offset(
-    f: &mut FileCursor,
-    d: usize,
-    map_block: u64,
-    align: &[u64; 3],
-    rng: &mut Rng,
-) -> u64 {
-    if let Some(p) = &f.pickers[d] {
-        return p.pick(rng) * align[d];
-    }
-    if let Some(map) = &mut f.map {
-        let idx = match map.next_index() {
-            Some(i) => i,
-            None => {
-                // The pass used every block (io_size > size): start a new map.
-                *map = Permutation::new(f.region.len / map_block, rng);
-                map.next_index().unwrap_or(0)
-            }
-        };
-        return idx * map_block;
-    }
-    let blocks = (f.region.len / align[d].max(1)).max(1);
-    rng.below(blocks) * align[d]
-}
+mod files;
+#[cfg(test)]
+mod tests;

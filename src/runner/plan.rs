@@ -2,10 +2,12 @@
 //! sizes the I/O region of each, all before anything touches the disk.
 
 use super::pattern::Region;
+use super::replay::IoLog;
 use super::resources::human;
 use crate::engine::{self, Capabilities};
+use crate::random::SeedSet;
 use crate::sys::{affinity, file, mounts};
-use ferrio_config::{JobSpec, SizeOrPercent};
+use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -34,8 +36,12 @@ pub struct ThreadPlan {
     pub files: Vec<PlannedFile>,
     /// Bytes per pass (io_size, or the sum of the regions).
     pub pass_bytes: u64,
-    /// Seed of this thread's generators.
+    /// Seed of this thread's generators that have no fio counterpart.
     pub seed: u64,
+    /// fio's seeds for this thread (offsets, sizes, directions, ...): crate::random::seeds.
+    pub seeds: SeedSet,
+    /// read_iolog: the I/Os to replay (the files are the log's).
+    pub replay: Option<Arc<IoLog>>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -58,14 +64,23 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             )
         })?;
         check_cpus(spec)?;
-        let spec = Arc::new(spec.clone());
+        let mut spec = spec.clone();
+        let replay = replay_log(&mut spec)?;
+        let spec = Arc::new(spec);
         for clone in 0..spec.numjobs.max(1) {
-            let files = plan_files(&spec, clone, caps)?;
+            let replay = replay.clone();
+            let files = match &replay {
+                Some(log) => log.planned_files(),
+                None => plan_files(&spec, clone, caps)?,
+            };
             check_devices_free(&spec, &files, &mut checked)?;
             let region_total = files
                 .iter()
                 .fold(0u64, |a, f| a.saturating_add(f.region.len));
-            let pass_bytes = spec.io_size.unwrap_or(region_total);
+            let pass_bytes = match &replay {
+                Some(log) => log.bytes(),
+                None => spec.io_size.unwrap_or(region_total),
+            };
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
                 return Err(format!(
                     "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
@@ -73,6 +88,8 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 ));
             }
             let seed = thread_seed(&spec, job_index, clone);
+            // fio numbers threads from 1 in creation order, clones right after their job.
+            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             out.push(ThreadPlan {
                 spec: spec.clone(),
                 job_index,
@@ -82,6 +99,8 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 files,
                 pass_bytes,
                 seed,
+                seeds,
+                replay,
             });
         }
     }
@@ -151,9 +170,10 @@ fn check_devices_free(
 }
 
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
-/// thread's position); randrepeat=0 seeds from the time.
+/// thread's position); randrepeat=0 seeds from the time unless randseed is given, as
+/// fio seeds from it then (the same rule as `fio_seeds`).
 fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
-    let base = if spec.randrepeat {
+    let base = if spec.randrepeat || spec.randseed_set {
         spec.randseed
     } else {
         std::time::SystemTime::now()
@@ -162,6 +182,52 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
             .unwrap_or(0)
     };
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// read_iolog's log, parsed (refused without replay_no_stall: timed replay is not
+/// implemented, and replaying at another pace would mislead).
+/// The job's directions and block sizes become the log's, as in fio.
+fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
+    let Some(path) = &spec.logs.read_iolog else {
+        return Ok(None);
+    };
+    if !spec.logs.replay_no_stall {
+        return Err(format!(
+            "job '{}': read_iolog={path} replays only with replay_no_stall=1 (timed replay is not supported by ferrio yet) ({})",
+            spec.name, spec.origin
+        ));
+    }
+    let log = super::replay::load(path, &spec.logs)?;
+    spec.rw.kind = log.rw_kind().ok_or_else(|| {
+        format!(
+            "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",
+            spec.name, spec.origin
+        )
+    })?;
+    // Buffers are sized from the block sizes: make them the log's.
+    let (min, max) = log.len_range();
+    for bs in &mut spec.bs {
+        *bs = ferrio_config::BlockSize {
+            min,
+            max,
+            split: Vec::new(),
+        };
+    }
+    Ok(Some(Arc::new(log)))
+}
+
+/// fio's seeds: predictable from randseed when randrepeat is set or randseed is
+/// given, otherwise different every run.
+fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
+    let seeds = if spec.randrepeat || spec.randseed_set {
+        SeedSet::from_seed(spec.randseed, thread_number)
+    } else {
+        SeedSet::from_entropy(thread_number)
+    };
+    match spec.fio_seeds {
+        FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
+        FioSeeds::Latest => seeds,
+    }
 }
 
 /// fio's filename_format expansion: $jobname, $jobnum, $filenum, $clientuid.

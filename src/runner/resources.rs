@@ -263,6 +263,8 @@ mod tests {
             files: Vec::new(),
             pass_bytes: 1,
             seed: 0,
+            seeds: crate::random::SeedSet::from_seed(0, 1),
+            replay: None,
         }
     }
 

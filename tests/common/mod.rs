@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod skip;
+
 pub fn ferrio() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ferrio"))
 }
@@ -87,8 +89,8 @@ pub fn dir_counts(v: &serde_json::Value, dir: &str) -> (u64, u64) {
     )
 }
 
-/// Whether Debian's fio is installed. With FERRIO_REQUIRE_FIO=1 (CI), a missing fio fails
-/// the test instead of skipping it.
+/// Whether Debian's fio is installed. With FERRIO_REQUIRE_FIO=1 or CI set, a missing fio
+/// fails the test instead of skipping it.
 pub fn have_fio() -> bool {
     let ok = Command::new("fio")
         .arg("--version")
@@ -99,7 +101,7 @@ pub fn have_fio() -> bool {
         panic!("fio is required (FERRIO_REQUIRE_FIO=1) but not installed");
     }
     if !ok {
-        eprintln!("SKIP: fio not installed (apt-get install fio)");
+        skip::skip("fio is not installed (apt-get install fio)");
     }
     ok
 }

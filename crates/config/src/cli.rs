@@ -17,10 +17,58 @@ use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
+pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 
 mod debug;
+mod doc;
+mod enghelp;
 mod flags;
+
+/// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
+pub const FIO_VERSION: &str = "3.33";
+
+/// The version string: `ferrio-X.Y.Z`, or in drop-in mode `fio-3.33-ferrio-X.Y.Z`
+/// (tools that drive fio check that it starts with `fio-3`; it still says ferrio).
+pub fn version_string(fio_compat: bool) -> String {
+    let own = format!("ferrio-{}", env!("CARGO_PKG_VERSION"));
+    if fio_compat {
+        format!("fio-{FIO_VERSION}-{own}")
+    } else {
+        own
+    }
+}
+
+/// `--memcpytest`'s copy methods, each with what it measures (the binary runs them).
+pub const MEMCPY_TYPES: &[(&str, &str)] = &[
+    ("memcpy", "the standard library's copy (copy_from_slice)"),
+    (
+        "memmove",
+        "the standard library's overlapping-safe copy (copy_within)",
+    ),
+    ("simple", "a byte-by-byte loop"),
+    (
+        "hybrid",
+        "the byte loop for chunks of 64 bytes or more, memcpy below",
+    ),
+];
+
+/// `--memcpytest[=TYPES]`: every type when none is given.
+fn parse_memcpy_types(v: Option<&str>) -> Result<Vec<&'static str>, ConfigError> {
+    let all = || MEMCPY_TYPES.iter().map(|t| t.0).collect::<Vec<_>>();
+    let Some(v) = v.filter(|v| !v.is_empty()) else {
+        return Ok(all());
+    };
+    let mut out = Vec::new();
+    for t in v.split(',').map(str::trim) {
+        match MEMCPY_TYPES.iter().find(|m| m.0 == t) {
+            Some(m) if !out.contains(&m.0) => out.push(m.0),
+            Some(_) => {}
+            None => return Err(flag_err("memcpytest", t, &all().join(", "))),
+        }
+    }
+    Ok(out)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -55,6 +103,43 @@ pub struct GlobalFlags {
     pub readonly: bool,
     /// --status-interval, --eta-newline, --eta-interval and friends.
     pub live: crate::ext::LiveFlags,
+    /// --json-lines: live json reports one per line instead of pretty-printed.
+    pub json_lines: bool,
+    /// Drop-in mode (invoked as `fio` or FERRIO_FIO_COMPAT=1): fio's version string.
+    pub fio_compat: bool,
+    /// --bandwidth-log: fio 3.33's agg-{read,write,trim}_bw.log files.
+    pub bandwidth_log: bool,
+    /// --trigger-file, --trigger-timeout, --trigger.
+    pub trigger: TriggerFlags,
+    /// --idle-prof=system|percpu.
+    pub idle_prof: Option<IdleProf>,
+    /// --warnings-fatal: a job warning is an error.
+    pub warnings_fatal: bool,
+}
+
+/// What --idle-prof reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleProf {
+    /// The idle share of all CPUs.
+    System,
+    /// Also each CPU's.
+    PerCpu,
+}
+
+/// fio's trigger: when `file` appears or `timeout_ms` after the start, stop every job
+/// and run `cmd` with the shell.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TriggerFlags {
+    pub file: Option<PathBuf>,
+    pub timeout_ms: Option<u64>,
+    pub cmd: Option<String>,
+}
+
+impl TriggerFlags {
+    /// Whether anything can fire.
+    pub fn armed(&self) -> bool {
+        self.file.is_some() || self.timeout_ms.is_some()
+    }
 }
 
 impl Default for GlobalFlags {
@@ -67,6 +152,12 @@ impl Default for GlobalFlags {
             debug: Vec::new(),
             readonly: false,
             live: Default::default(),
+            json_lines: false,
+            fio_compat: false,
+            bandwidth_log: false,
+            trigger: TriggerFlags::default(),
+            idle_prof: None,
+            warnings_fatal: false,
         }
     }
 }
@@ -83,6 +174,8 @@ pub struct Invocation {
 
 /// What main should do.
 #[derive(Clone, Debug)]
+// One per process, moved once: boxing the run would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     Run(Invocation),
     /// --parse-only: run every check a real run makes before I/O, then exit.
@@ -91,8 +184,18 @@ pub enum Command {
     Print(String),
     /// --cpuclock-test
     CpuClockTest,
+    /// --idle-prof=calibrate: time the unit of work and exit.
+    IdleCalibrate,
+    /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
+    MemcpyTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --install-extras=DIR[,fio]: write the binary, man page and completions under
+    /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
+    InstallExtras {
+        dir: PathBuf,
+        fio_link: bool,
+    },
 }
 
 /// The arguments as lexed, before the jobs are assembled.
@@ -105,20 +208,42 @@ struct Raw {
     showcmd: bool,
     /// What to print or do instead of running (--help, --version, ...): the first wins.
     special: Option<Command>,
+    /// Notes for stderr about flags accepted without effect.
+    warnings: Vec<String>,
 }
 
-/// Parse the process arguments (without argv[0]).
-pub fn parse_command_line(args: &[String]) -> Result<Command, ConfigError> {
-    parse_with(args, &Env::system())
+/// A parsed command line: what to do, and notes for stderr.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub command: Command,
+    pub warnings: Vec<String>,
+}
+
+/// Parse the process arguments (without argv[0]); `fio_compat` is drop-in mode.
+pub fn parse_command_line(args: &[String], fio_compat: bool) -> Result<Parsed, ConfigError> {
+    parse_full(args, &Env::system(), fio_compat)
 }
 
 /// [`parse_command_line`] with an explicit environment (file reading, variables,
 /// keywords), for tests.
 pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
-    let raw = match lex_args(args, env)? {
-        Ok(raw) => raw,
-        Err(cmd) => return Ok(cmd),
+    parse_full(args, env, false).map(|p| p.command)
+}
+
+/// Parse with an explicit environment and mode.
+pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed, ConfigError> {
+    let (raw, warnings) = match lex_args(args, env, fio_compat)? {
+        Ok(mut raw) => {
+            let w = std::mem::take(&mut raw.warnings);
+            (raw, w)
+        }
+        Err((command, warnings)) => return Ok(Parsed { command, warnings }),
     };
+    let command = build_command(raw, env)?;
+    Ok(Parsed { command, warnings })
+}
+
+fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     let mut file_sections = Vec::new();
     for f in &raw.files {
         file_sections.push(jobfile::parse_file(f, env)?);
@@ -133,7 +258,22 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
     let ov = Overrides {
         readonly: raw.flags.readonly,
     };
+    if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
+        return Ok(Command::Print(String::new()));
+    }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
+    if raw.flags.warnings_fatal {
+        if let Some((j, w)) = a
+            .jobs
+            .iter()
+            .find_map(|j| j.warnings.first().map(|w| (j, w)))
+        {
+            return Err(ConfigError(format!(
+                "job '{}': {w} (at {}); an error with --warnings-fatal",
+                j.name, j.origin
+            )));
+        }
+    }
     let inv = Invocation {
         flags: raw.flags,
         jobs: a.jobs,
@@ -146,6 +286,27 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
     })
 }
 
+/// `--parse-only` with global options alone (no job): like fio, they are checked (on
+/// a job that inherits them) and accepted. False when there are jobs to check.
+fn globals_only(raw: &Raw, files: &[Vec<Section>], ov: &Overrides) -> Result<bool, ConfigError> {
+    let no_job =
+        raw.sections.iter().all(|s| s.is_global()) && files.iter().flatten().all(|s| s.is_global());
+    if !no_job {
+        return Ok(false);
+    }
+    let mut sections = raw.sections.clone();
+    sections.push(Section {
+        name: "parse-only".into(),
+        loc: Loc::CommandLine,
+        options: vec![RawOpt {
+            key: "name".into(),
+            value: Some("parse-only".into()),
+            loc: Loc::CommandLine,
+        }],
+    });
+    assemble(&sections, files, &raw.only, ov).map(|_| true)
+}
+
 fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {
     ConfigError(format!(
         "bad value '{v}' for --{flag} (at command line); allowed: {allowed}"
@@ -153,9 +314,18 @@ fn flag_err(flag: &str, v: &str, allowed: &str) -> ConfigError {
 }
 
 /// Lex the arguments. Ok(Err(cmd)) short-circuits (help, version, ...).
-fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigError> {
+#[allow(clippy::type_complexity)]
+fn lex_args(
+    args: &[String],
+    env: &Env,
+    fio_compat: bool,
+) -> Result<Result<Raw, (Command, Vec<String>)>, ConfigError> {
     let mut raw = Raw {
-        flags: GlobalFlags::default(),
+        flags: GlobalFlags {
+            fio_compat,
+            ..GlobalFlags::default()
+        },
+        warnings: Vec::new(),
         sections: Vec::new(),
         files: Vec::new(),
         only: Vec::new(),
@@ -176,13 +346,20 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
             files_only = true;
             continue;
         }
-        let Some(body) = arg.strip_prefix("--") else {
-            return Err(ConfigError(format!("unknown flag '{arg}' (at command line); options are written --option=value, see --help")));
+        let (key, inline) = match split_arg(arg) {
+            Some(k) => k,
+            None => {
+                return Err(ConfigError(format!(
+                    "unknown flag '{arg}' (at command line); options are written --option=value, see --help"
+                )))
+            }
         };
-        let (key, inline) = match body.split_once('=') {
-            Some((k, v)) => (k, Some(v.to_string())),
-            None => (body, None),
+        let key = if arg.starts_with("--") {
+            expand_prefix(&key)?
+        } else {
+            key
         };
+        let key = key.as_str();
         // Value for options that need one: inline, or the next argument (getopt style).
         let mut need = |what: &str| -> Result<String, ConfigError> {
             if let Some(v) = &inline {
@@ -197,10 +374,13 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
             )))
         };
         if let Some(flag) = flags::find(key) {
-            let Some(handler) = flag.handler else {
-                return Err(ConfigError(format!(
-                    "flag '--{key}' is not supported by ferrio yet (at command line)"
-                )));
+            let handler = match flag.action {
+                flags::Action::Handle(h) => h,
+                flags::Action::Refuse(why) => {
+                    return Err(ConfigError(format!(
+                        "flag '--{key}' is not supported (at command line): {why}"
+                    )))
+                }
             };
             let value = match flag.arg {
                 flags::Arg::None => None,
@@ -243,9 +423,74 @@ fn lex_args(args: &[String], env: &Env) -> Result<Result<Raw, Command>, ConfigEr
         }
     }
     Ok(match raw.special.take() {
-        Some(c) => Err(c),
+        Some(c) => Err((c, raw.warnings)),
         None => Ok(raw),
     })
+}
+
+/// fio's getopt accepts an unambiguous prefix of a long name on the command line
+/// (`--runt=10` is `--runtime=10`); an exact name always wins. Unknown names come
+/// back unchanged (to be reported as unknown), ambiguous ones are an error.
+fn expand_prefix(key: &str) -> Result<String, ConfigError> {
+    if key.is_empty() || flags::find(key).is_some() || table::find(key).is_some() {
+        return Ok(key.to_string());
+    }
+    // (name written, canonical target) for every long name with this prefix.
+    let mut hits: Vec<(&str, &str)> = Vec::new();
+    for f in flags::all() {
+        for n in f.names.iter().filter(|n| n.starts_with(key)) {
+            hits.push((n, f.names[0]));
+        }
+    }
+    for o in table::all() {
+        for n in std::iter::once(&o.name)
+            .chain(o.aliases.iter())
+            .filter(|n| n.starts_with(key))
+        {
+            hits.push((n, o.name));
+        }
+    }
+    let mut targets: Vec<&str> = hits.iter().map(|h| h.1).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    match targets.len() {
+        0 => Ok(key.to_string()),
+        1 => Ok(targets[0].to_string()),
+        _ => {
+            let names: Vec<String> = hits.iter().map(|h| format!("--{}", h.0)).collect();
+            Err(ConfigError(format!(
+                "option '--{key}' is ambiguous (at command line); possibilities: {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// `--key[=value]`, fio's one-letter `-k [value]` / `-kvalue`, or a long name with one
+/// dash (`-name=x`, as fio's getopt_long_only allows) → (long name, inline value).
+/// None when the argument is none of these.
+fn split_arg(arg: &str) -> Option<(String, Option<String>)> {
+    let split = |body: &str| match body.split_once('=') {
+        Some((k, v)) => (k.to_string(), Some(v.to_string())),
+        None => (body.to_string(), None),
+    };
+    if let Some(body) = arg.strip_prefix("--") {
+        return Some(split(body));
+    }
+    let body = arg.strip_prefix('-')?;
+    let (k, v) = split(body);
+    if flags::find(&k).is_some() || table::find(&k).is_some() {
+        return Some((k, v));
+    }
+    let mut chars = body.chars();
+    let c = chars.next()?;
+    let f = flags::find_short(c)?;
+    let rest = chars.as_str();
+    let rest = rest.strip_prefix('=').unwrap_or(rest);
+    Some((
+        f.names[0].to_string(),
+        (!rest.is_empty()).then(|| rest.to_string()),
+    ))
 }
 
 fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
@@ -253,7 +498,7 @@ fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
     for f in v.split(',').map(str::trim) {
         let f = match f {
             "normal" => OutputFormat::Normal,
-            "terse" => OutputFormat::Terse,
+            "terse" | "minimal" | "csv" => OutputFormat::Terse,
             "json" => OutputFormat::Json,
             "json+" => OutputFormat::JsonPlus,
             "interval" => OutputFormat::Interval,
@@ -299,5 +544,7 @@ fn live_flag(live: &mut crate::ext::LiveFlags, key: &str, v: &str) -> Result<(),
     Ok(())
 }
 
+#[cfg(test)]
+mod flag_tests;
 #[cfg(test)]
 mod tests;

@@ -32,6 +32,7 @@ pub mod builder;
 pub mod cli;
 pub mod error;
 pub mod ext;
+pub mod extras;
 pub mod jobfile;
 pub mod session;
 pub mod spec;

@@ -104,11 +104,45 @@ pub struct BlockSize {
     pub split: Vec<(u64, u32)>,
 }
 
+/// unified_rw_reporting: how a job's directions are reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnifiedRw {
+    #[default]
+    None,
+    Mixed,
+    Both,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RandomGenerator {
     Tausworthe,
     Lfsr,
     Tausworthe64,
+}
+
+/// `file_service_type`: how the next file is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FileService {
+    /// Round robin, N I/Os per file before moving on (fio's default, N = 1).
+    RoundRobin(u32),
+    /// Each file until it is done, then the next.
+    Sequential,
+    /// A uniformly random file, N I/Os per pick.
+    Random(u32),
+    Zipf(f64),
+    Pareto(f64),
+    /// normal / gauss: deviation in percent.
+    Gauss(f64),
+}
+
+/// Which fio's seeding to follow where fio versions differ (ferrio's `fio_seeds=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FioSeeds {
+    /// fio 3.35 and later (the default).
+    Latest,
+    /// fio 3.33 (Debian 12's fio): with randrepeat=1 offsets and zipf/pareto/normal
+    /// ignore randseed.
+    Fio333,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -214,6 +248,7 @@ pub struct JobSpec {
     pub numjobs: u32,
     pub thread: bool,
     pub group_reporting: bool,
+    pub unified_rw_reporting: UnifiedRw,
     pub stonewall: bool,
     pub new_group: bool,
     pub wait_for: Option<String>,
@@ -231,6 +266,10 @@ pub struct JobSpec {
     // --- randomness
     pub randrepeat: bool,
     pub randseed: u64,
+    /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
+    pub randseed_set: bool,
+    pub fio_seeds: FioSeeds,
+    pub file_service: FileService,
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,

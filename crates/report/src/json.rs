@@ -59,6 +59,16 @@ pub fn document(report: &RunReport, plus: bool) -> Object {
             .collect();
         root.arr("disk_util", disks);
     }
+    if let Some(c) = &report.cpu_idleness {
+        let mut o = Object::new();
+        o.float("system", c.system);
+        for (i, p) in c.percpu.iter().flatten().enumerate() {
+            o.float(&format!("cpu-{i}"), *p);
+        }
+        o.float("unit_mean", c.unit_mean_us)
+            .float("unit_stddev", c.unit_stddev);
+        root.obj("cpu_idleness", o);
+    }
     root
 }
 

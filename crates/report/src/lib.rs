@@ -8,6 +8,7 @@ pub mod json;
 pub mod model;
 pub mod normal;
 pub mod terse;
+pub mod unified;
 pub mod units;
 
 pub use model::*;

@@ -32,6 +32,20 @@ pub struct RunReport {
     pub disk_util: Vec<DiskUtil>,
     /// Which clock timed the run ("cpu", "clock_gettime", "gettimeofday", "virtual").
     pub clock_source: String,
+    /// --idle-prof: how idle the CPUs were during the run.
+    pub cpu_idleness: Option<CpuIdleness>,
+}
+
+/// fio's "CPU idleness" section (--idle-prof=system|percpu).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CpuIdleness {
+    /// Idle share of all CPUs, percent.
+    pub system: f64,
+    /// Idle share of each CPU, percent (--idle-prof=percpu only).
+    pub percpu: Option<Vec<f64>>,
+    /// Time of one calibrated unit of work, microseconds: mean and standard deviation.
+    pub unit_mean_us: f64,
+    pub unit_stddev: f64,
 }
 
 /// One reported job (or a whole group when group_reporting merged its threads).
@@ -79,6 +93,9 @@ pub struct JobReport {
     /// Errors counted under continue_on_error; None when the job does not continue
     /// on any error (fio then prints no `errors` line and no total_err/first_error).
     pub errors: Option<ErrorTotals>,
+    /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
+    /// ([`crate::unified::fold_mixed`]).
+    pub unified: crate::unified::Unified,
 }
 
 /// fio's total_err_count and first_error.
@@ -120,6 +137,8 @@ pub struct SyncReport {
 #[derive(Clone, Debug, Default)]
 pub struct GroupReport {
     pub groupid: u32,
+    /// Its jobs' unified_rw_reporting, combined as fio does ([`crate::unified::Unified::or`]).
+    pub unified: crate::unified::Unified,
     pub kb_base: u32,
     pub unit_base: u32,
     pub dir: [GroupDir; 3],

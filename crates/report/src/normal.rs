@@ -48,5 +48,23 @@ pub fn render(report: &RunReport) -> String {
         out.push_str(&group::render(g));
     }
     out.push_str(&disk::render(&report.disk_util));
+    if let Some(c) = &report.cpu_idleness {
+        out.push('\n');
+        out.push_str(&idleness(c));
+    }
     out
+}
+
+/// fio's `CPU idleness:` block (without the empty line before it).
+pub fn idleness(c: &crate::model::CpuIdleness) -> String {
+    let mut s = format!("CPU idleness:\n  system: {:.2}%\n", c.system);
+    if let Some(p) = &c.percpu {
+        let v: Vec<String> = p.iter().map(|x| format!("{x:.2}%")).collect();
+        s.push_str(&format!("  percpu: {}\n", v.join(", ")));
+    }
+    s.push_str(&format!(
+        "  unit work: mean={:.2}us, stddev={:.2}\n",
+        c.unit_mean_us, c.unit_stddev
+    ));
+    s
 }

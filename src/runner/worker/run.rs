@@ -57,7 +57,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         plan: &'a ThreadPlan,
         clock: &'a Clock,
-        io: Io,
+        mut io: Io,
         observers: Observers,
         begin_ns: u64,
     ) -> Self {
@@ -73,7 +73,7 @@ impl<'a> Worker<'a> {
             st: LoopState::new(&lim, spec.ramp_time_us > 0),
             lim,
             batching: spec.engine.batching(depth),
-            pattern: Pattern::new(spec, &regions, plan.seed),
+            pattern: Pattern::for_thread(plan, &regions, io.iolog.take()),
             synchronous,
             sync_every: if spec.fsync > 0 {
                 spec.fsync

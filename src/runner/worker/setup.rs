@@ -4,6 +4,7 @@
 use super::units::Units;
 use crate::engine::IoEngine;
 use crate::runner::direct_io;
+use crate::runner::iolog::IoLogWriter;
 use crate::runner::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
 use std::fs::File;
@@ -18,6 +19,8 @@ pub struct Io {
     /// Their descriptors (-1 for diskless engines).
     pub fds: Vec<i32>,
     pub units: Units,
+    /// write_iolog's writer, opened with the files (taken by the pattern).
+    pub iolog: Option<IoLogWriter>,
 }
 
 impl Io {
@@ -53,6 +56,7 @@ impl Io {
             files,
             fds,
             units,
+            iolog: IoLogWriter::for_plan(plan).map_err(|e| (libc::EIO, e))?,
         })
     }
 }

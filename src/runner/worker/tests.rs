@@ -52,6 +52,8 @@ fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         }],
         pass_bytes,
         seed: 7,
+        seeds: crate::random::SeedSet::from_seed(7, 1),
+        replay: None,
     }
 }
 

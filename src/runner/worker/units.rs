@@ -74,7 +74,7 @@ impl Units {
             .max()
             .unwrap_or(4096)
             .max(1) as usize;
-        let policy = BufferPolicy::from_spec(spec);
+        let policy = BufferPolicy::for_thread(plan);
         let align = match spec.engine.iomem_align {
             0 => page_size(),
             a => a as usize,

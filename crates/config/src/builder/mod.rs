@@ -74,7 +74,36 @@ pub fn build(
     }
     job.job_options = shown(own);
     validate::finish(&mut job)?;
+    check_engine_options(&job, chain)?;
     Ok(job)
+}
+
+/// An engine's own option (hipri, fixedbufs, sim_lat, ...) set for another engine
+/// would do nothing; fio refuses it too ("Bad option"). Set to its default it is
+/// accepted (it does nothing with any engine).
+fn check_engine_options(job: &JobSpec, chain: &[Applied]) -> Result<(), ConfigError> {
+    for a in chain {
+        let Some(spec) = table::find(&a.opt.key) else {
+            continue;
+        };
+        // Its default value does nothing anywhere (fio would still refuse it).
+        let value = a.opt.value.as_deref().unwrap_or("1").trim();
+        if !spec.engines.is_empty()
+            && !spec.engines.contains(&job.ioengine.as_str())
+            && value != spec.default
+        {
+            return Err(ConfigError(format!(
+                "job '{}': option '{}' (at {}) is an option of the {} engine{}, but the job's ioengine is {}",
+                job.name,
+                a.opt.key,
+                a.opt.loc,
+                spec.engines.join(", "),
+                if spec.engines.len() > 1 { "s" } else { "" },
+                job.ioengine
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Options as JSON shows them: as given, in order; bare keys are left out (fio 3.33
@@ -87,8 +116,10 @@ pub fn shown(opts: &[RawOpt]) -> Vec<(String, String)> {
 
 fn apply(job: &mut JobSpec, a: &Applied, kb_base: u32) -> Result<(), ConfigError> {
     let spec = lookup(a.opt, a.section)?;
+    let job_name = job.name.clone();
     let value = match (&a.opt.value, spec.bare_ok()) {
         (Some(v), _) => v.as_str(),
+        (None, true) if spec.kind == table::Kind::OptStr => job_name.as_str(),
         (None, true) => "1",
         (None, false) => {
             return Err(ConfigError(format!(

@@ -290,15 +290,18 @@ fn file_handling_booleans() {
         "end_fsync=1",
         "fsync_on_close=1",
         "create_on_open=1",
-        "create_only=1",
+        "create_only=0",
         "allow_file_create=0",
         "overwrite=1",
         "unlink=1",
         "invalidate=0",
     ]);
     assert!(
-        j.direct && j.sync && j.end_fsync && j.fsync_on_close && j.create_on_open && j.create_only
+        j.direct && j.sync && j.end_fsync && j.fsync_on_close && j.create_on_open && !j.create_only
     );
+    // The runner has no lay-out-only mode: create_only=1 was stored and ignored (the
+    // jobs ran their I/O), now it is refused by name.
+    assert!(bad(&["create_only=1"]).contains("create_only=1 is not supported by ferrio yet"));
     assert!(!j.allow_file_create && j.overwrite && j.unlink && !j.invalidate);
     assert_eq!((j.fsync, j.fdatasync), (8, 4));
     assert!(!job(&["direct=1", "buffered=1"]).direct);
@@ -415,7 +418,10 @@ fn randomness() {
         "random_distribution=zipf:1.2",
         "percentage_random=50,10",
     ]);
-    assert!(!j.randrepeat && j.norandommap);
+    // fio seeds from a given randseed even with randrepeat=0: the run repeats (the plan
+    // seeds from randseed when randrepeat or randseed_set holds).
+    assert!(!j.randrepeat && j.randseed_set && j.norandommap);
+    assert!(!job(&["randrepeat=0"]).randseed_set);
     assert_eq!(j.randseed, 1234);
     assert_eq!(j.random_generator, RandomGenerator::Lfsr);
     assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));
@@ -443,7 +449,9 @@ fn buffers() {
         job(&["buffer_pattern=\"ab\""]).buffer_pattern,
         Some(b"ab".to_vec())
     );
-    assert!(bad(&["buffer_pattern='file'"]).contains("not supported"));
+    // A pattern file that cannot be read is named in the error.
+    assert!(bad(&["buffer_pattern='/nonexistent/p'"]).contains("cannot read pattern file"));
+    assert!(bad(&["buffer_pattern=%o"]).contains("not supported"));
 }
 
 #[test]

@@ -1,12 +1,18 @@
-//! Run-wide command-line flags, one table row each: names, argument, help and what it
-//! sets. `--help`, the refusal of fio flags ferrio lacks, and the parsing itself all
-//! read [`FLAGS`]; adding a flag is adding a row.
+//! Run-wide command-line flags, one table row each: names, fio's one-letter form,
+//! argument, help and what it does. `--help`, the refusal of fio flags ferrio lacks,
+//! and the parsing itself all read [`FLAGS`]; adding a flag is adding a row.
+//!
+//! Every flag of fio 3.33's getopt table has a row: implemented, accepted with the
+//! same (lack of) effect fio gives it, or refused with the reason.
 
 use super::debug::{self, DebugRequest};
-use super::{flag_err, live_flag, parse_formats, Command, ConfigError, EtaMode, OutputFormat, Raw};
+use super::{
+    flag_err, live_flag, parse_formats, Command, ConfigError, EtaMode, IdleProf, OutputFormat, Raw,
+};
 use crate::error::Loc;
 use crate::jobfile::{RawOpt, Section};
 use crate::table;
+use crate::values::{parse_int, parse_time, TimeUnit};
 use std::path::PathBuf;
 
 /// Whether a flag takes a value.
@@ -24,20 +30,29 @@ pub(super) enum Arg {
 /// instead of running). The value is `None` for bare flags.
 pub(super) type Handler = fn(&mut Raw, Option<&str>) -> Result<(), ConfigError>;
 
+/// What ferrio does with a flag.
+pub(super) enum Action {
+    Handle(Handler),
+    /// A fio flag ferrio refuses; the text says why (and what to use instead).
+    Refuse(&'static str),
+}
+
 pub(super) struct Flag {
     /// The name and its aliases, without `--`.
     pub names: &'static [&'static str],
+    /// fio's one-letter form (`-v`), if fio has one.
+    pub short: Option<char>,
     pub arg: Arg,
     /// The value's placeholder in `--help` (`FMT` gives `--output-format=FMT`).
     pub meta: &'static str,
     /// `--help` text; `\n` continues on the next line.
     pub help: &'static str,
-    /// None: a fio flag ferrio does not implement yet (refused by name).
-    pub handler: Option<Handler>,
+    pub action: Action,
 }
 
 const fn flag(
     names: &'static [&'static str],
+    short: Option<char>,
     arg: Arg,
     meta: &'static str,
     help: &'static str,
@@ -45,20 +60,22 @@ const fn flag(
 ) -> Flag {
     Flag {
         names,
+        short,
         arg,
         meta,
         help,
-        handler: Some(handler),
+        action: Action::Handle(handler),
     }
 }
 
-const fn not_yet(name: &'static [&'static str]) -> Flag {
+const fn refused(names: &'static [&'static str], short: char, arg: Arg, why: &'static str) -> Flag {
     Flag {
-        names: name,
-        arg: Arg::Optional,
+        names,
+        short: Some(short),
+        arg,
         meta: "",
         help: "",
-        handler: None,
+        action: Action::Refuse(why),
     }
 }
 
@@ -71,10 +88,19 @@ fn answer(raw: &mut Raw, c: Command) {
     raw.special.get_or_insert(c);
 }
 
-/// Every run-wide flag, in `--help` order; fio flags ferrio lacks at the end.
+/// A flag fio accepts whose effect cannot apply to ferrio: noted on stderr.
+fn note(raw: &mut Raw, text: String) {
+    raw.warnings.push(text);
+}
+
+const CLIENT_SERVER: &str =
+    "fio's client/server mode (--server, --client, --daemonize, --remote-config) is not supported by ferrio; run ferrio on the machine under test";
+
+/// Every run-wide flag, in `--help` order; refused fio flags at the end.
 pub(super) const FLAGS: &[Flag] = &[
     flag(
         &["name"],
+        None,
         Arg::Value,
         "JOB",
         "start job JOB; the options after it are its own\n(--name=global starts a global group)",
@@ -82,9 +108,10 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["output-format"],
+        Some('F'),
         Arg::Value,
         "FMT",
-        "normal, terse, json, json+ (comma list for several);\ninterval: one compact line per interval (docs/live.md)",
+        "normal, terse, json, json+ (comma list for several;\nminimal and csv mean terse); interval: one compact\nline per interval (docs/live.md)",
         |r, v| {
             r.flags.output_formats = parse_formats(val(v))?;
             Ok(())
@@ -92,6 +119,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["output"],
+        Some('o'),
         Arg::Value,
         "FILE",
         "write the report to FILE instead of stdout",
@@ -104,29 +132,43 @@ pub(super) const FLAGS: &[Flag] = &[
             Ok(())
         },
     ),
-    flag(&["minimal"], Arg::None, "", "same as --output-format=terse", |r, _| {
+    flag(&["minimal"], Some('m'), Arg::None, "", "same as --output-format=terse", |r, _| {
         r.flags.output_formats = vec![OutputFormat::Terse];
         Ok(())
     }),
     flag(
-        &["terse-version"],
-        Arg::Value,
-        "3",
-        "terse format version (3)",
-        |r, v| {
-            if val(v).trim() != "3" {
-                return Err(flag_err(
-                    "terse-version",
-                    val(v),
-                    "3 (the only terse version ferrio writes)",
-                ));
+        &["append-terse"],
+        Some('f'),
+        Arg::Optional,
+        "X",
+        "add terse output to the formats chosen so far",
+        |r, _| {
+            if !r.flags.output_formats.contains(&OutputFormat::Terse) {
+                r.flags.output_formats.push(OutputFormat::Terse);
             }
-            r.flags.terse_version = 3;
+            Ok(())
+        },
+    ),
+    flag(
+        &["terse-version"],
+        Some('V'),
+        Arg::Value,
+        "N",
+        "terse format version: 2, 3 (default), 4 or 5",
+        |r, v| {
+            r.flags.terse_version = match val(v).trim() {
+                "2" => 2,
+                "3" => 3,
+                "4" => 4,
+                "5" => 5,
+                other => return Err(flag_err("terse-version", other, "2, 3, 4, 5")),
+            };
             Ok(())
         },
     ),
     flag(
         &["eta"],
+        Some('e'),
         Arg::Value,
         "WHEN",
         "progress line: auto, always, never",
@@ -142,6 +184,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["eta-interval"],
+        Some('O'),
         Arg::Value,
         "T",
         "refresh the progress line every T (ms by default;\nat least 250ms)",
@@ -149,6 +192,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["eta-newline"],
+        Some('E'),
         Arg::Value,
         "T",
         "start a new progress line every T (seconds by default)",
@@ -156,13 +200,26 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["status-interval"],
+        Some('L'),
         Arg::Value,
         "T",
-        "print a full report every T (seconds by default); with\njson/json+ every report is one JSON document per line",
+        "print a full report every T (seconds by default)",
         |r, v| live_flag(&mut r.flags.live, "status-interval", val(v)),
     ),
     flag(
+        &["json-lines"],
+        None,
+        Arg::None,
+        "",
+        "ferrio: with --status-interval, write each json/json+\nreport as one line (JSON Lines) instead of fio's\npretty-printed documents",
+        |r, _| {
+            r.flags.json_lines = true;
+            Ok(())
+        },
+    ),
+    flag(
         &["interval-percentiles"],
+        None,
         Arg::Value,
         "LIST",
         "percentiles of the interval lines\n(default 50:90:99:99.9)",
@@ -170,21 +227,23 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["section"],
+        Some('x'),
         Arg::Value,
         "NAME",
         "run only job section NAME of the job files (repeatable)",
         |r, v| {
-            r.only.extend(
-                val(v)
-                    .split(',')
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty()),
-            );
+            for s in val(v).split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                if s == "global" {
+                    return Err(flag_err("section", s, "the name of a job section (not global)"));
+                }
+                r.only.push(s.to_string());
+            }
             Ok(())
         },
     ),
     flag(
         &["readonly"],
+        Some('r'),
         Arg::None,
         "",
         "refuse any job that would write or trim",
@@ -193,12 +252,24 @@ pub(super) const FLAGS: &[Flag] = &[
             Ok(())
         },
     ),
-    flag(&["parse-only"], Arg::None, "", "check the jobs and exit", |r, _| {
+    flag(&["parse-only"], Some('P'), Arg::None, "", "check the jobs and exit", |r, _| {
         r.parse_only = true;
         Ok(())
     }),
     flag(
+        &["merge-blktrace-only"],
+        Some('A'),
+        Arg::None,
+        "",
+        "check the jobs and exit (ferrio has no blktrace\nmerging: merge_blktrace_file is refused)",
+        |r, _| {
+            r.parse_only = true;
+            Ok(())
+        },
+    ),
+    flag(
         &["showcmd"],
+        Some('s'),
         Arg::None,
         "",
         "print each job file as an equivalent command line",
@@ -209,6 +280,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["cmdhelp"],
+        Some('c'),
         Arg::Optional,
         "OPTION",
         "list all job options, or details on one",
@@ -224,7 +296,20 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     flag(
+        &["enghelp"],
+        Some('i'),
+        Arg::Optional,
+        "ENGINE[,OPT]",
+        "list the I/O engines, an engine's own options,\nor details on one of them",
+        |r, v| {
+            let text = super::enghelp::enghelp(v.unwrap_or(""))?;
+            answer(r, Command::Print(text));
+            Ok(())
+        },
+    ),
+    flag(
         &["debug"],
+        Some('d'),
         Arg::Value,
         "LIST",
         "diagnostic output categories (comma list;\n--debug=help lists them)",
@@ -249,7 +334,125 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     ),
     flag(
+        &["bandwidth-log"],
+        Some('b'),
+        Arg::None,
+        "",
+        "create agg-read_bw.log, agg-write_bw.log and\nagg-trim_bw.log in the current directory after the\nrun (empty, as fio 3.33 leaves them)",
+        |r, _| {
+            r.flags.bandwidth_log = true;
+            Ok(())
+        },
+    ),
+    flag(
+        &["trigger-file"],
+        Some('W'),
+        Arg::Value,
+        "FILE",
+        "when FILE appears: delete it, stop the jobs and run\nthe --trigger command",
+        |r, v| {
+            if val(v).is_empty() {
+                return Err(flag_err("trigger-file", "", "a file name"));
+            }
+            r.flags.trigger.file = Some(PathBuf::from(val(v)));
+            Ok(())
+        },
+    ),
+    flag(
+        &["trigger-timeout"],
+        Some('B'),
+        Arg::Value,
+        "T",
+        "after T (seconds by default) from the start: stop the\njobs and run the --trigger command",
+        |r, v| {
+            let us = parse_time(val(v), TimeUnit::S)
+                .map_err(|e| flag_err("trigger-timeout", val(v), &format!("a time ({e})")))?;
+            r.flags.trigger.timeout_ms = Some(us / 1000);
+            Ok(())
+        },
+    ),
+    flag(
+        &["trigger"],
+        Some('H'),
+        Arg::Value,
+        "CMD",
+        "shell command run when the trigger fires",
+        |r, v| {
+            r.flags.trigger.cmd = Some(val(v).to_string());
+            Ok(())
+        },
+    ),
+    flag(
+        &["trigger-remote"],
+        Some('J'),
+        Arg::Value,
+        "CMD",
+        "accepted; fio runs it on --client servers only, so it\nhas no effect here (a note on stderr)",
+        |r, _| {
+            note(r, "--trigger-remote only applies to fio's --client mode; ignored".into());
+            Ok(())
+        },
+    ),
+    flag(
+        &["idle-prof"],
+        Some('I'),
+        Arg::Value,
+        "WHAT",
+        "report how idle the CPUs were during the run: system,\npercpu (also each CPU), or calibrate (only time the\nunit of work and exit)",
+        |r, v| {
+            match val(v) {
+                "system" => r.flags.idle_prof = Some(IdleProf::System),
+                "percpu" => r.flags.idle_prof = Some(IdleProf::PerCpu),
+                "calibrate" => answer(r, Command::IdleCalibrate),
+                other => return Err(flag_err("idle-prof", other, "system, percpu, calibrate")),
+            }
+            Ok(())
+        },
+    ),
+    flag(
+        &["max-jobs"],
+        Some('j'),
+        Arg::Value,
+        "N",
+        "accepted, no effect (fio 3.33 ignores it too)",
+        |_, v| positive("max-jobs", val(v)),
+    ),
+    flag(
+        &["alloc-size"],
+        Some('a'),
+        Arg::Value,
+        "KB",
+        "accepted, no effect: ferrio has no fixed-size shared\nmemory pool for fio's smalloc to size",
+        |_, v| positive("alloc-size", val(v)),
+    ),
+    flag(
+        &["warnings-fatal"],
+        Some('w'),
+        Arg::None,
+        "",
+        "make the job warnings (e.g. time_based without\nruntime) errors",
+        |r, _| {
+            r.flags.warnings_fatal = true;
+            Ok(())
+        },
+    ),
+    flag(
+        &["aux-path"],
+        Some('K'),
+        Arg::Value,
+        "DIR",
+        "where fio puts verify state files; ferrio writes none\n(verify is not supported yet), so a note on stderr",
+        |r, v| {
+            if val(v).is_empty() {
+                return Err(flag_err("aux-path", "", "a directory"));
+            }
+            note(r, "--aux-path has no effect: ferrio writes no verify state files".into());
+            Ok(())
+        },
+    ),
+    flag(
         &["cpuclock-test"],
+        Some('T'),
         Arg::None,
         "",
         "check the CPU clock source and exit",
@@ -260,6 +463,7 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     flag(
         &["clock-bench"],
+        None,
         Arg::None,
         "",
         "measure clock read costs and exit",
@@ -268,42 +472,89 @@ pub(super) const FLAGS: &[Flag] = &[
             Ok(())
         },
     ),
-    flag(&["version"], Arg::None, "", "print the version", |r, _| {
-        answer(
-            r,
-            Command::Print(format!("ferrio-{}\n", env!("CARGO_PKG_VERSION"))),
-        );
+    flag(
+        &["install-extras"],
+        None,
+        Arg::Value,
+        "DIR[,fio]",
+        "install the binary, man page and completions under DIR\n(DIR/bin, DIR/share); DIR,fio also links DIR/bin/fio",
+        |r, v| {
+            let (dir, fio_link) = match val(v).strip_suffix(",fio") {
+                Some(d) => (d, true),
+                None => (val(v), false),
+            };
+            if dir.trim().is_empty() {
+                return Err(flag_err("install-extras", val(v), "a directory (DIR or DIR,fio)"));
+            }
+            let dir = PathBuf::from(dir);
+            answer(r, Command::InstallExtras { dir, fio_link });
+            Ok(())
+        },
+    ),
+    flag(
+        &["memcpytest"],
+        Some('M'),
+        Arg::Optional,
+        "TYPES",
+        "measure memory copy speed and exit (TYPES: comma list\nof memcpy, memmove, simple, hybrid; help lists them)",
+        |r, v| {
+            if matches!(v, Some("help" | "list")) {
+                let list: String = super::MEMCPY_TYPES
+                    .iter()
+                    .map(|(n, h)| format!("{n:<10} {h}\n"))
+                    .collect();
+                answer(r, Command::Print(list));
+                return Ok(());
+            }
+            let types = super::parse_memcpy_types(v)?;
+            answer(r, Command::MemcpyTest(types));
+            Ok(())
+        },
+    ),
+    flag(&["version"], Some('v'), Arg::None, "", "print the version", |r, _| {
+        let v = super::version_string(r.flags.fio_compat);
+        answer(r, Command::Print(format!("{v}\n")));
         Ok(())
     }),
-    flag(&["help", "h"], Arg::None, "", "this text", |r, _| {
+    flag(&["help"], Some('h'), Arg::None, "", "this text", |r, _| {
         answer(r, Command::Print(help()));
         Ok(())
     }),
-    not_yet(&["bandwidth-log"]),
-    not_yet(&["latency-log"]),
-    not_yet(&["max-jobs"]),
-    not_yet(&["warnings-fatal"]),
-    not_yet(&["alloc-size"]),
-    not_yet(&["server"]),
-    not_yet(&["client"]),
-    not_yet(&["daemonize"]),
-    not_yet(&["remote-config"]),
-    not_yet(&["crctest"]),
-    not_yet(&["idle-prof"]),
-    not_yet(&["inflate-log"]),
-    not_yet(&["trigger-file"]),
-    not_yet(&["trigger-timeout"]),
-    not_yet(&["trigger"]),
-    not_yet(&["trigger-remote"]),
-    not_yet(&["aux-path"]),
-    not_yet(&["merge-blktrace-only"]),
-    not_yet(&["append-terse"]),
-    not_yet(&["enghelp"]),
+    refused(&["latency-log"], 'l', Arg::Value,
+        "fio refuses it too (deprecated); use write_lat_log in the job"),
+    refused(&["inflate-log"], 'X', Arg::Value,
+        "compressed logs (log_compression) are not supported by ferrio yet, so there is nothing to inflate"),
+    refused(&["crctest"], 'G', Arg::Optional,
+        "checksum speed tests come with verify support, which ferrio does not have yet"),
+    refused(&["profile"], 'p', Arg::Value,
+        "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
+    refused(&["server"], 'S', Arg::Optional, CLIENT_SERVER),
+    refused(&["daemonize"], 'D', Arg::Value, CLIENT_SERVER),
+    refused(&["client"], 'C', Arg::Value, CLIENT_SERVER),
+    refused(&["remote-config"], 'R', Arg::Value, CLIENT_SERVER),
 ];
 
 /// The row for `--name` (any of its names).
 pub(super) fn find(name: &str) -> Option<&'static Flag> {
     FLAGS.iter().find(|f| f.names.contains(&name))
+}
+
+/// Every row.
+pub(super) fn all() -> impl Iterator<Item = &'static Flag> {
+    FLAGS.iter()
+}
+
+/// The row for fio's one-letter form `-c`.
+pub(super) fn find_short(c: char) -> Option<&'static Flag> {
+    FLAGS.iter().find(|f| f.short == Some(c))
+}
+
+/// A positive integer (`--max-jobs`, `--alloc-size`), checked though unused.
+fn positive(flag: &str, v: &str) -> Result<(), ConfigError> {
+    match parse_int(v, 1024) {
+        Ok(n) if n > 0 => Ok(()),
+        _ => Err(flag_err(flag, v, "a positive integer")),
+    }
 }
 
 /// `--name=JOB`: a new section (a global group for `global`).
@@ -330,7 +581,7 @@ fn start_job(raw: &mut Raw, v: &str) -> Result<(), ConfigError> {
 }
 
 const HELP_HEAD: &str = "\
-Usage: ferrio [options] [job files...]
+Usage: ferrio [options] [job options] [job files...]
 
 ferrio runs storage I/O benchmarks described like fio's: in job files (INI
 sections) and/or on the command line. On the command line, --name=JOB starts a
@@ -341,20 +592,25 @@ job files. Example:
   ferrio --name=t --rw=randread --bs=4k --size=32M --filename=/tmp/x --ioengine=psync
   ferrio --direct=1 jobs.fio --section=randread
 
-Run-wide options:
+Run-wide options (fio's one-letter forms, e.g. -v, also work):
 ";
 
 const HELP_TAIL: &str = "
 Job options are the same as in job files (--bs=4k is bs=4k); see --cmdhelp.
+Invoked as `fio` (a link named fio) or with FERRIO_FIO_COMPAT=1, ferrio runs in
+drop-in mode: its version reads fio-3.33-ferrio-X.Y.Z (docs/dropin.md).
 ";
 
 /// Column where a flag's help starts.
 const HELP_COLUMN: usize = 24;
 
-/// The `--help` text, from [`FLAGS`].
+/// The `--help` text, from the flag table.
 pub fn help() -> String {
     let mut s = String::from(HELP_HEAD);
-    for f in FLAGS.iter().filter(|f| f.handler.is_some()) {
+    for f in FLAGS
+        .iter()
+        .filter(|f| matches!(f.action, Action::Handle(_)))
+    {
         let mut left = format!("  --{}", f.names[0]);
         match f.arg {
             Arg::None => {}
@@ -369,9 +625,12 @@ pub fn help() -> String {
         s += &f.help.replace('\n', &format!("\n{:HELP_COLUMN$}", ""));
         s.push('\n');
     }
-    s += "\nfio flags ferrio does not support yet (refused with an error):\n";
+    s += "\nfio flags ferrio refuses (an error saying why):\n";
     let mut line = String::from(" ");
-    for f in FLAGS.iter().filter(|f| f.handler.is_none()) {
+    for f in FLAGS
+        .iter()
+        .filter(|f| matches!(f.action, Action::Refuse(_)))
+    {
         let word = format!(" --{}", f.names[0]);
         if line.len() + word.len() > 80 {
             s += &line;
@@ -396,22 +655,79 @@ mod tests {
         for f in FLAGS {
             for n in f.names {
                 assert!(seen.insert(*n), "--{n} twice");
+                assert!(n.len() > 1, "--{n}: one-letter forms go in `short`");
                 if table::find(n).is_some() {
                     shadowed.push(*n);
                 }
             }
         }
-        // On the command line the flag wins: --name starts a job, --readonly is run-wide.
-        assert_eq!(shadowed, ["name", "readonly"]);
+        // On the command line the flag wins: --name starts a job, --readonly is run-wide,
+        // --profile is fio's command-line flag (its job option of the same name is
+        // only reachable from job files, where ferrio refuses it too).
+        assert_eq!(shadowed, ["name", "readonly", "profile"]);
+        let mut shorts = std::collections::HashSet::new();
+        for c in FLAGS.iter().filter_map(|f| f.short) {
+            assert!(shorts.insert(c), "-{c} twice");
+        }
     }
 
     #[test]
-    fn help_lists_every_supported_flag_and_every_not_yet_one() {
+    fn every_fio_3_33_flag_has_a_row_with_fios_letter() {
+        // fio 3.33's getopt table (init.c l_opts), name and letter.
+        const FIO: &[(&str, char)] = &[
+            ("output", 'o'),
+            ("latency-log", 'l'),
+            ("bandwidth-log", 'b'),
+            ("minimal", 'm'),
+            ("output-format", 'F'),
+            ("append-terse", 'f'),
+            ("version", 'v'),
+            ("help", 'h'),
+            ("cmdhelp", 'c'),
+            ("enghelp", 'i'),
+            ("showcmd", 's'),
+            ("readonly", 'r'),
+            ("eta", 'e'),
+            ("eta-interval", 'O'),
+            ("eta-newline", 'E'),
+            ("debug", 'd'),
+            ("parse-only", 'P'),
+            ("section", 'x'),
+            ("inflate-log", 'X'),
+            ("alloc-size", 'a'),
+            ("profile", 'p'),
+            ("warnings-fatal", 'w'),
+            ("max-jobs", 'j'),
+            ("terse-version", 'V'),
+            ("server", 'S'),
+            ("daemonize", 'D'),
+            ("client", 'C'),
+            ("remote-config", 'R'),
+            ("cpuclock-test", 'T'),
+            ("crctest", 'G'),
+            ("memcpytest", 'M'),
+            ("idle-prof", 'I'),
+            ("status-interval", 'L'),
+            ("trigger-file", 'W'),
+            ("trigger-timeout", 'B'),
+            ("trigger", 'H'),
+            ("trigger-remote", 'J'),
+            ("aux-path", 'K'),
+            ("merge-blktrace-only", 'A'),
+        ];
+        for (name, c) in FIO {
+            let f = find(name).unwrap_or_else(|| panic!("fio's --{name} has no row"));
+            assert_eq!(f.short, Some(*c), "--{name}");
+        }
+    }
+
+    #[test]
+    fn help_lists_every_supported_flag_and_every_refused_one() {
         let h = help();
         for f in FLAGS {
             let shown = format!("--{}", f.names[0]);
             assert!(h.contains(&shown), "{shown} missing from --help");
-            if f.handler.is_some() {
+            if let Action::Handle(_) = f.action {
                 assert!(!f.help.is_empty(), "{shown} has no help");
                 assert!(
                     h.contains(&format!("\n  {shown}")),

@@ -5,7 +5,7 @@ use crate::jobfile::subst::Keywords;
 use std::collections::HashMap;
 use std::path::Path;
 
-fn env_with(files: &[(&str, &str)]) -> (HashMap<String, String>, Keywords) {
+pub(super) fn env_with(files: &[(&str, &str)]) -> (HashMap<String, String>, Keywords) {
     (
         files
             .iter()
@@ -19,7 +19,7 @@ fn env_with(files: &[(&str, &str)]) -> (HashMap<String, String>, Keywords) {
     )
 }
 
-fn run(args: &[&str], files: &[(&str, &str)]) -> Result<Command, ConfigError> {
+pub(super) fn run(args: &[&str], files: &[(&str, &str)]) -> Result<Command, ConfigError> {
     let (map, keywords) = env_with(files);
     let read = move |p: &Path| {
         map.get(&p.display().to_string()).cloned().ok_or_else(|| {
@@ -36,14 +36,14 @@ fn run(args: &[&str], files: &[(&str, &str)]) -> Result<Command, ConfigError> {
     parse_with(&args, &env)
 }
 
-fn inv(args: &[&str], files: &[(&str, &str)]) -> Invocation {
+pub(super) fn inv(args: &[&str], files: &[(&str, &str)]) -> Invocation {
     match run(args, files) {
         Ok(Command::Run(i)) => i,
         other => panic!("expected a run, got {other:?}"),
     }
 }
 
-fn err(args: &[&str], files: &[(&str, &str)]) -> String {
+pub(super) fn err(args: &[&str], files: &[(&str, &str)]) -> String {
     match run(args, files) {
         Err(e) => e.0,
         Ok(c) => panic!("expected an error, got {c:?}"),
@@ -310,9 +310,21 @@ fn run_flags() {
     assert!(err(&["--output-format=xml", "--name=t"], &[])
         .contains("allowed: normal, terse, json, json+"));
     assert!(err(&["--eta=sometimes", "--name=t"], &[]).contains("allowed: auto, always, never"));
-    assert!(
-        err(&["--terse-version=2", "--name=t"], &[]).contains("bad value '2' for --terse-version")
+    assert_eq!(
+        err(&["--terse-version=6", "--name=t"], &[]),
+        "bad value '6' for --terse-version (at command line); allowed: 2, 3, 4, 5"
     );
+    for v in [2, 3, 4, 5] {
+        let i = inv(&[&format!("--terse-version={v}"), "--name=t"], &[]);
+        assert_eq!(i.flags.terse_version, v);
+    }
+    let i = inv(&["--output-format=json", "--append-terse", "--name=t"], &[]);
+    assert_eq!(
+        i.flags.output_formats,
+        vec![OutputFormat::Json, OutputFormat::Terse]
+    );
+    let i = inv(&["--output-format=csv", "--name=t"], &[]);
+    assert_eq!(i.flags.output_formats, vec![OutputFormat::Terse]);
     assert!(err(&["--output"], &[]).contains("--output needs a value"));
 }
 
@@ -410,7 +422,8 @@ fn command_line_errors() {
         .contains("option 'rate' is not supported by ferrio yet"));
     assert!(err(&["--name=t", "--bs"], &[]).contains("--bs needs a value"));
     assert!(err(&["--name="], &[]).contains("needs a job name"));
-    assert!(err(&["-x"], &[]).contains("unknown flag '-x'"));
+    assert!(err(&["-q"], &[]).contains("unknown flag '-q'"));
+    assert!(err(&["-x"], &[]).contains("--section needs a value"));
     assert_eq!(
         err(&[], &[]),
         "no jobs defined: give a job file or --name=JOB options (see --help)"
@@ -447,15 +460,6 @@ fn wait_for_must_name_an_earlier_job() {
         err(&["--name=b", "--wait_for=c", "--name=c"], &[]),
         "job 'b': bad value 'c' for option 'wait_for' (at command line): no job named 'c' before this one"
     );
-}
-
-#[test]
-fn fio_flags_not_supported_yet() {
-    assert_eq!(
-        err(&["--bandwidth-log", "--name=t"], &[]),
-        "flag '--bandwidth-log' is not supported by ferrio yet (at command line)"
-    );
-    assert!(err(&["--trigger=x", "--name=t"], &[]).contains("not supported by ferrio yet"));
 }
 
 #[test]

@@ -41,6 +41,18 @@ pub struct LogSpec {
     pub unix_epoch: bool,
     /// per_job_logs: `PREFIX_bw.N.log` per thread (1) or one shared `PREFIX_bw.log` (0).
     pub per_job_logs: bool,
+    /// write_iolog=FILE: every issued I/O in fio's iolog version 3 format (appended).
+    pub write_iolog: Option<String>,
+    /// read_iolog=FILE: replay the I/Os of an fio iolog instead of generating them.
+    pub read_iolog: Option<String>,
+    /// replay_no_stall: replay without the log's delays.
+    pub replay_no_stall: bool,
+    /// replay_redirect=FILE: every replayed I/O goes to this one file.
+    pub replay_redirect: Option<String>,
+    /// replay_scale=N: replayed offsets are divided by N (1: unchanged).
+    pub replay_scale: u64,
+    /// replay_align=N: replayed offsets are aligned down to N bytes (0: unchanged).
+    pub replay_align: u64,
 }
 
 impl Default for LogSpec {
@@ -58,6 +70,12 @@ impl Default for LogSpec {
             prio: false,
             issue_time: false,
             unix_epoch: false,
+            write_iolog: None,
+            read_iolog: None,
+            replay_no_stall: false,
+            replay_redirect: None,
+            replay_scale: 1,
+            replay_align: 0,
             per_job_logs: true,
         }
     }

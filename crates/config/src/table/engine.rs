@@ -62,21 +62,25 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
         j.engine.fixedbufs = c.bool(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["io_uring"]),
     opt("registerfiles", K::Flag, C::Engine, "io_uring: register the job's files with the kernel", |j, c, v| {
         j.engine.registerfiles = c.bool(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["io_uring"]),
     opt("sqthread_poll", K::Flag, C::Engine, "io_uring: a kernel thread polls the submission queue (no submit system calls)", |j, c, v| {
         j.engine.sqthread_poll = c.bool(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["io_uring"]),
     opt("sqthread_poll_cpu", K::Int, C::Engine, "io_uring: CPU the submission polling thread runs on", |j, c, v| {
         j.engine.sqthread_poll_cpu = Some(c.u32(v)?);
         Ok(())
-    }),
+    })
+    .private_to(&["io_uring"]),
     opt("nonvectored", K::SignedInt, C::Engine, "io_uring: 1 = READ/WRITE, 0 = READV/WRITEV, -1 = READ/WRITE where the kernel has them", |j, _c, v| {
         let n: i32 = v.trim().parse().map_err(|_| format!("malformed integer '{v}'"))?;
         if !(-1..=1).contains(&n) {
@@ -86,28 +90,33 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
         Ok(())
     })
     .def("-1")
-    .vals(&[("-1", "automatic"), ("0", "vectored"), ("1", "non-vectored")]),
+    .vals(&[("-1", "automatic"), ("0", "vectored"), ("1", "non-vectored")])
+    .private_to(&["io_uring"]),
     opt("force_async", K::Int, C::Engine, "io_uring: issue every Nth I/O with IOSQE_ASYNC (0 = never)", |j, c, v| {
         j.engine.force_async = c.u32(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["io_uring"]),
     opt("userspace_reap", K::Flag, C::Engine, "libaio: read completions from the AIO ring in user space when polling (iodepth_batch_complete=0)", |j, c, v| {
         j.engine.userspace_reap = c.bool(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["libaio"]),
     opt("hipri_percentage", K::Int, C::Engine, "pvsync2: percentage of I/Os issued with RWF_HIPRI when hipri is set", |j, c, v| {
         j.engine.hipri_percentage = c.u32(v)?;
         Ok(())
     })
     .def("100")
-    .range(0, 100),
+    .range(0, 100)
+    .private_to(&["pvsync2"]),
     opt("nowait", K::Bool, C::Engine, "pvsync2, libaio, io_uring: RWF_NOWAIT (fail with EAGAIN instead of blocking)", |j, c, v| {
         j.engine.nowait = c.bool(v)?;
         Ok(())
     })
-    .def("0"),
+    .def("0")
+    .private_to(&["pvsync2", "libaio", "io_uring"]),
     opt("mem", K::Choice, C::Buffers, "Memory the I/O buffers come from; mmap, mmaphuge and mmapshared take ':file'", mem)
         .alias(&["iomem"])
         .def("malloc")

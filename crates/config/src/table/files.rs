@@ -71,6 +71,9 @@ pub const FILES: &[OptSpec] = &[
             // fio: size=0 is the same as not setting it.
             j.size = match parse_size_or_percent(v, c.kb_base)? {
                 SizeOrPercent::Bytes(0) => None,
+                SizeOrPercent::Percent(0.0) => {
+                    return Err("size=0% selects nothing (fio fails the job too)".into())
+                }
                 s => Some(s),
             };
             Ok(())
@@ -108,7 +111,10 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Start I/O at this offset in each file (or % of it)",
         |j, c, v| {
-            j.offset = parse_size_or_percent(v, c.kb_base)?;
+            j.offset = match parse_size_or_percent(v, c.kb_base)? {
+                SizeOrPercent::Percent(0.0) => SizeOrPercent::Bytes(0),
+                o => o,
+            };
             Ok(())
         },
     )
@@ -252,9 +258,13 @@ pub const FILES: &[OptSpec] = &[
         "create_only",
         K::Bool,
         C::Files,
-        "Only lay out the files; do no I/O",
+        "Only lay out the files; do no I/O (create_only=1 is not supported by ferrio yet)",
         |j, c, v| {
             j.create_only = c.bool(v)?;
+            if j.create_only {
+                // The runner has no lay-out-only mode yet: refusing beats running I/O.
+                return Err("create_only=1 is not supported by ferrio yet".into());
+            }
             Ok(())
         },
     )

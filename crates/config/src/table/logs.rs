@@ -3,6 +3,7 @@
 use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::ext::logs::WindowValue;
 
+/// A log's file name prefix (the bare key gives the job's name: [`K::OptStr`]).
 fn prefix(v: &str) -> Result<Option<String>, String> {
     let v = v.trim();
     if v.is_empty() {
@@ -12,19 +13,54 @@ fn prefix(v: &str) -> Result<Option<String>, String> {
 }
 
 pub const LOGS: &[OptSpec] = &[
-    opt("write_bw_log", K::Str, C::Stats, "Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run", |j, _, v| {
+    opt("read_iolog", K::Str, C::Stats, "Replay the I/Os of an fio iolog (v2 or v3) instead of generating them; needs replay_no_stall=1 (timed replay is not supported yet)", |j, _, v| {
+        j.logs.read_iolog = prefix(v)?;
+        Ok(())
+    }),
+    opt("replay_no_stall", K::Bool, C::Stats, "Replay a read_iolog as fast as possible, ignoring its timestamps", |j, c, v| {
+        j.logs.replay_no_stall = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("replay_redirect", K::Str, C::Stats, "Replay every I/O of a read_iolog onto this one file or device", |j, _, v| {
+        j.logs.replay_redirect = prefix(v)?;
+        Ok(())
+    }),
+    opt("replay_scale", K::Int, C::Stats, "Divide replayed offsets by this factor", |j, c, v| {
+        let n = c.uint(v)?;
+        if n == 0 {
+            return Err("replay_scale must be at least 1".into());
+        }
+        j.logs.replay_scale = n;
+        Ok(())
+    })
+    .def("1"),
+    opt("replay_align", K::Int, C::Stats, "Align replayed offsets down to this many bytes (a power of 2)", |j, c, v| {
+        let n = c.uint(v)?;
+        if n != 0 && !n.is_power_of_two() {
+            return Err(format!("replay_align={n} is not a power of 2"));
+        }
+        j.logs.replay_align = n;
+        Ok(())
+    })
+    .def("0"),
+    opt("write_iolog", K::Str, C::Stats, "Record every issued I/O (file, direction, offset, length) in fio's iolog v3 format, appended to FILE", |j, _, v| {
+        j.logs.write_iolog = prefix(v)?;
+        Ok(())
+    }),
+    opt("write_bw_log", K::OptStr, C::Stats, "Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run", |j, _, v| {
         j.logs.bw_log = prefix(v)?;
         Ok(())
     }),
-    opt("write_iops_log", K::Str, C::Stats, "Write an IOPS log: PREFIX_iops.N.log, streamed during the run", |j, _, v| {
+    opt("write_iops_log", K::OptStr, C::Stats, "Write an IOPS log: PREFIX_iops.N.log, streamed during the run", |j, _, v| {
         j.logs.iops_log = prefix(v)?;
         Ok(())
     }),
-    opt("write_lat_log", K::Str, C::Stats, "Write latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log (ns), streamed during the run", |j, _, v| {
+    opt("write_lat_log", K::OptStr, C::Stats, "Write latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log (ns), streamed during the run", |j, _, v| {
         j.logs.lat_log = prefix(v)?;
         Ok(())
     }),
-    opt("write_hist_log", K::Str, C::Stats, "Write a completion latency histogram log: PREFIX_clat_hist.N.log (one line of fio's histogram bins per log_hist_msec)", |j, _, v| {
+    opt("write_hist_log", K::OptStr, C::Stats, "Write a completion latency histogram log: PREFIX_clat_hist.N.log (one line of fio's histogram bins per log_hist_msec)", |j, _, v| {
         j.logs.hist_log = prefix(v)?;
         Ok(())
     }),

@@ -31,6 +31,8 @@ use crate::values::{self, TimeUnit};
 pub enum Kind {
     /// Free text.
     Str,
+    /// Free text, or the bare key for the job's name (log prefixes, as in fio).
+    OptStr,
     /// One of the listed values.
     Choice,
     /// Non-negative integer (size suffixes and arithmetic accepted, as in fio).
@@ -70,6 +72,7 @@ impl Kind {
     pub fn describe(self) -> &'static str {
         match self {
             Kind::Str => "string",
+            Kind::OptStr => "string, or the bare key for the job's name",
             Kind::Choice => "one of the values below",
             Kind::Int => "integer (opt=100, units and (arithmetic) allowed)",
             Kind::SignedInt => "signed integer (opt=-5)",
@@ -184,6 +187,9 @@ pub struct OptSpec {
     pub help: &'static str,
     pub support: Support,
     pub apply: Apply,
+    /// The engines this option is private to (fio's per-engine options, listed by
+    /// `--enghelp=ENGINE`); empty for options every job has.
+    pub engines: &'static [&'static str],
 }
 
 fn ignore(_: &mut JobSpec, _: &Ctx, _: &str) -> Result<(), String> {
@@ -214,6 +220,7 @@ pub const fn opt(
         help,
         support: Support::Yes,
         apply,
+        engines: &[],
     }
 }
 
@@ -242,6 +249,11 @@ impl OptSpec {
         self.max = Some(max);
         self
     }
+    /// An engine's own option (`--enghelp=ENGINE` lists it).
+    pub const fn private_to(mut self, engines: &'static [&'static str]) -> Self {
+        self.engines = engines;
+        self
+    }
     pub const fn min(mut self, min: u64) -> Self {
         self.min = Some(min);
         self
@@ -259,7 +271,7 @@ impl OptSpec {
 
     /// Whether the option may be written without a value.
     pub fn bare_ok(&self) -> bool {
-        self.kind == Kind::Flag
+        matches!(self.kind, Kind::Flag | Kind::OptStr)
     }
 
     /// "allowed: a, b, c" or "range: min..max", for error messages; "" if neither.

@@ -1,7 +1,7 @@
 //! Options: randomness and buffer contents.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::spec::RandomGenerator;
+use crate::spec::{FileService, FioSeeds, RandomGenerator};
 use crate::values::{parse_distribution, parse_int, parse_pattern, per_direction};
 
 pub const RANDOM: &[OptSpec] = &[
@@ -9,12 +9,40 @@ pub const RANDOM: &[OptSpec] = &[
         j.randrepeat = c.bool(v)?;
         Ok(())
     })
-    .def("1"),
-    opt("randseed", K::Int, C::Random, "Seed for the random generators", |j, c, v| {
+    .def("1")
+    .alias(&["allrandrepeat"]),
+    // No table default: fio tells a given randseed from its default (0x89) — a given
+    // one makes the seeds predictable even with randrepeat=0.
+    opt("randseed", K::Int, C::Random, "Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0", |j, c, v| {
         j.randseed = c.uint(v)?;
+        j.randseed_set = true;
+        Ok(())
+    }),
+    opt("fio_seeds", K::Choice, C::Random, "ferrio only: which fio's seeding to follow where fio versions differ (docs/random.md)", |j, c, v| {
+        j.fio_seeds = match c.choice(v)? {
+            "3.33" => FioSeeds::Fio333,
+            _ => FioSeeds::Latest,
+        };
         Ok(())
     })
-    .def("0x89"),
+    .def("latest")
+    .vals(&[
+        ("latest", "fio 3.35 and later: randseed seeds every stream"),
+        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed"),
+    ]),
+    opt("file_service_type", K::Special, C::Random, "How the next file is chosen: roundrobin[:N], sequential, random[:N], zipf[:θ], pareto[:h], normal[:dev%] (gauss)", |j, _, v| {
+        j.file_service = parse_file_service(v)?;
+        Ok(())
+    })
+    .def("roundrobin")
+    .vals(&[
+        ("roundrobin", "each file in turn, N I/Os each (default 1)"),
+        ("sequential", "each file until it is done"),
+        ("random", "a uniformly random file, N I/Os each (default 1)"),
+        ("zipf", "zipf over the files (θ, default 1.1)"),
+        ("pareto", "pareto over the files (h, default 0.2)"),
+        ("normal", "normal over the files (deviation %, default 0); alias gauss"),
+    ]),
     opt("norandommap", K::Flag, C::Random, "Do not track which blocks were done: random offsets may repeat", |j, c, v| {
         j.norandommap = c.bool(v)?;
         Ok(())
@@ -99,10 +127,95 @@ pub const BUFFERS: &[OptSpec] = &[
         "buffer_pattern",
         K::Special,
         C::Buffers,
-        "Fill buffers with this pattern: 0x hex, \"string\", decimal, or a combination",
+        "Fill buffers with this pattern: 0x hex, \"string\", 32-bit decimal, 'file' (its bytes), or a combination (\"abcd\"-120xdeadface)",
         |j, _, v| {
             j.buffer_pattern = Some(parse_pattern(v)?);
             Ok(())
         },
     ),
 ];
+
+/// `file_service_type=KIND[:ARG]`.
+fn parse_file_service(v: &str) -> Result<FileService, String> {
+    let (kind, arg) = match v.trim().split_once(':') {
+        Some((k, a)) => (k, Some(a.trim())),
+        None => (v.trim(), None),
+    };
+    let count = |a: Option<&str>| -> Result<u32, String> {
+        match a {
+            None => Ok(1),
+            Some(a) => a
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("'{a}' is not a positive number of I/Os per file")),
+        }
+    };
+    let real = |a: Option<&str>, def: f64| -> Result<f64, String> {
+        match a {
+            None => Ok(def),
+            Some(a) => a
+                .parse::<f64>()
+                .map_err(|_| format!("'{a}' is not a number")),
+        }
+    };
+    Ok(match kind {
+        "roundrobin" => FileService::RoundRobin(count(arg)?),
+        "sequential" => FileService::Sequential,
+        "random" => FileService::Random(count(arg)?),
+        "zipf" => {
+            let t = real(arg, 1.1)?;
+            if t <= 0.0 || t == 1.0 {
+                return Err(format!("zipf theta {t} must be > 0 and not 1"));
+            }
+            FileService::Zipf(t)
+        }
+        "pareto" => {
+            let h = real(arg, 0.2)?;
+            if h <= 0.0 || h >= 1.0 {
+                return Err(format!("pareto h {h} must be between 0 and 1"));
+            }
+            FileService::Pareto(h)
+        }
+        "normal" | "gauss" => FileService::Gauss(real(arg, 0.0)?),
+        other => {
+            return Err(format!(
+                "unknown file_service_type '{other}' (allowed: roundrobin, sequential, random, zipf, pareto, normal, gauss)"
+            ))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_service_type_values() {
+        assert_eq!(
+            parse_file_service("roundrobin").unwrap(),
+            FileService::RoundRobin(1)
+        );
+        assert_eq!(
+            parse_file_service("random:4").unwrap(),
+            FileService::Random(4)
+        );
+        assert_eq!(
+            parse_file_service("sequential").unwrap(),
+            FileService::Sequential
+        );
+        assert_eq!(parse_file_service("zipf").unwrap(), FileService::Zipf(1.1));
+        assert_eq!(
+            parse_file_service("pareto:0.3").unwrap(),
+            FileService::Pareto(0.3)
+        );
+        assert_eq!(
+            parse_file_service("gauss:5").unwrap(),
+            FileService::Gauss(5.0)
+        );
+        assert!(parse_file_service("random:0").is_err());
+        assert!(parse_file_service("zipf:1").is_err());
+        let e = parse_file_service("lottery").unwrap_err();
+        assert!(e.contains("allowed: roundrobin"), "{e}");
+    }
+}

@@ -14,7 +14,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def(crate::ext::sim::DEFAULT_LAT),
+    .def(crate::ext::sim::DEFAULT_LAT)
+    .private_to(&["sim"]),
     opt(
         "sim_channels",
         K::Int,
@@ -26,7 +27,8 @@ pub const SIM: &[OptSpec] = &[
         },
     )
     .def("16")
-    .range(1, 65536),
+    .range(1, 65536)
+    .private_to(&["sim"]),
     opt(
         "sim_bw",
         K::Size,
@@ -37,7 +39,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("3g"),
+    .def("3g")
+    .private_to(&["sim"]),
     opt(
         "sim_seed",
         K::Int,
@@ -48,7 +51,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("1"),
+    .def("1")
+    .private_to(&["sim"]),
     opt(
         "sim_ssd",
         K::Flag,
@@ -59,7 +63,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("0"),
+    .def("0")
+    .private_to(&["sim"]),
     opt(
         "sim_capacity",
         K::Size,
@@ -69,7 +74,8 @@ pub const SIM: &[OptSpec] = &[
             j.sim.capacity = c.size(v)?;
             Ok(())
         },
-    ),
+    )
+    .private_to(&["sim"]),
     opt(
         "sim_spare",
         K::Special,
@@ -80,7 +86,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("7"),
+    .def("7")
+    .private_to(&["sim"]),
     opt(
         "sim_prefill",
         K::Special,
@@ -91,7 +98,8 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("0"),
+    .def("0")
+    .private_to(&["sim"]),
     opt(
         "sim_gc_bw",
         K::Size,
@@ -106,5 +114,6 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
-    .def("160m"),
+    .def("160m")
+    .private_to(&["sim"]),
 ];

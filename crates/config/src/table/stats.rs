@@ -1,10 +1,27 @@
 //! Options: statistics, units and process placement.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::spec::ClockSource;
+use crate::spec::{ClockSource, UnifiedRw};
 use crate::values::{parse_cpus, parse_float_list, TimeUnit};
 
 pub const STATS: &[OptSpec] = &[
+    opt("unified_rw_reporting", K::Choice, C::Stats, "Report reads, writes and trims of a job separately, as one \"mixed\" direction, or both (normal, json and terse output)", |j, c, v| {
+        j.unified_rw_reporting = match c.choice(v)? {
+            "none" | "0" => UnifiedRw::None,
+            "mixed" | "1" => UnifiedRw::Mixed,
+            _ => UnifiedRw::Both,
+        };
+        Ok(())
+    })
+    .def("none")
+    .vals(&[
+        ("none", "each direction on its own"),
+        ("mixed", "one \"mixed\" direction with the sum of all"),
+        ("both", "each direction, then the mixed one"),
+        ("0", "same as none"),
+        ("1", "same as mixed"),
+        ("2", "same as both"),
+    ]),
     opt("percentile_list", K::FloatList, C::Stats, "Completion latency percentiles to report", |j, _, v| {
         let l = parse_float_list(v)?;
         if l.len() > 20 {

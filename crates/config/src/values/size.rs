@@ -27,6 +27,13 @@ pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {
     if digits.is_empty() {
         return Err(format!("malformed size '{s}'"));
     }
+    // A float that is an integer (`16777216.0`, as scripts print sizes) is that
+    // integer, as in fio. With a unit (`1.0m`) fio silently drops the unit (1 byte),
+    // so that stays an error below, like a real fraction (which fio truncates).
+    let suffix = match suffix.strip_prefix('.') {
+        Some(f) if !f.is_empty() && f.bytes().all(|c| c == b'0') => "",
+        _ => suffix,
+    };
     let mult = size_suffix_mult(suffix, kb_base).ok_or_else(|| {
         if suffix.starts_with('.') {
             format!("malformed size '{s}' (fractional sizes are not accepted; use a smaller unit)")
@@ -49,8 +56,8 @@ pub fn parse_size_or_percent(text: &str, kb_base: u32) -> Result<SizeOrPercent, 
             .trim()
             .parse()
             .map_err(|_| format!("malformed percentage '{s}'"))?;
-        if !(v > 0.0 && v <= 100.0) {
-            return Err(format!("percentage '{s}' out of range (0%, 100%]"));
+        if !(0.0..=100.0).contains(&v) {
+            return Err(format!("percentage '{s}' out of range [0%, 100%]"));
         }
         return Ok(SizeOrPercent::Percent(v));
     }
@@ -105,6 +112,26 @@ mod tests {
     }
 
     #[test]
+    fn a_float_that_is_an_integer_is_that_integer() {
+        assert_eq!(sz("16777216.0"), 16777216);
+        assert_eq!(sz("4096.00"), 4096);
+        // fio reads 1.0m as 1 byte (the unit after the fraction is lost): refused.
+        for bad in ["1.0m", "4.00k", "1.5m", "1.05", "1.", "1.0.0", ".0"] {
+            assert!(parse_size(bad, 1024).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn percentages_from_0_to_100() {
+        assert_eq!(
+            parse_size_or_percent("0%", 1024).unwrap(),
+            SizeOrPercent::Percent(0.0)
+        );
+        let e = parse_size_or_percent("101%", 1024).unwrap_err();
+        assert!(e.contains("out of range [0%, 100%]"), "{e}");
+    }
+
+    #[test]
     fn hex() {
         assert_eq!(sz("0x10"), 16);
         assert_eq!(sz("0X1000"), 4096);
@@ -153,7 +180,11 @@ mod tests {
             parse_size_or_percent("4k", 1024).unwrap(),
             SizeOrPercent::Bytes(4096)
         );
-        assert!(parse_size_or_percent("0%", 1024).is_err());
+        // 0% is a value (offset=0%, as fio); size=0% is refused by the size option.
+        assert_eq!(
+            parse_size_or_percent("0%", 1024).unwrap(),
+            SizeOrPercent::Percent(0.0)
+        );
         assert!(parse_size_or_percent("101%", 1024).is_err());
         assert!(parse_size_or_percent("x%", 1024).is_err());
     }

@@ -3,6 +3,7 @@
 use super::ddir::{ddir_object, sync_object};
 use super::value::Object;
 use crate::model::{JobReport, RunReport};
+use crate::unified::{self, Unified};
 use ferrio_stats::{calc_dist, calc_lat_pct};
 
 /// fio's "eta" at the end of a run: its ETA code reports INT_MAX while fewer than 3
@@ -57,11 +58,22 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     if let Some(opts) = options(&job.job_options) {
         o.obj("job options", opts);
     }
-    for (i, name) in ["read", "write", "trim"].iter().enumerate() {
-        let gdir = group.map(|g| &g.dir[i]);
-        o.obj(name, ddir_object(job, &job.dir[i], gdir, plus));
+    if job.unified == Unified::Mixed {
+        // fio: one "mixed" object, no read/write/trim/sync.
+        let gdir = group.map(|g| &g.dir[0]);
+        o.obj("mixed", ddir_object(job, &job.dir[0], gdir, plus));
+    } else {
+        for (i, name) in ["read", "write", "trim"].iter().enumerate() {
+            let gdir = group.map(|g| &g.dir[i]);
+            o.obj(name, ddir_object(job, &job.dir[i], gdir, plus));
+        }
+        o.obj("sync", sync_object(job, plus));
     }
-    o.obj("sync", sync_object(job, plus));
+    if job.unified == Unified::Both {
+        let m = unified::merged_dir(&job.dir);
+        let gdir = group.map(|g| unified::merged_group(&g.dir));
+        o.obj("mixed", ddir_object(job, &m, gdir.as_ref(), plus));
+    }
 
     o.int("job_runtime", job.job_runtime_ms)
         .float("usr_cpu", job.usr_cpu)

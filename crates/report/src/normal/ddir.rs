@@ -8,8 +8,6 @@ use super::percentiles::{self, PercentileList};
 use crate::model::{JobReport, DDIR_WRITE};
 use crate::units::{cfmt, is_pow2_base, num2str, LatUnit, N2sUnit, SIG_FIGS};
 
-const NAMES: [&str; 3] = ["read", "write", "trim"];
-
 /// The block of direction `ddir`; "" when it has no runtime. `kb_base` is the group's.
 pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let d = &job.dir[ddir];
@@ -21,14 +19,14 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let runt = d.runtime_ms as u128;
     let bw = (1000 * d.io_bytes as u128 / runt) as u64;
     let iops = (1000 * d.total_ios as u128 / runt) as u64;
-    let post = if ddir == DDIR_WRITE {
+    let post = if ddir == DDIR_WRITE && job.unified != crate::unified::Unified::Mixed {
         "; 0 zone resets"
     } else {
         ""
     };
     let mut out = format!(
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}\n",
-        NAMES[ddir],
+        crate::unified::dir_name(job, ddir),
         num2str(iops, SIG_FIGS, 1, false, N2sUnit::None),
         num2str(bw, SIG_FIGS, 1, i2p, rate),
         num2str(bw, SIG_FIGS, 1, !i2p, rate),

@@ -1,6 +1,7 @@
 //! `Run status group N (all jobs):` and its `   READ: bw=..` lines (fio's `show_group_stats`).
 
 use crate::model::GroupReport;
+use crate::unified::{self, Unified};
 use crate::units::{is_pow2_base, num2str, N2sUnit, SIG_FIGS};
 
 const NAMES: [&str; 3] = ["   READ", "  WRITE", "   TRIM"];
@@ -10,10 +11,17 @@ pub fn render(g: &GroupReport) -> String {
     let mut out = format!("\nRun status group {} (all jobs):\n", g.groupid);
     let i2p = is_pow2_base(g.kb_base);
     let rate = N2sUnit::rate_for_unit_base(g.unit_base);
-    for (d, name) in g.dir.iter().zip(NAMES) {
+    let mixed = unified::merged_group(&g.dir);
+    let both = (g.unified == Unified::Both).then_some((&mixed, "  MIXED"));
+    for (d, name) in g.dir.iter().zip(NAMES).chain(both) {
         if d.max_run_ms == 0 {
             continue;
         }
+        let name = if g.unified == Unified::Mixed {
+            "  MIXED"
+        } else {
+            name
+        };
         let n = |v: u64, pow2: bool, u: N2sUnit| num2str(v, SIG_FIGS, 1, pow2, u);
         out.push_str(&format!(
             "{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec\n",
@@ -58,6 +66,7 @@ mod tests {
             kb_base: 1024,
             unit_base: 0,
             dir: [dir(528 * 1024, 9), dir(496 * 1024, 9), GroupDir::default()],
+            unified: Unified::None,
         };
         assert_eq!(
             render(&g),
@@ -69,6 +78,31 @@ mod tests {
     }
 
     #[test]
+    fn unified_mixed_labels_the_one_direction_and_both_adds_a_mixed_line() {
+        let mut g = GroupReport {
+            dir: [dir(1 << 20, 2), dir(1 << 20, 4), GroupDir::default()],
+            kb_base: 1024,
+            unified: Unified::Both,
+            ..Default::default()
+        };
+        let out = render(&g);
+        let labels: Vec<&str> = out.lines().skip(2).map(|l| &l[..7]).collect();
+        assert_eq!(labels, ["   READ", "  WRITE", "  MIXED"]);
+        // fio: io adds up, run spans both directions.
+        assert!(
+            out.contains("  MIXED: bw=") && out.contains("io=2048KiB (2097kB), run=2-4msec"),
+            "{out}"
+        );
+        g.unified = Unified::Mixed;
+        g.dir = [dir(2 << 20, 4), GroupDir::default(), GroupDir::default()];
+        assert!(render(&g)
+            .lines()
+            .nth(2)
+            .unwrap()
+            .starts_with("  MIXED: bw="));
+    }
+
+    #[test]
     fn kb_base_1000_and_bits() {
         // --kb_base=1000: SI first
         let mut g = GroupReport {
@@ -76,6 +110,7 @@ mod tests {
             kb_base: 1000,
             unit_base: 0,
             dir: [dir(1 << 20, 3), GroupDir::default(), GroupDir::default()],
+            unified: Unified::None,
         };
         assert_eq!(
             render(&g).lines().nth(2).unwrap(),

@@ -5,6 +5,7 @@
 use super::dist::{depth_dist, rw_total};
 use super::{ddir, lat};
 use crate::model::{GroupReport, JobReport};
+use crate::unified::{self, Unified};
 use crate::units::cfmt;
 
 /// The job's block; "" for a job that did no I/O at all (fio skips it).
@@ -24,6 +25,9 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
         if d.io_bytes != 0 {
             out.push_str(&ddir::render(job, i, kb_base));
         }
+    }
+    if job.unified == Unified::Both {
+        out.push_str(&ddir::render(&mixed_view(job, group), 0, kb_base));
     }
     out.push_str(&lat::render(&job.lat_buckets, total));
     out.push_str(&ddir::sync_block(job));
@@ -53,6 +57,21 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
     }
     out.push_str(&super::steadystate::render(job, kb_base));
     out
+}
+
+/// A `both` job's mixed direction as a job of its own (fio's show_mixed_ddir_status;
+/// fio 3.33 prints its IOPS and BW as 0 there, ferrio prints the real rates).
+pub(crate) fn mixed_view(job: &JobReport, group: Option<&GroupReport>) -> JobReport {
+    let mut m = unified::merged_dir(&job.dir);
+    if m.bw_samples.samples() > 0 {
+        let agg = group.map_or(0, |g| unified::merged_group(&g.dir).agg_bw);
+        m.bw_agg_pct = unified::share(m.bw_samples.mean(), agg);
+    }
+    JobReport {
+        dir: [m, Default::default(), Default::default()],
+        unified: Unified::Mixed,
+        ..job.clone()
+    }
 }
 
 /// `t: (groupid=0, jobs=1): err= 0: pid=3958: Sun Nov 22 03:34:51 2026`

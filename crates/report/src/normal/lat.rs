@@ -49,6 +49,20 @@ pub fn unit_lines(pct: &[f64], unit: &str) -> String {
 mod tests {
     use super::*;
 
+    /// fio 3.33 stat.c show_lat: at most five buckets per line, empty ones left out.
+    #[test]
+    fn five_buckets_per_line() {
+        let pct = [
+            0.0, 22.27, 22.66, 3.12, 12.89, 28.12, 10.16, 0.0, 0.39, 0.39,
+        ];
+        assert_eq!(
+            unit_lines(&pct, "usec"),
+            "  lat (usec)   : 4=22.27%, 10=22.66%, 20=3.12%, 50=12.89%, 100=28.12%\n  \
+             lat (usec)   : 250=10.16%, 750=0.39%, 1000=0.39%\n"
+        );
+        assert_eq!(unit_lines(&[0.0; 10], "nsec"), "");
+    }
+
     #[test]
     fn wraps_after_five_like_fio() {
         // fio --rw=randrw ... 2 s run: 2000 I/Os

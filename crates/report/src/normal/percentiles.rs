@@ -99,6 +99,18 @@ pub fn render(vals: &[u64], list: &PercentileList, pre: &str) -> String {
 mod tests {
     use super::*;
 
+    /// No table for an empty histogram, nor for an empty list (fio 3.33 show_clat:
+    /// percentiles only when there are samples and a list).
+    #[test]
+    fn no_table_without_samples_or_list() {
+        let list = PercentileList::new(&[50.0, 99.0]);
+        assert_eq!(table(&LatencyHistogram::new(), &list, "clat"), "");
+        let mut h = LatencyHistogram::new();
+        h.record(1000);
+        assert!(!table(&h, &list, "clat").is_empty());
+        assert_eq!(table(&h, &PercentileList::new(&[]), "clat"), "");
+    }
+
     const DEFAULT: [f64; 17] = [
         1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9,
         99.95, 99.99,

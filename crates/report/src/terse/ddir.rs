@@ -1,7 +1,7 @@
 //! One direction's terse fields (fio's `show_ddir_status_terse`, version 3):
 //! `;io_KiB;bw_KiB/s;iops;runtime_ms`, slat, clat (usec: `;min;max;mean;stdev`),
 //! twenty `;P%=usec` percentile fields (`;0%=0` past the list), lat, and
-//! `;bw_min;bw_max;share%;bw_mean;bw_stdev`.
+//! `;bw_min;bw_max;share%;bw_mean;bw_stdev`; version 5 adds [`samples`].
 
 use ferrio_stats::LatencyHistogram;
 
@@ -75,4 +75,24 @@ fn lat(h: &LatencyHistogram) -> String {
         cfmt(h.mean() / 1000.0, 0, 6),
         cfmt(h.stddev() / 1000.0, 0, 6)
     )
+}
+
+/// Version 5's extra fields: `;bw_samples;iops_min;iops_max;iops_mean;iops_stdev;iops_samples`.
+pub fn samples(job: &JobReport, ddir: usize) -> String {
+    let d = &job.dir[ddir];
+    let mut out = format!(";{}", d.bw_samples.samples());
+    let s = &d.iops_samples;
+    if s.samples() > 0 {
+        out.push_str(&format!(
+            ";{};{};{};{};{}",
+            s.min() as u64,
+            s.max() as u64,
+            cfmt(s.mean(), 0, 6),
+            cfmt(s.stddev(), 0, 6),
+            s.samples()
+        ));
+    } else {
+        out.push_str(";0;0;0.000000;0.000000;0");
+    }
+    out
 }

@@ -175,5 +175,6 @@ pub fn report() -> RunReport {
             util: 87.654321,
         }],
         clock_source: "clock_gettime".into(),
+        cpu_idleness: None,
     }
 }

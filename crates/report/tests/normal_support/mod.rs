@@ -114,6 +114,7 @@ fn report(jobs: Vec<JobReport>, groups: Vec<GroupReport>, disks: Vec<DiskUtil>) 
         groups,
         disk_util: disks,
         clock_source: "clock_gettime".into(),
+        cpu_idleness: None,
         ..Default::default()
     }
 }

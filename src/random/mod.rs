@@ -1,9 +1,23 @@
-//! The job's pseudo-random numbers: a small, fast, seedable generator (xoshiro256**
-//! seeded through splitmix64). Each job thread owns its generators, so runs with the
-//! same `randseed` and `randrepeat` issue the same offsets in the same order.
+//! The job's pseudo-random numbers. Everything that decides *which* I/O comes next
+//! uses fio's own generators, bit-exact, so a job issues the same sequence as fio
+//! (docs/random.md): [`taus`] (tausworthe, tausworthe64), [`lfsr`], the random map
+//! [`axmap`] and fio's per-thread [`seeds`]. [`Rng`] (xoshiro256**) serves ferrio's
+//! own models, such as the simulated device's service times, where fio has no
+//! counterpart.
 //!
 //! A leaf module below both the runner (offsets, block sizes, buffers) and the
-//! engines (the simulated device's service times): it imports nothing of ferrio's.
+//! engines: it imports nothing of ferrio's.
+
+pub mod axmap;
+pub mod fill;
+pub mod lfsr;
+pub mod seeds;
+pub mod taus;
+
+pub use axmap::Axmap;
+pub use lfsr::Lfsr;
+pub use seeds::{SeedSet, Stream};
+pub use taus::FioRand;
 
 /// xoshiro256** (public-domain algorithm by Blackman and Vigna).
 #[derive(Clone, Debug)]

@@ -1,0 +1,237 @@
+# bash completion for ferrio. Generated from ferrio's option and flag tables by
+# ferrio_config::extras (crates/config/src/extras/bash.rs): do not edit.
+# Installed by `ferrio --install-extras DIR` as
+# DIR/share/bash-completion/completions/ferrio; or source it from ~/.bashrc.
+
+_ferrio_words='
+    --name= --output-format= --output= --minimal --append-terse
+    --append-terse= --terse-version= --eta= --eta-interval= --eta-newline=
+    --status-interval= --json-lines --interval-percentiles= --section=
+    --readonly --parse-only --merge-blktrace-only --showcmd --cmdhelp
+    --cmdhelp= --enghelp --enghelp= --debug= --bandwidth-log --trigger-file=
+    --trigger-timeout= --trigger= --trigger-remote= --idle-prof= --max-jobs=
+    --alloc-size= --warnings-fatal --aux-path= --cpuclock-test --clock-bench
+    --install-extras= --memcpytest --memcpytest= --version --help
+    --description= --filename= --directory= --filename_format= --nrfiles=
+    --nr_files= --size= --filesize= --io_size= --io_limit= --offset=
+    --fileoffset= --offset_increment= --number_ios= --fill_device= --fill_fs=
+    --direct= --buffered= --sync= --fsync= --fdatasync= --end_fsync=
+    --fsync_on_close= --create_on_open= --create_only= --allow_file_create=
+    --allow_mounted_write= --overwrite= --unlink= --fallocate= --invalidate=
+    --rw= --readwrite= --rw_sequencer= --rwmixread= --rwmixwrite= --bs=
+    --blocksize= --bsrange= --blocksize_range= --bssplit= --blockalign= --ba=
+    --bs_unaligned --bs_unaligned= --blocksize_unaligned
+    --blocksize_unaligned= --ioengine= --iodepth= --hipri --hipri= --sim_lat=
+    --sim_channels= --sim_bw= --sim_seed= --sim_ssd --sim_ssd=
+    --sim_capacity= --sim_spare= --sim_prefill= --sim_gc_bw= --iodepth_batch=
+    --iodepth_batch_submit= --iodepth_batch_complete_min=
+    --iodepth_batch_complete= --iodepth_batch_complete_max= --iodepth_low=
+    --fixedbufs --fixedbufs= --registerfiles --registerfiles= --sqthread_poll
+    --sqthread_poll= --sqthread_poll_cpu= --nonvectored= --force_async=
+    --userspace_reap --userspace_reap= --hipri_percentage= --nowait= --mem=
+    --iomem= --iomem_align= --mem_align= --cpus_allowed_policy= --numjobs=
+    --thread --thread= --threads --threads= --group_reporting
+    --group_reporting= --stonewall --stonewall= --wait_for_previous
+    --wait_for_previous= --new_group --new_group= --wait_for= --exitall
+    --exitall= --time_based --time_based= --runtime= --timeout= --ramp_time=
+    --startdelay= --loops= --steadystate= --ss= --steadystate_duration=
+    --ss_dur= --steadystate_ramp_time= --ss_ramp=
+    --steadystate_check_interval= --ss_interval= --randrepeat=
+    --allrandrepeat= --randseed= --fio_seeds= --file_service_type=
+    --norandommap --norandommap= --random_generator= --random_distribution=
+    --percentage_random= --zero_buffers --zero_buffers= --refill_buffers
+    --refill_buffers= --scramble_buffers= --buffer_pattern=
+    --unified_rw_reporting= --percentile_list= --clat_percentiles=
+    --lat_percentiles= --slat_percentiles= --disable_lat= --disable_clat=
+    --disable_slat= --gtod_reduce= --bwavgtime= --iopsavgtime= --kb_base=
+    --unit_base= --disk_util= --clocksource= --cpus_allowed= --nice=
+    --read_iolog= --replay_no_stall= --replay_redirect= --replay_scale=
+    --replay_align= --write_iolog= --write_bw_log= --write_iops_log=
+    --write_lat_log= --write_hist_log= --log_avg_msec= --log_hist_msec=
+    --log_hist_coarseness= --log_window_value= --log_max_value= --log_offset=
+    --log_prio= --log_issue_time= --log_unix_epoch= --per_job_logs=
+    --continue_on_error= --ignore_error= --error_dump= --exitall_on_error
+    --exitall_on_error= --create_serialize= --create_fsync=
+    --unique_filename= --softrandommap=
+'
+
+# Options and flags whose value may be the next word (`--rw read`).
+_ferrio_next='
+    name output-format output terse-version eta eta-interval eta-newline
+    status-interval interval-percentiles section debug trigger-file
+    trigger-timeout trigger trigger-remote idle-prof max-jobs alloc-size
+    aux-path install-extras description filename directory filename_format
+    nrfiles nr_files size filesize io_size io_limit offset fileoffset
+    offset_increment number_ios fill_device fill_fs direct buffered sync
+    fsync fdatasync end_fsync fsync_on_close create_on_open create_only
+    allow_file_create allow_mounted_write overwrite unlink fallocate
+    invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs blocksize
+    bsrange blocksize_range bssplit blockalign ba ioengine iodepth sim_lat
+    sim_channels sim_bw sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw
+    iodepth_batch iodepth_batch_submit iodepth_batch_complete_min
+    iodepth_batch_complete iodepth_batch_complete_max iodepth_low
+    sqthread_poll_cpu nonvectored force_async hipri_percentage nowait mem
+    iomem iomem_align mem_align cpus_allowed_policy numjobs wait_for runtime
+    timeout ramp_time startdelay loops steadystate ss steadystate_duration
+    ss_dur steadystate_ramp_time ss_ramp steadystate_check_interval
+    ss_interval randrepeat allrandrepeat randseed fio_seeds file_service_type
+    random_generator random_distribution percentage_random scramble_buffers
+    buffer_pattern unified_rw_reporting percentile_list clat_percentiles
+    lat_percentiles slat_percentiles disable_lat disable_clat disable_slat
+    gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource
+    cpus_allowed nice read_iolog replay_no_stall replay_redirect replay_scale
+    replay_align write_iolog write_bw_log write_iops_log write_lat_log
+    write_hist_log log_avg_msec log_hist_msec log_hist_coarseness
+    log_window_value log_max_value log_offset log_prio log_issue_time
+    log_unix_epoch per_job_logs continue_on_error ignore_error error_dump
+    create_serialize create_fsync unique_filename softrandommap
+'
+
+# Replies: the words in $1 that start with $_ferrio_val (after its last comma,
+# for comma lists), each prefixed with $_ferrio_pre.
+_ferrio_reply() {
+    local head= tail=$_ferrio_val w
+    if [[ $tail == *,* ]]; then
+        head=${tail%,*},
+        tail=${tail##*,}
+    fi
+    for w in $1; do
+        [[ $w == "$tail"* ]] && COMPREPLY+=("$_ferrio_pre$head$w")
+    done
+}
+
+_ferrio_paths() {
+    local p
+    while IFS= read -r p; do
+        COMPREPLY+=("$_ferrio_pre$p")
+    done < <(compgen "$1" -- "$_ferrio_val")
+    compopt -o filenames 2>/dev/null
+}
+
+_ferrio_values() {
+    case $1 in
+        output-format) _ferrio_reply 'normal terse json json+ interval' ;;
+        output) _ferrio_paths -f ;;
+        terse-version) _ferrio_reply '2 3 4 5' ;;
+        eta) _ferrio_reply 'auto always never' ;;
+        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment number_ios fill_device direct buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer rwmixread rwmixwrite bs bsrange bssplit blockalign bs_unaligned ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align cpus_allowed_policy numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution percentage_random zero_buffers refill_buffers scramble_buffers buffer_pattern unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource cpus_allowed nice read_iolog replay_no_stall replay_redirect replay_scale replay_align write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error error_dump exitall_on_error create_serialize create_fsync unique_filename softrandommap atomic block_error_percentiles bs_is_seq_rand buffer_compress_chunk buffer_compress_percentage cgroup cgroup_nodelete cgroup_weight cpumask dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage disable_bw_measurement do_verify exec_postrun exec_prerun exit_what experimental_verify fadvise_hint file_append flow flow_id flow_sleep gid gtod_cpu ignore_zone_limits io_submit_mode ioscheduler job_max_open_zones latency_percentile latency_run latency_target latency_window lockfile lockmem log_alternate_epoch log_alternate_epoch_clock_id log_compression log_compression_cpus log_entries log_store_compressed max_latency max_open_zones merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars numa_cpu_nodes numa_mem_policy offset_align opendir openfiles pre_read prio prioclass profile rate rate_cycle rate_ignore_thinktime rate_iops rate_iops_min rate_min rate_process read_beyond_wp read_iolog_chunked replay_skip replay_time_scale serialize_overlap significant_figures stats sync_file_range thinktime thinktime_blocks thinktime_blocks_type thinktime_iotime thinktime_spin trim_backlog trim_backlog_batch trim_percentage trim_verify_zero uid unlink_each_loop verify verify_async verify_backlog verify_backlog_batch verify_dump verify_fatal verify_interval verify_offset verify_only verify_pattern verify_state_load verify_state_save write_barrier write_hint zone_reset_frequency zone_reset_threshold zonecapacity zonemode zonerange zonesize zoneskip cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit uncached cmd_type thp' ;;
+        debug) _ferrio_reply 'process file io mem blktrace verify random parse diskutil job mutex profile time net rate compress steadystate helperthread zbd all help' ;;
+        idle-prof) _ferrio_reply 'system percpu calibrate' ;;
+        install-extras) _ferrio_paths -d ;;
+        filename) _ferrio_paths -f ;;
+        directory) _ferrio_paths -d ;;
+        fill_device|fill_fs) _ferrio_reply '0 1' ;;
+        direct) _ferrio_reply '0 1' ;;
+        buffered) _ferrio_reply '0 1' ;;
+        sync) _ferrio_reply 'none sync 0 1' ;;
+        end_fsync) _ferrio_reply '0 1' ;;
+        fsync_on_close) _ferrio_reply '0 1' ;;
+        create_on_open) _ferrio_reply '0 1' ;;
+        create_only) _ferrio_reply '0 1' ;;
+        allow_file_create) _ferrio_reply '0 1' ;;
+        allow_mounted_write) _ferrio_reply '0 1' ;;
+        overwrite) _ferrio_reply '0 1' ;;
+        unlink) _ferrio_reply '0 1' ;;
+        fallocate) _ferrio_reply 'native none posix keep truncate 0 1' ;;
+        invalidate) _ferrio_reply '0 1' ;;
+        rw|readwrite) _ferrio_reply 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite' ;;
+        rw_sequencer) _ferrio_reply 'sequential identical' ;;
+        bs_unaligned|blocksize_unaligned) _ferrio_reply '0 1' ;;
+        ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio' ;;
+        hipri) _ferrio_reply '0 1' ;;
+        sim_ssd) _ferrio_reply '0 1' ;;
+        fixedbufs) _ferrio_reply '0 1' ;;
+        registerfiles) _ferrio_reply '0 1' ;;
+        sqthread_poll) _ferrio_reply '0 1' ;;
+        nonvectored) _ferrio_reply '-1 0 1' ;;
+        userspace_reap) _ferrio_reply '0 1' ;;
+        nowait) _ferrio_reply '0 1' ;;
+        mem|iomem) _ferrio_reply 'malloc shm shmhuge mmap mmaphuge mmapshared' ;;
+        cpus_allowed_policy) _ferrio_reply 'shared split' ;;
+        thread|threads) _ferrio_reply '0 1' ;;
+        group_reporting) _ferrio_reply '0 1' ;;
+        stonewall|wait_for_previous) _ferrio_reply '0 1' ;;
+        new_group) _ferrio_reply '0 1' ;;
+        exitall) _ferrio_reply '0 1' ;;
+        time_based) _ferrio_reply '0 1' ;;
+        steadystate|ss) _ferrio_reply 'iops iops_slope bw bw_slope lat lat_slope' ;;
+        randrepeat|allrandrepeat) _ferrio_reply '0 1' ;;
+        fio_seeds) _ferrio_reply 'latest 3.33' ;;
+        file_service_type) _ferrio_reply 'roundrobin sequential random zipf pareto normal' ;;
+        norandommap) _ferrio_reply '0 1' ;;
+        random_generator) _ferrio_reply 'tausworthe lfsr tausworthe64' ;;
+        random_distribution) _ferrio_reply 'random zipf pareto normal zoned zoned_abs' ;;
+        zero_buffers) _ferrio_reply '0 1' ;;
+        refill_buffers) _ferrio_reply '0 1' ;;
+        scramble_buffers) _ferrio_reply '0 1' ;;
+        unified_rw_reporting) _ferrio_reply 'none mixed both 0 1 2' ;;
+        clat_percentiles) _ferrio_reply '0 1' ;;
+        lat_percentiles) _ferrio_reply '0 1' ;;
+        slat_percentiles) _ferrio_reply '0 1' ;;
+        disable_lat) _ferrio_reply '0 1' ;;
+        disable_clat) _ferrio_reply '0 1' ;;
+        disable_slat) _ferrio_reply '0 1' ;;
+        gtod_reduce) _ferrio_reply '0 1' ;;
+        kb_base) _ferrio_reply '1024 1000' ;;
+        unit_base) _ferrio_reply '0 8 1' ;;
+        disk_util) _ferrio_reply '0 1' ;;
+        clocksource) _ferrio_reply 'cpu clock_gettime gettimeofday virtual' ;;
+        nice) _ferrio_reply '-20..19' ;;
+        replay_no_stall) _ferrio_reply '0 1' ;;
+        log_window_value|log_max_value) _ferrio_reply 'avg 0 max 1 both 2' ;;
+        log_offset) _ferrio_reply '0 1' ;;
+        log_prio) _ferrio_reply '0 1' ;;
+        log_issue_time) _ferrio_reply '0 1' ;;
+        log_unix_epoch) _ferrio_reply '0 1' ;;
+        per_job_logs) _ferrio_reply '0 1' ;;
+        continue_on_error) _ferrio_reply 'none read write io verify all 0 1' ;;
+        error_dump) _ferrio_reply '0 1' ;;
+        exitall_on_error) _ferrio_reply '0 1' ;;
+        create_serialize) _ferrio_reply '0 1' ;;
+        create_fsync) _ferrio_reply '0 1' ;;
+        unique_filename) _ferrio_reply '0 1' ;;
+        softrandommap) _ferrio_reply '0 1' ;;
+    esac
+}
+
+_ferrio() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev= key= w
+    local _ferrio_val= _ferrio_pre=
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    if [[ $cur == = && $prev == --* ]]; then
+        key=$prev
+    elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+        key=${COMP_WORDS[COMP_CWORD - 2]} _ferrio_val=$cur
+    elif [[ $cur == --*=* ]]; then
+        key=${cur%%=*} _ferrio_val=${cur#*=} _ferrio_pre=${cur%%=*}=
+    elif [[ $prev == --* && $prev != *=* && " "$_ferrio_next" " == *[[:space:]]"${prev#--}"[[:space:]]* ]]; then
+        key=$prev _ferrio_val=$cur
+    fi
+    if [[ -n $key ]]; then
+        [[ $key == --* ]] && _ferrio_values "${key#--}"
+        return 0
+    fi
+    if [[ $cur == -* ]]; then
+        # A typo (`--iodeng`) falls back to the longest prefix that matches something
+        # (`--iode`), down to two letters after the dashes.
+        local try=$cur
+        while :; do
+            for w in $_ferrio_words; do
+                [[ $w == "$try"* ]] && COMPREPLY+=("$w")
+            done
+            ((${#COMPREPLY[@]} > 0 || ${#try} <= 4)) && break
+            try=${try%?}
+        done
+        if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *= ]]; then
+            compopt -o nospace 2>/dev/null
+        fi
+        return 0
+    fi
+    # Anything else is a job file.
+    _ferrio_val=$cur
+    _ferrio_paths -f
+    return 0
+}
+
+complete -F _ferrio ferrio

@@ -1,0 +1,118 @@
+//! `write_iolog`: every issued I/O in fio's iolog version 3 format, so a run can be
+//! replayed (by fio's `read_iolog`) or compared line for line with fio's own log:
+//!
+//! ```text
+//! fio version 3 iolog
+//! <usec> <file> add            (each file, at the start)
+//! <usec> <file> open           (before its first I/O of a pass)
+//! <usec> <file> read|write|trim <offset> <length>
+//! <usec> <file> close          (each opened file, at the end of a pass)
+//! ```
+//!
+//! Times are microseconds of wall-clock time since the thread started. As fio does, the
+//! file is opened for appending; lines are written whole, so clones sharing one log
+//! interleave by line.
+
+use super::plan::ThreadPlan;
+use crate::engine::IoOp;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::time::Instant;
+
+pub struct IoLogWriter {
+    out: BufWriter<File>,
+    start: Instant,
+    names: Vec<String>,
+    open: Vec<bool>,
+    failed: bool,
+}
+
+impl IoLogWriter {
+    /// The thread's write_iolog writer, if the job asks for one.
+    pub fn for_plan(plan: &ThreadPlan) -> Result<Option<IoLogWriter>, String> {
+        let Some(path) = &plan.spec.logs.write_iolog else {
+            return Ok(None);
+        };
+        let names = plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        IoLogWriter::create(path, names).map(Some)
+    }
+
+    pub fn create(path: &str, names: Vec<String>) -> Result<IoLogWriter, String> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("write_iolog={path}: {e}"))?;
+        let mut w = IoLogWriter {
+            out: BufWriter::with_capacity(64 << 10, file),
+            start: Instant::now(),
+            open: vec![false; names.len()],
+            names,
+            failed: false,
+        };
+        w.line(format_args!("fio version 3 iolog"));
+        for i in 0..w.names.len() {
+            w.file_event(i, "add");
+        }
+        Ok(w)
+    }
+
+    fn line(&mut self, args: std::fmt::Arguments) {
+        if !self.failed && writeln!(self.out, "{args}").is_err() {
+            self.failed = true;
+        }
+    }
+
+    fn usec(&self) -> u128 {
+        self.start.elapsed().as_micros()
+    }
+
+    fn file_event(&mut self, file: usize, what: &str) {
+        let t = self.usec();
+        let name = std::mem::take(&mut self.names[file]);
+        self.line(format_args!("{t} {name} {what}"));
+        self.names[file] = name;
+    }
+
+    /// One issued I/O.
+    pub fn io(&mut self, file: usize, op: IoOp, offset: u64, len: u64) {
+        if !self.open[file] {
+            self.open[file] = true;
+            self.file_event(file, "open");
+        }
+        let what = match op {
+            IoOp::Read => "read",
+            IoOp::Write => "write",
+            _ => "trim",
+        };
+        let t = self.usec();
+        let name = std::mem::take(&mut self.names[file]);
+        self.line(format_args!("{t} {name} {what} {offset} {len}"));
+        self.names[file] = name;
+    }
+
+    /// A file's pass is over: fio closes it (and logs an open before its next I/O).
+    pub fn close(&mut self, file: usize) {
+        if self.open[file] {
+            self.open[file] = false;
+            self.file_event(file, "close");
+        }
+    }
+
+    fn close_all(&mut self) {
+        for i in 0..self.open.len() {
+            self.close(i);
+        }
+    }
+}
+
+impl Drop for IoLogWriter {
+    fn drop(&mut self) {
+        self.close_all();
+        let _ = self.out.flush();
+    }
+}

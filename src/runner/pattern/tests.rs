@@ -1,0 +1,155 @@
+//! Pattern unit tests: the properties fio's rules guarantee (exact sequences against
+//! fio itself are in tests/differential_sequence.rs).
+
+use super::*;
+
+fn job(f: impl FnOnce(&mut JobSpec)) -> JobSpec {
+    let mut j = JobSpec::with_defaults("t", "");
+    j.rw.random = true;
+    j.rw.kind = RwKind::Read;
+    f(&mut j);
+    j
+}
+
+fn region(len: u64) -> Vec<Region> {
+    vec![Region { start: 0, len }]
+}
+
+fn seeds() -> SeedSet {
+    SeedSet::from_seed(1234, 1)
+}
+
+fn offsets(p: &mut Pattern, n: usize) -> Vec<u64> {
+    (0..n).map(|_| p.next_io(u64::MAX).offset).collect()
+}
+
+#[test]
+fn random_map_does_every_block_once_per_pass() {
+    for gen in [
+        RandomGenerator::Tausworthe,
+        RandomGenerator::Tausworthe64,
+        RandomGenerator::Lfsr,
+    ] {
+        let spec = job(|j| j.random_generator = gen);
+        let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+        let mut v = offsets(&mut p, 256);
+        v.sort_unstable();
+        let all: Vec<u64> = (0..256).map(|b| b * 4096).collect();
+        assert_eq!(v, all, "{gen:?}");
+    }
+}
+
+#[test]
+fn first_offsets_follow_the_offset_stream() {
+    // 256 blocks: block = 256 · r / 2^32 for fio's first draws with randseed=1234.
+    let spec = job(|_| {});
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    let draws = [320323601u64, 1854933243, 312579007, 1132836363];
+    let want: Vec<u64> = draws
+        .iter()
+        .map(|r| (256.0 * (*r as f64 / 4294967296.0)) as u64 * 4096)
+        .collect();
+    assert_eq!(offsets(&mut p, 4), want);
+}
+
+#[test]
+fn randrepeat_repeats_each_pass_and_clones_differ() {
+    let spec = job(|_| {});
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    let a = offsets(&mut p, 256);
+    p.reset_pass();
+    assert_eq!(offsets(&mut p, 256), a);
+    let mut q = Pattern::new(&spec, &region(1 << 20), &SeedSet::from_seed(1234, 2));
+    assert_ne!(offsets(&mut q, 256), a);
+}
+
+#[test]
+fn an_unfinished_pass_carries_on_with_its_map() {
+    // fio resets a file only once it is done: a second loop of a half pass finishes
+    // the same map instead of repeating blocks.
+    let spec = job(|j| j.randrepeat = false);
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    let mut v = offsets(&mut p, 128);
+    p.reset_pass();
+    v.extend(offsets(&mut p, 128));
+    v.sort_unstable();
+    v.dedup();
+    assert_eq!(v.len(), 256);
+}
+
+#[test]
+fn norandommap_may_repeat_blocks() {
+    let spec = job(|j| j.norandommap = true);
+    let mut p = Pattern::new(&spec, &region(64 << 10), &seeds());
+    let mut v = offsets(&mut p, 16);
+    v.sort_unstable();
+    v.dedup();
+    assert!(v.len() < 16, "16 draws over 16 blocks all distinct: {v:?}");
+}
+
+#[test]
+fn rwmix_keeps_the_ratio() {
+    let spec = job(|j| {
+        j.rw.kind = RwKind::ReadWrite;
+        j.rwmixread = 70;
+    });
+    let mut p = Pattern::new(&spec, &region(64 << 20), &seeds());
+    let reads = (0..10_000)
+        .filter(|_| p.next_io(u64::MAX).op == IoOp::Read)
+        .count();
+    assert!((6_500..7_500).contains(&reads), "{reads} reads of 10000");
+}
+
+#[test]
+fn bssplit_uses_only_its_sizes_and_bsrange_stays_in_range() {
+    let spec = job(|j| {
+        j.bs[0] = BlockSize {
+            min: 4096,
+            max: 16384,
+            split: vec![(4096, 50), (16384, 50)],
+        };
+        // (With the map, an I/O is cut short where it meets a block already done.)
+        j.norandommap = true;
+    });
+    let mut p = Pattern::new(&spec, &region(64 << 20), &seeds());
+    let lens: Vec<u64> = (0..1000).map(|_| p.next_io(u64::MAX).len).collect();
+    assert!(lens.iter().all(|&l| l == 4096 || l == 16384));
+    assert!(lens.contains(&4096) && lens.contains(&16384));
+    let spec = job(|j| {
+        j.bs[0] = BlockSize {
+            min: 4096,
+            max: 65536,
+            split: vec![],
+        };
+        j.norandommap = true;
+    });
+    let mut p = Pattern::new(&spec, &region(64 << 20), &seeds());
+    for _ in 0..1000 {
+        let io = p.next_io(u64::MAX);
+        assert!(
+            (4096..=65536).contains(&io.len) && io.len.is_multiple_of(4096),
+            "{io:?}"
+        );
+    }
+}
+
+#[test]
+fn percentage_random_zero_is_sequential() {
+    let spec = job(|j| j.percentage_random = [0; 3]);
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    assert_eq!(offsets(&mut p, 4), [0, 4096, 8192, 12288]);
+}
+
+#[test]
+fn zoned_sends_the_share_to_its_zone() {
+    let spec = job(|j| {
+        j.random_distribution =
+            RandomDistribution::Zoned([vec![(80, 10), (20, 90)], vec![], vec![]]);
+    });
+    let mut p = Pattern::new(&spec, &region(100 << 20), &seeds());
+    let first = offsets(&mut p, 10_000)
+        .iter()
+        .filter(|&&o| o < 10 << 20)
+        .count();
+    assert!((7_500..8_500).contains(&first), "{first}");
+}
