@@ -318,4 +318,5 @@ pub struct JobSpec {
     pub sim: crate::ext::SimSpec,
     pub steadystate: crate::ext::SteadyStateSpec,
     pub logs: crate::ext::LogSpec,
+    pub errors: crate::ext::ErrorPolicy,
 }

@@ -99,3 +99,5 @@ fn pin_and_nice(plan: &ThreadPlan) -> Result<(), (i32, String)> {
 mod scripted;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_errors;

@@ -108,6 +108,7 @@ impl JobSpec {
             sim: Default::default(),
             steadystate: Default::default(),
             logs: Default::default(),
+            errors: Default::default(),
         }
     }
 

@@ -4,12 +4,14 @@
 //! detection and logging.
 
 pub mod engine;
+pub mod errors;
 pub mod live;
 pub mod logs;
 pub mod sim;
 pub mod steadystate;
 
 pub use engine::EngineTuning;
+pub use errors::ErrorPolicy;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
 pub use sim::SimSpec;
