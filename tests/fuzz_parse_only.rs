@@ -74,6 +74,16 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ("steadystate", &["iops:10%", "bw_slope:1%"]),
     ("ss_dur", &["10s", "0"]),
     ("clocksource", &["virtual", "cpu", "gettimeofday"]),
+    (
+        "continue_on_error",
+        &["all", "io", "none", "1", "sometimes"],
+    ),
+    (
+        "ignore_error",
+        &["EIO", ",ENOSPC", "5:EWHAT", ",,EILSEQ", "0"],
+    ),
+    ("error_dump", &["0", "1"]),
+    ("exitall_on_error", &["1"]),
 ];
 
 /// xorshift64*: a tiny deterministic generator, so a seed replays a run.

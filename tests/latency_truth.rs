@@ -110,6 +110,7 @@ struct Timing {
     p50: f64,
     p99: f64,
     p999: f64,
+    iops: f64,
 }
 
 fn timing(v: &Value, dir: &str) -> Timing {
@@ -123,6 +124,7 @@ fn timing(v: &Value, dir: &str) -> Timing {
         p50: pct("50.000000"),
         p99: pct("99.000000"),
         p999: pct("99.900000"),
+        iops: r["iops"].as_f64().unwrap(),
     }
 }
 
@@ -136,6 +138,7 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
         p50: f64::MAX,
         p99: f64::MAX,
         p999: f64::MAX,
+        iops: 0.0,
     };
     for _ in 0..rounds {
         let t = timing(&run_tool(fio, args), dir);
@@ -144,6 +147,7 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
         best.p50 = best.p50.min(t.p50);
         best.p99 = best.p99.min(t.p99);
         best.p999 = best.p999.min(t.p999);
+        best.iops = best.iops.max(t.iops);
     }
     best
 }
@@ -190,21 +194,26 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
     }
     for (engine, rw, dir, extra) in jobs {
         let args = base(engine, rw, &extra);
-        let f = best_of(true, &args, dir, 2);
-        let o = best_of(false, &args, dir, 2);
+        // Asynchronous completions depend on when the reaping thread runs, which other
+        // load on a 2-core machine disturbs most: one more round each for those.
+        let rounds = if extra.is_empty() { 2 } else { 3 };
+        let f = best_of(true, &args, dir, rounds);
+        let o = best_of(false, &args, dir, rounds);
         let what = format!(
-            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}; \
-             fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {}",
+            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} \
+             IOPS {:.0}; fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} IOPS {:.0}",
             o.lat_minus_clat,
             o.median_gap,
             o.p50,
             o.p99,
             o.p999,
+            o.iops,
             f.lat_minus_clat,
             f.median_gap,
             f.p50,
             f.p99,
-            f.p999
+            f.p999,
+            f.iops
         );
         eprintln!("{what}");
         // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
@@ -222,10 +231,20 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
             o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
             "{what}"
         );
-        assert!(o.p50 <= 2.0 * f.p50 + 2_000.0, "{what}");
-        assert!(o.p99 <= 3.0 * f.p99 + 20_000.0, "{what}");
+        // With iodepth > 1 a completion waits until the loop comes round to reap it, so
+        // clat scales with the loop's own speed (Little's law: depth / IOPS). The test
+        // runs an unoptimised ferrio against a release fio, so the percentiles are
+        // compared per unit of throughput there; a synchronous I/O's clat is the system
+        // call alone and is compared as it is.
+        let scale = if extra.is_empty() {
+            1.0
+        } else {
+            (f.iops / o.iops).max(1.0)
+        };
+        assert!(o.p50 <= 2.0 * f.p50 * scale + 2_000.0, "{what}");
+        assert!(o.p99 <= 3.0 * f.p99 * scale + 20_000.0, "{what}");
         // The tail is where a shared machine disturbs most: only a gross excess.
-        assert!(o.p999 <= 5.0 * f.p999 + 100_000.0, "{what}");
+        assert!(o.p999 <= 5.0 * f.p999 * scale + 100_000.0, "{what}");
     }
 }
 

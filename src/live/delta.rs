@@ -30,6 +30,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
             total_ios: a.total_ios - b.total_ios,
             short_ios: a.short_ios.saturating_sub(b.short_ios),
             drop_ios: a.drop_ios.saturating_sub(b.drop_ios),
+            failed_ios: a.failed_ios.saturating_sub(b.failed_ios),
             slat: a.slat.delta(&b.slat),
             clat: a.clat.delta(&b.clat),
             lat: a.lat.delta(&b.lat),
@@ -41,6 +42,8 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
     ThreadStats {
         dir,
         sync_ios: now.sync_ios.saturating_sub(then.sync_ios),
+        // The running error count, not a difference.
+        errors: now.errors,
         sync_lat: now.sync_lat.delta(&then.sync_lat),
         lat_buckets: LatencyBuckets {
             ns: sub(&now.lat_buckets.ns, &then.lat_buckets.ns),

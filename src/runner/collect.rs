@@ -9,7 +9,9 @@ use super::RunResults;
 use crate::sys::diskstats::DiskCounters;
 use crate::sys::rusage::Usage;
 use ferrio_report::unified::Unified;
-use ferrio_report::{DirReport, DiskUtil, GroupDir, GroupReport, JobReport, RunReport, SyncReport};
+use ferrio_report::{
+    DirReport, DiskUtil, ErrorTotals, GroupDir, GroupReport, JobReport, RunReport, SyncReport,
+};
 use std::collections::BTreeMap;
 
 /// Run-level facts the threads don't know.
@@ -44,7 +46,8 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
     let s = &r.stats;
     let dir: [DirReport; 3] = std::array::from_fn(|d| DirReport {
         io_bytes: s.dir[d].io_bytes,
-        total_ios: s.dir[d].total_ios,
+        // fio's issued count: failed I/Os too (they moved no bytes).
+        total_ios: s.dir[d].total_ios + s.dir[d].failed_ios,
         short_ios: s.dir[d].short_ios,
         drop_ios: s.dir[d].drop_ios,
         runtime_ms: dir_runtime_ms(s, d),
@@ -59,7 +62,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         name: spec.name.clone(),
         description: spec.description.clone(),
         groupid: plan.groupid,
-        error: r.error.as_ref().map(|e| e.0).unwrap_or(0),
+        error: job_error(spec, r),
         pid: std::process::id(),
         nr_threads: 1,
         time: info.time.clone(),
@@ -91,10 +94,24 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
             ferrio_config::UnifiedRw::Both => Unified::Both,
         },
         steadystate: None,
+        errors: spec.errors.continues().then_some(ErrorTotals {
+            total: s.errors.total,
+            first_error: s.errors.first,
+        }),
     };
     Acc {
         report,
         usage: s.usage,
+    }
+}
+
+/// The job's err=: the error that stopped it, else (fio) a continue_on_error job's
+/// first counted error.
+fn job_error(spec: &ferrio_config::JobSpec, r: &ThreadResult) -> i32 {
+    match &r.error {
+        Some(e) => e.0,
+        None if spec.errors.continues() => r.stats.errors.first,
+        None => 0,
     }
 }
 
@@ -108,6 +125,13 @@ fn merge_into(dst: &mut Acc, src: Acc) {
     d.sync.lat.merge(&s.sync.lat);
     if d.error == 0 {
         d.error = s.error;
+    }
+    // fio adds the counts; first_error is the last thread's.
+    if let (Some(a), Some(b)) = (&mut d.errors, s.errors) {
+        a.total += b.total;
+        a.first_error = b.first_error;
+    } else if d.errors.is_none() {
+        d.errors = s.errors;
     }
     d.nr_threads += s.nr_threads;
     d.job_runtime_ms += s.job_runtime_ms;

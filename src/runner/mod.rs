@@ -71,7 +71,9 @@ pub fn execute(
                     return ThreadResult::default();
                 }
                 let r = worker::run_thread(&plan, &clock, &stop, factory.as_ref());
-                if plan.spec.exitall {
+                // exitall: any job's end stops all; exitall_on_error: a job stopped
+                // by an error does (fio's fio_terminate_threads on td->error).
+                if plan.spec.exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
                     stop.store(true, Ordering::SeqCst);
                 }
                 r

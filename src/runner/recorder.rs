@@ -12,6 +12,8 @@ pub struct DirStats {
     pub total_ios: u64,
     pub short_ios: u64,
     pub drop_ios: u64,
+    /// I/Os that failed (fio counts them as issued, not as moved bytes).
+    pub failed_ios: u64,
     pub slat: LatencyHistogram,
     pub clat: LatencyHistogram,
     pub lat: LatencyHistogram,
@@ -30,19 +32,41 @@ pub struct ThreadStats {
     pub usage: Usage,
     /// Microseconds the thread did measured I/O (ramp excluded).
     pub runtime_us: u64,
+    /// Errors counted under continue_on_error (fio's total_err_count, first_error).
+    /// Kept across the end of ramp_time (fio counts them per thread, not per stats).
+    pub errors: ErrorCount,
 }
 
 /// What a thread hands back to the reporter.
 #[derive(Debug, Default)]
 pub struct ThreadResult {
     pub stats: ThreadStats,
-    /// First error: (errno, message). fio stops a job at its first I/O error.
+    /// The error that stopped the job: (errno, message). fio stops a job at its
+    /// first I/O error unless continue_on_error makes it non-fatal.
     pub error: Option<(i32, String)>,
     /// Clock time the thread started its measured phase and ended.
     pub start_ns: u64,
     pub end_ns: u64,
     /// Nanoseconds from the thread's first I/O to its end, ramp included (JSON "elapsed").
     pub elapsed_ns: u64,
+}
+
+/// fio's error count: every non-fatal error, and the fatal one when
+/// continue_on_error covers its type; the first one's errno.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ErrorCount {
+    pub total: u64,
+    pub first: i32,
+}
+
+impl ErrorCount {
+    /// Count one error.
+    pub fn add(&mut self, errno: i32) {
+        self.total += 1;
+        if self.total == 1 {
+            self.first = errno;
+        }
+    }
 }
 
 /// Which latencies to record (disable_* / gtod_reduce).

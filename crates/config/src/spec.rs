@@ -319,4 +319,5 @@ pub struct JobSpec {
     pub steadystate: crate::ext::SteadyStateSpec,
     pub logs: crate::ext::LogSpec,
     pub pacing: crate::ext::PacingSpec,
+    pub errors: crate::ext::ErrorPolicy,
 }

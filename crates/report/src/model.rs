@@ -90,9 +90,20 @@ pub struct JobReport {
     pub iodepth: u32,
     /// Steady-state detection results (ss_dur > 0), or None.
     pub steadystate: Option<SteadyStateReport>,
+    /// Errors counted under continue_on_error; None when the job does not continue
+    /// on any error (fio then prints no `errors` line and no total_err/first_error).
+    pub errors: Option<ErrorTotals>,
     /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
     /// ([`crate::unified::fold_mixed`]).
     pub unified: crate::unified::Unified,
+}
+
+/// fio's total_err_count and first_error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ErrorTotals {
+    pub total: u64,
+    /// errno of the first error (0: none).
+    pub first_error: i32,
 }
 
 /// Statistics of one data direction.

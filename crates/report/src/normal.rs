@@ -19,6 +19,8 @@ pub(crate) mod dist;
 pub(crate) mod group;
 pub(crate) mod header;
 pub(crate) mod job;
+
+pub use job::strerror;
 pub(crate) mod lat;
 pub(crate) mod percentiles;
 pub(crate) mod steadystate;

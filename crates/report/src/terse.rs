@@ -134,6 +134,9 @@ pub fn job_line_version(
             cfmt(clamp_util(d.util), 3, 2)
         ));
     }
+    if let Some(e) = job.errors {
+        out.push_str(&format!(";{};{}", e.total, e.first_error));
+    }
     if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
         if ver == 2 {
             out.push('\n');
@@ -233,5 +236,13 @@ mod tests {
             line.trim_end().split(';').count(),
             5 + 2 * 41 + 5 + 7 + 10 + 12
         );
+        // continue_on_error adds total_err;first_error before the description.
+        j.errors = Some(crate::model::ErrorTotals {
+            total: 7,
+            first_error: 28,
+        });
+        j.description = Some("d".into());
+        let line = job_line("ferrio-0.1.0", &j, None, &[]);
+        assert!(line.ends_with(";7;28;d\n"), "{line}");
     }
 }

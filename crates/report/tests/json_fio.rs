@@ -188,6 +188,10 @@ fn report_from_fio(text: &str) -> RunReport {
             lat_percentiles: has_pct(j, "lat_ns"),
             slat_percentiles: has_pct(j, "slat_ns"),
             iodepth: j.get("latency_depth").map_or(0, |d| u(d) as u32),
+            errors: j.get("total_err").map(|t| ErrorTotals {
+                total: u(t),
+                first_error: u(&j["first_error"]) as i32,
+            }),
             ..Default::default()
         };
         // sync percentiles follow clat || lat, which the dirs may not reveal.
@@ -321,4 +325,16 @@ fn null_write_plain_json_layout() {
         |k: &str| lat_moments(k) || k.ends_with(".000000\"") || k.ends_with("0000\"");
     compare(&fio, &ours, &percentile_or_moment);
     assert!(!ours.contains("\"bins\""));
+}
+
+/// continue_on_error: total_err and first_error sit between the latency maps and the
+/// latency-target block (fio 3.33 reading EIO past a loop device's truncated file).
+#[test]
+fn eio_under_continue_on_error_total_err_and_first_error_jsonplus() {
+    let fio = golden("json_fio333_eio_continue_plus.json");
+    let ours = render(&report_from_fio(&fio), true);
+    compare(&fio, &ours, &lat_moments);
+    assert!(
+        ours.contains("\"total_err\" : 1024,\n      \"first_error\" : 5,\n      \"latency_depth\"")
+    );
 }

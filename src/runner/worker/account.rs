@@ -1,11 +1,12 @@
-//! What the loop records: each completion (latencies, bytes, the error that stops
-//! the job), each submission (slat), fio's depth maps, the periodic bw/IOPS samples
+//! What the loop records: each completion (latencies, bytes, errors under the
+//! job's error policy), each submission (slat), fio's depth maps, the periodic bw/IOPS samples
 //! and the observers. Nothing here reads the clock: the loop passes the times in.
 
 use super::units::UnitTimes;
 use crate::engine::{IoOp, IoUnit};
 use crate::runner::observer::{Completion, Observers, Verdict};
 use crate::runner::recorder::{Recording, Sampler, ThreadStats};
+use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
 use ferrio_config::JobSpec;
 use std::path::Path;
 
@@ -13,8 +14,11 @@ pub struct Accounting {
     pub stats: ThreadStats,
     pub observers: Observers,
     pub sampler: Sampler,
-    /// First error: (errno, message).
+    /// The error that stops the job: (errno, message).
     pub error: Option<(i32, String)>,
+    policy: ErrorPolicy,
+    /// fill_device: ENOSPC/EDQUOT is how the job ends, not an error (`out_of_space`).
+    fill_device: bool,
     rec: Recording,
     /// Whether lat may be shadowed at all (see `lat_shadow`).
     shadow: bool,
@@ -44,6 +48,8 @@ impl Accounting {
             observers,
             sampler: Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms),
             error: None,
+            policy: spec.errors.clone(),
+            fill_device: spec.fill_device,
             rec,
             shadow,
             lat_shadow: [shadow; 3],
@@ -54,7 +60,10 @@ impl Accounting {
 
     /// End of ramp_time at `now`: everything measured so far is discarded.
     pub fn reset(&mut self, now: u64) {
-        self.stats = ThreadStats::default();
+        self.stats = ThreadStats {
+            errors: self.stats.errors,
+            ..Default::default()
+        };
         self.lat_shadow = [self.shadow; 3];
         self.sampler = Sampler::new(now, self.bw_avg_ms, self.iops_avg_ms);
         self.observers.stats_reset(now);
@@ -121,8 +130,40 @@ impl Accounting {
         }
     }
 
+    /// An I/O of direction `op` failed with `errno` (fio's break_on_this_error): a
+    /// non-fatal error is counted and the job goes on (true); any other stops it
+    /// (false: the first becomes the job's error, counted when continue_on_error
+    /// covers its type). The I/O itself is never counted. error_dump prints the
+    /// non-fatal ones as they happen (the fatal one is printed at the end).
+    pub fn io_error(&mut self, op: IoOp, errno: i32, msg: impl FnOnce() -> String) -> bool {
+        let t = ErrorType::of(op == IoOp::Read, errno);
+        let d = ddir_of(op);
+        if d < 3 {
+            self.stats.dir[d].failed_ios += 1;
+        }
+        if self.policy.non_fatal(t, errno) {
+            self.stats.errors.add(errno);
+            if self.policy.error_dump {
+                eprintln!("ferrio: {}", msg());
+            }
+            return true;
+        }
+        if self.error.is_none() {
+            if self.policy.covers(t) && !self.out_of_space(errno) {
+                self.stats.errors.add(errno);
+            }
+            self.error = Some((errno, msg()));
+        }
+        false
+    }
+
+    /// fill_device ran out of space (fio's backend.c: such a job ends without error).
+    pub fn out_of_space(&self, errno: i32) -> bool {
+        self.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT)
+    }
+
     /// Account one completed unit at `now` (not during ramp: the caller decides). An
-    /// error result becomes the job's error (fio stops a job at its first error).
+    /// error result goes to the error policy (`io_error`).
     #[inline]
     pub fn complete(
         &mut self,
@@ -135,17 +176,16 @@ impl Accounting {
         let d = ddir_of(u.op);
         if u.result < 0 {
             let errno = (-u.result) as i32;
-            self.error = Some((
-                errno,
+            self.io_error(u.op, errno, || {
                 format!(
                     "io_u error on file {}: {}: {} offset={}, buflen={}",
                     path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
-                    std::io::Error::from_raw_os_error(errno),
+                    ferrio_report::normal::strerror(errno),
                     op_name(u.op),
                     u.offset,
                     u.len
-                ),
-            ));
+                )
+            });
             return;
         }
         if ramping {

@@ -107,3 +107,5 @@ mod pace_tests;
 mod scripted;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_errors;

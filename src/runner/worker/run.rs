@@ -2,7 +2,8 @@
 //! committing a full submit batch; (2) when the queue is full (or completions are
 //! polled, or no work is left), reap as iodepth_batch_complete_min/max and iodepth_low
 //! say. Passes wrap (loops, time_based), ramp_time discards what came before it, and
-//! the first error stops the job.
+//! the first error stops the job unless the error policy (continue_on_error,
+//! ignore_error) makes it non-fatal: then it is counted and the loop goes on.
 
 use super::account::Accounting;
 use super::setup::Io;
@@ -28,8 +29,10 @@ enum Residual {
     Done,
     /// Short: the rest is to be issued again.
     Again,
-    /// Nothing transferred: the job's error is set.
+    /// Nothing transferred, a fatal error: the job's error is set.
     Failed,
+    /// Nothing transferred, a non-fatal error: counted, the unit is free again.
+    Dropped,
 }
 
 pub struct Worker<'a> {
@@ -163,6 +166,10 @@ impl<'a> Worker<'a> {
                         Residual::Failed => {
                             self.io.units.free.push(idx);
                             return false;
+                        }
+                        Residual::Dropped => {
+                            self.acct.queue_completed(self.st.inflight);
+                            self.io.units.free.push(idx);
                         }
                     }
                 }
@@ -329,7 +336,8 @@ impl<'a> Worker<'a> {
     /// completes, the unit is whole again and accounted once with all its bytes.
     /// Nothing transferred is an error (EIO, fio's "full resid": e.g. a read past
     /// the end of a file truncated under the job), never a counted I/O — for every
-    /// engine (fio counts a zero-byte I/O from an asynchronous engine).
+    /// engine (fio counts a zero-byte I/O from an asynchronous engine). The error
+    /// policy decides whether that EIO stops the job.
     fn residual(&mut self, idx: usize) -> Residual {
         let units = &mut self.io.units;
         let u = &units.io[idx];
@@ -340,23 +348,23 @@ impl<'a> Worker<'a> {
         }
         let bytes = u.result as usize;
         if bytes == 0 {
-            let path = self
-                .plan
-                .files
-                .get(u.file)
-                .map(|f| f.path.display().to_string());
-            self.acct.error = Some((
-                libc::EIO,
+            let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
+            let (op, len, offset) = (u.op, u.len, u.offset);
+            let goes_on = self.acct.io_error(op, libc::EIO, || {
                 format!(
                     "full resid: {} of {} bytes at offset {} of {} transferred nothing",
-                    if u.op == IoOp::Read { "read" } else { "write" },
-                    u.len,
-                    u.offset,
-                    path.unwrap_or_default()
-                ),
-            ));
+                    if op == IoOp::Read { "read" } else { "write" },
+                    len,
+                    offset,
+                    path.map(|p| p.display().to_string()).unwrap_or_default()
+                )
+            });
             units.make_whole(idx);
-            return Residual::Failed;
+            return if goes_on {
+                Residual::Dropped
+            } else {
+                Residual::Failed
+            };
         }
         if !self.st.ramping {
             self.acct.short(u.op);
@@ -429,7 +437,7 @@ impl<'a> Worker<'a> {
                     self.io.units.free.push(idx);
                 }
                 Residual::Again => self.st.retry.push(idx),
-                Residual::Failed => self.io.units.free.push(idx),
+                Residual::Failed | Residual::Dropped => self.io.units.free.push(idx),
             }
         }
         self.st.inflight -= n;
@@ -537,8 +545,16 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let mut error = self.acct.error.take();
+        if let Some((errno, msg)) = &error {
+            if self.acct.out_of_space(*errno) {
+                // fill_device: the device is full, the job is done (still said, as fio).
+                eprintln!("ferrio: {msg}");
+                error = None;
+            }
+        }
         let mut result = ThreadResult {
-            error: self.acct.error.take(),
+            error,
             start_ns: self.stats_start_ns,
             end_ns: end,
             elapsed_ns: end - self.lim.begin_ns,

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-const K4: u64 = 4096;
+pub(super) const K4: u64 = 4096;
 
 /// A job from job-file lines (ioengine=null stands in for the scripted engine: the
 /// options are checked as for any diskless engine).
@@ -86,15 +86,15 @@ impl Observer for Busybody {
     }
 }
 
-struct Ran {
-    result: ThreadResult,
-    calls: Vec<Call>,
+pub(super) struct Ran {
+    pub(super) result: ThreadResult,
+    pub(super) calls: Vec<Call>,
     seen: Vec<Completion>,
 }
 
 /// Run `opts` against `script`; with `busy_cost` > 0 an observer that costs that
 /// much per call (per I/O and every 1 µs) is on.
-fn run(opts: &str, script: Script, busy_cost: u64) -> Ran {
+pub(super) fn run(opts: &str, script: Script, busy_cost: u64) -> Ran {
     let plan = plan_of(opts, script.synchronous);
     let (clock, handle) = Clock::virtual_clock();
     let (engine, log) = ScriptedEngine::new(script, handle.clone());
@@ -124,7 +124,7 @@ fn run(opts: &str, script: Script, busy_cost: u64) -> Ran {
     }
 }
 
-fn queued_offsets(calls: &[Call]) -> Vec<u64> {
+pub(super) fn queued_offsets(calls: &[Call]) -> Vec<u64> {
     calls
         .iter()
         .filter_map(|c| match c {

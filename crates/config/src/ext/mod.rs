@@ -4,6 +4,7 @@
 //! detection and logging.
 
 pub mod engine;
+pub mod errors;
 pub mod live;
 pub mod logs;
 pub mod pacing;
@@ -11,6 +12,7 @@ pub mod sim;
 pub mod steadystate;
 
 pub use engine::EngineTuning;
+pub use errors::ErrorPolicy;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;

@@ -9,6 +9,7 @@
 
 mod docs;
 mod engine;
+mod errors;
 mod files;
 mod io;
 mod job;
@@ -111,13 +112,14 @@ pub enum Category {
     Buffers,
     Stats,
     Process,
+    Errors,
     /// Accepted, value checked, no effect.
     NoOp,
     Unsupported,
 }
 
 impl Category {
-    pub const ALL: [Category; 14] = [
+    pub const ALL: [Category; 15] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -130,6 +132,7 @@ impl Category {
         Category::Buffers,
         Category::Stats,
         Category::Process,
+        Category::Errors,
         Category::NoOp,
         Category::Unsupported,
     ];
@@ -148,6 +151,7 @@ impl Category {
             Category::Buffers => "Buffers",
             Category::Stats => "Statistics and units",
             Category::Process => "Process placement",
+            Category::Errors => "Error handling",
             Category::NoOp => "fio options accepted without effect",
             Category::Unsupported => "fio options not supported by ferrio yet",
         }
@@ -353,6 +357,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(stats::STATS)
         .chain(stats::PROCESS)
         .chain(logs::LOGS)
+        .chain(errors::ERRORS)
         .chain(unsupported::UNSUPPORTED)
 }
 

@@ -110,6 +110,11 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
         pct_object(&LAT_KEYS, &calc_lat_pct(&b.ms, total_ios)),
     );
 
+    // fio adds these for a continue_on_error job only.
+    if let Some(e) = job.errors {
+        o.int("total_err", e.total)
+            .int("first_error", e.first_error);
+    }
     // fio prints the latency-target block whenever the job's queue depth is
     // non-zero; ferrio has no latency_target support, so fio's defaults follow.
     if job.iodepth != 0 {

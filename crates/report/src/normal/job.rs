@@ -1,5 +1,6 @@
 //! One job's block (fio's `show_thread_status_normal`), from the
-//! `name: (groupid=0, jobs=1): err= 0: pid=N: <time>` line to the `latency   :` line.
+//! `name: (groupid=0, jobs=1): err= 0: pid=N: <time>` line to the `latency   :` line
+//! (with fio's `errors    :` line before it for a continue_on_error job).
 
 use super::dist::{depth_dist, rw_total};
 use super::{ddir, lat};
@@ -40,6 +41,14 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
     ));
     out.push_str(&depths(job, total));
     out.push_str(&issued(job));
+    if let Some(e) = job.errors {
+        out.push_str(&format!(
+            "     errors    : total={}, first_error={}/<{}>\n",
+            e.total,
+            e.first_error,
+            strerror(e.first_error)
+        ));
+    }
     if job.iodepth != 0 {
         out.push_str(&format!(
             "     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
@@ -79,7 +88,7 @@ fn title(job: &JobReport) -> String {
 }
 
 /// The OS's message for an errno value, without Rust's " (os error N)" suffix.
-fn strerror(errno: i32) -> String {
+pub fn strerror(errno: i32) -> String {
     let s = std::io::Error::from_raw_os_error(errno).to_string();
     match s.rfind(" (os error") {
         Some(i) => s[..i].to_string(),
@@ -210,5 +219,29 @@ mod tests {
         let out = render(&j, None);
         assert!(out.ends_with("     latency   : target=0, window=0, percentile=100.00%, depth=8\n"));
         assert_eq!(out.lines().nth(1), Some("  Description  : [d]"));
+    }
+
+    #[test]
+    fn errors_line_follows_issued_for_a_continue_on_error_job() {
+        let mut j = base();
+        j.dir[0].total_ios = 3;
+        assert!(!render(&j, None).contains("errors"));
+        j.errors = Some(crate::model::ErrorTotals {
+            total: 1024,
+            first_error: 5,
+        });
+        let out = render(&j, None);
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("issued rwts"))
+            .unwrap();
+        assert_eq!(
+            lines[at + 1],
+            "     errors    : total=1024, first_error=5/<Input/output error>"
+        );
+        assert!(lines[at + 2].starts_with("     latency   :"));
+        j.errors = Some(Default::default());
+        assert!(render(&j, None).contains("     errors    : total=0, first_error=0/<Success>\n"));
     }
 }
