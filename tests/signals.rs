@@ -113,3 +113,38 @@ fn a_signal_while_laying_out_stops_and_leaves_no_half_file() {
         parse_json(&out.stdout);
     }
 }
+
+#[test]
+fn a_long_think_time_or_a_low_rate_does_not_hold_up_a_signal() {
+    // A paced job spends nearly all its time waiting; the wait must notice the stop
+    // request. Without that, these runs would end only after their 60 s think time
+    // (or their next I/O, due 16 s later at rate=4k with 64 KiB blocks) — the bound is that
+    // functional difference, not a performance figure.
+    for pace in [
+        ["--thinktime=60s", "--thinktime_blocks=1"],
+        ["--rate=4k", "--bs=64k"],
+    ] {
+        let t = Instant::now();
+        let mut args = vec![
+            "--name=t",
+            "--ioengine=null",
+            "--size=1G",
+            "--time_based",
+            "--runtime=120",
+            "--output-format=json",
+        ];
+        args.extend(pace);
+        let out = run_signalled(&args, Duration::from_millis(1500), "-TERM");
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "{pace:?}: the wait held up the signal for {:?}",
+            t.elapsed()
+        );
+        assert_eq!(out.status.code(), Some(128), "{pace:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert!(
+            v["jobs"][0]["read"]["total_ios"].as_u64().unwrap() >= 1,
+            "{pace:?}"
+        );
+    }
+}

@@ -70,7 +70,7 @@ pub fn run_thread(
     let worker = run::Worker::new(plan, clock, io, observers, begin_ns);
     match pace_handle {
         Some(h) => worker.in_virtual_time(h).run(stop),
-        None => worker.run(stop),
+        None => worker.stoppable(stop).run(stop),
     }
 }
 

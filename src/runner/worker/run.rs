@@ -55,7 +55,7 @@ pub struct Worker<'a> {
     last_read: Option<u64>,
     // PACING
     pacer: crate::runner::pacing::Pacer,
-    waiter: crate::runner::pacing::Waiter,
+    waiter: crate::runner::pacing::Waiter<'a>,
 }
 
 impl<'a> Worker<'a> {

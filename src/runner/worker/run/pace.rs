@@ -9,12 +9,19 @@ use super::Worker;
 use crate::engine::IoOp;
 use crate::runner::pacing::Waiter;
 use ferrio_clock::VirtualHandle;
+use std::sync::atomic::AtomicBool;
 
-impl Worker<'_> {
+impl<'a> Worker<'a> {
     /// Wait in virtual time: a wait moves the job's virtual clock through `h`
     /// (the handle the simulated device advances) instead of sleeping.
     pub fn in_virtual_time(mut self, h: VirtualHandle) -> Self {
         self.waiter = Waiter::Virtual(h);
+        self
+    }
+
+    /// Real-time waits end early when `stop` is set (a signal, exitall, a trigger).
+    pub fn stoppable(mut self, stop: &'a AtomicBool) -> Self {
+        self.waiter = Waiter::Real(Some(stop));
         self
     }
 
