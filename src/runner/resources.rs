@@ -19,18 +19,26 @@ pub fn buffer_bytes(spec: &JobSpec, synchronous: bool) -> u128 {
     } else {
         spec.iodepth.max(1) as u128
     };
+    let (stride, _) = buffer_stride(spec);
+    stride as u128 * depth
+}
+
+/// One unit's buffer: (stride, alignment). The largest block size the job can issue,
+/// rounded up to iomem_align (by default the page size). The estimate above and the
+/// worker's allocation both use this, so the check is of what is really taken.
+pub fn buffer_stride(spec: &JobSpec) -> (usize, usize) {
     let max_bs = spec
         .bs
         .iter()
         .flat_map(|b| std::iter::once(b.max).chain(b.split.iter().map(|s| s.0)))
         .max()
         .unwrap_or(4096)
-        .max(1) as u128;
+        .max(1) as usize;
     let align = match spec.engine.iomem_align {
-        0 => memory::page_size() as u128,
-        a => a as u128,
+        0 => memory::page_size(),
+        a => a as usize,
     };
-    max_bs.div_ceil(align) * align * depth
+    (max_bs.div_ceil(align) * align, align)
 }
 
 /// What the system offers; None where it could not be read (that check is skipped).

@@ -7,8 +7,8 @@ use crate::random::Rng;
 use crate::runner::buffers::BufferPolicy;
 use crate::runner::pattern::NextIo;
 use crate::runner::plan::ThreadPlan;
+use crate::runner::resources::buffer_stride;
 use crate::sys::iomem::IoMemory;
-use crate::sys::memory::page_size;
 
 /// The times of one I/O on the thread's clock, in ns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,19 +67,8 @@ impl Units {
         real_buffers: bool,
     ) -> Result<Units, (i32, String)> {
         let spec = &plan.spec;
-        let max_bs = spec
-            .bs
-            .iter()
-            .flat_map(|b| std::iter::once(b.max).chain(b.split.iter().map(|s| s.0)))
-            .max()
-            .unwrap_or(4096)
-            .max(1) as usize;
         let policy = BufferPolicy::for_thread(plan);
-        let align = match spec.engine.iomem_align {
-            0 => page_size(),
-            a => a as usize,
-        };
-        let stride = max_bs.div_ceil(align) * align;
+        let (stride, align) = buffer_stride(spec);
         let mut memory = IoMemory::new(
             spec.engine.mem,
             spec.engine.mem_path.as_deref(),
