@@ -18,6 +18,9 @@ use std::time::Duration;
 /// How long a host may stay silent unless `--client-timeout` says otherwise.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
+/// How far ahead of now the common start is set.
+const START_LEAD: Duration = Duration::from_millis(200);
+
 /// Where a host is reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -156,7 +159,7 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
     let mut starts = Vec::new();
     let mut handles = Vec::new();
     for (i, (label, target, files, remote)) in hosts.into_iter().enumerate() {
-        let (stx, srx) = mpsc::channel::<bool>();
+        let (stx, srx) = mpsc::channel::<Option<i128>>();
         starts.push(stx);
         let (ctx, tx) = (ctx.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
@@ -177,8 +180,10 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
         }
     }
     let go = results.iter().all(Option::is_none);
+    // One start time for all, far enough ahead for the message to reach every host.
+    let at = wire::unix_ns() as i128 + START_LEAD.as_nanos() as i128;
     for s in &starts {
-        let _ = s.send(go);
+        let _ = s.send(go.then_some(at));
     }
     for (i, ev) in rx {
         if let Event::Finished(r) = ev {
@@ -211,36 +216,67 @@ fn connect(target: &Target, ctx: &Ctx) -> Result<Conn, String> {
     match target {
         Target::Ssh(d) => ssh::connect(d, &ctx.ssh),
         Target::Tls { host, port } => {
-            let addr = (host.as_str(), *port)
-                .to_socket_addrs()
-                .map_err(|e| format!("cannot resolve {host}: {e}"))?
-                .next()
-                .ok_or_else(|| format!("cannot resolve {host}"))?;
-            let tcp = TcpStream::connect_timeout(&addr, ctx.timeout)
-                .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
-            let _ = tcp.set_nodelay(true);
-            tcp.set_read_timeout(Some(ctx.timeout))
-                .map_err(|e| e.to_string())?;
-            let name = rustls::pki_types::ServerName::try_from(host.clone())
-                .map_err(|e| format!("bad server name {host}: {e}"))?;
             let config = ctx.tls.clone().ok_or("no TLS configuration")?;
-            let conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
-            Ok(Conn::new(Box::new(rustls::StreamOwned::new(conn, tcp))))
+            connect_tls(host, *port, config, ctx.timeout)
         }
     }
 }
 
+/// A TLS connection to a server, the handshake done (public for tests and tools).
+pub fn connect_tls(
+    host: &str,
+    port: u16,
+    config: Arc<rustls::ClientConfig>,
+    timeout: Duration,
+) -> Result<Conn, String> {
+    let addr = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("cannot resolve {host}"))?;
+    let tcp = TcpStream::connect_timeout(&addr, timeout)
+        .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+    let _ = tcp.set_nodelay(true);
+    tcp.set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let name = rustls::pki_types::ServerName::try_from(host.to_string())
+        .map_err(|e| format!("bad server name {host}: {e}"))?;
+    let conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    // Handshake now, so the hello's round trip (the clock offset) is one round trip.
+    while tls.conn.is_handshaking() {
+        if let Err(e) = tls.conn.complete_io(&mut tls.sock) {
+            return Err(if is_timeout(&e) {
+                format!(
+                    "no TLS handshake from {addr} within {:.1}s (--client-timeout)",
+                    timeout.as_secs_f64()
+                )
+            } else {
+                format!("TLS handshake with {addr}: {e}")
+            });
+        }
+    }
+    Ok(Conn::new(Box::new(tls)))
+}
+
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
 /// Why a read failed, as the user should read it.
 fn read_failure(label: &str, e: std::io::Error, ctx: &Ctx) -> (&'static str, String) {
-    match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => (
+    match is_timeout(&e) {
+        true => (
             "timeout",
             format!(
                 "no word from {label} for {:.1}s (--client-timeout); giving up on it",
                 ctx.timeout.as_secs_f64()
             ),
         ),
-        _ => ("lost", format!("connection lost: {e}")),
+        false => ("lost", format!("connection lost: {e}")),
     }
 }
 
@@ -253,7 +289,7 @@ fn drive(
     ctx: &Ctx,
     tx: &mpsc::Sender<(usize, Event)>,
     index: usize,
-    start: &mpsc::Receiver<bool>,
+    start: &mpsc::Receiver<Option<i128>>,
 ) -> HostResult {
     let res = HostResult {
         label: label.to_string(),
@@ -306,10 +342,11 @@ fn drive(
         }
     }
     let _ = tx.send((index, Event::Ready));
-    if start.recv() != Ok(true) {
+    let Ok(Some(at)) = start.recv() else {
         return res.fail("aborted", "another host was not ready".into());
-    }
-    if let Err(e) = conn.send(&ToServer::Start) {
+    };
+    let at_unix_ns = (at + offset).max(0) as u64;
+    if let Err(e) = conn.send(&ToServer::Start { at_unix_ns }) {
         return res.fail("lost", format!("sending start: {e}"));
     }
     loop {

@@ -16,6 +16,9 @@ use std::time::Duration;
 /// Connections served at once; more are refused at accept.
 pub const MAX_SESSIONS: usize = 16;
 
+/// The furthest ahead a client may schedule the start.
+const MAX_START_WAIT: Duration = Duration::from_secs(10);
+
 /// How long an unauthenticated peer may take to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -42,6 +45,7 @@ pub fn serve(flags: &GlobalFlags) -> i32 {
 
 fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     let limits = Limits::from_flags(flags)?;
+    exit_on_signals()?;
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "localhost".into());
@@ -119,6 +123,22 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         }
     }
     Ok(0)
+}
+
+/// SIGINT and SIGTERM end a server, also mid-run (each run registers its own
+/// stop handlers, which would otherwise leave the server deaf to them): its client
+/// sees the connection drop and reports the host as lost.
+fn exit_on_signals() -> Result<(), String> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| format!("cannot handle signals: {e}"))?;
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            eprintln!("ferrio: server: terminating on signal {sig}");
+            std::process::exit(128 + sig);
+        }
+    });
+    Ok(())
 }
 
 /// `--server=[ip:|ip6:]ADDR[,PORT]` (fio's form); an empty ADDR means all addresses.
@@ -216,7 +236,7 @@ fn session(mut conn: Conn, shared: &Shared, peer: &str) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     // The client's barrier: wait (without a limit) for every host to be ready.
     match conn.recv::<ToServer>(wire::HELLO_LIMIT) {
-        Ok(ToServer::Start) => {}
+        Ok(ToServer::Start { at_unix_ns }) => wait_until(at_unix_ns),
         Ok(_) => return refuse(&mut conn, "expected start".into()),
         Err(e) => return Err(format!("the client left before the start: {e}")),
     }
@@ -246,6 +266,14 @@ fn session(mut conn: Conn, shared: &Shared, peer: &str) -> Result<(), String> {
         },
     };
     conn.send(&msg).map_err(|e| e.to_string())
+}
+
+/// Sleep until the agreed start (at most [`MAX_START_WAIT`] ahead; a past time starts now).
+fn wait_until(at_unix_ns: u64) {
+    let now = wire::unix_ns();
+    if at_unix_ns > now {
+        std::thread::sleep(Duration::from_nanos(at_unix_ns - now).min(MAX_START_WAIT));
+    }
 }
 
 /// "Still running", once a second, until the run ends.

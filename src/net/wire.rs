@@ -34,7 +34,11 @@ pub enum ToServer {
         files: Vec<JobText>,
         remote: Vec<String>,
     },
-    Start,
+    /// Start at this time of the server's wall clock (the client removed the offset it
+    /// measured), so every host starts together however the messages were delayed.
+    Start {
+        at_unix_ns: u64,
+    },
 }
 
 /// Server to client.
@@ -160,7 +164,7 @@ mod tests {
             token: "s3cret".into(),
         })
         .unwrap();
-        bytes.extend(postcard::to_stdvec_cobs(&ToServer::Start).unwrap());
+        bytes.extend(postcard::to_stdvec_cobs(&ToServer::Start { at_unix_ns: 5 }).unwrap());
         let mut c = pair(bytes);
         match c.recv::<ToServer>(HELLO_LIMIT).unwrap() {
             ToServer::Hello { protocol, token } => {
@@ -168,7 +172,10 @@ mod tests {
             }
             m => panic!("{m:?}"),
         }
-        assert!(matches!(c.recv::<ToServer>(16).unwrap(), ToServer::Start));
+        assert!(matches!(
+            c.recv::<ToServer>(16).unwrap(),
+            ToServer::Start { at_unix_ns: 5 }
+        ));
         let e = c.recv::<ToServer>(16).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
 
