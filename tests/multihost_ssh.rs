@@ -66,13 +66,16 @@ fn sshd(lab: &Lab) -> Option<Sshd> {
         ),
     )
     .unwrap();
-    let child = Command::new(sshd)
-        .args(["-D", "-e", "-f"])
-        .arg(d.join("sshd_config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let daemon = Sshd {
+        child: Command::new(sshd)
+            .args(["-D", "-e", "-f"])
+            .arg(d.join("sshd_config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+        config: lab.p("ssh_config"),
+    };
     std::fs::write(
         d.join("ssh_config"),
         format!(
@@ -84,10 +87,7 @@ fn sshd(lab: &Lab) -> Option<Sshd> {
     .unwrap();
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Some(Sshd {
-                child,
-                config: lab.p("ssh_config"),
-            });
+            return Some(daemon);
         }
         std::thread::sleep(Duration::from_millis(50));
     }
