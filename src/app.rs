@@ -58,14 +58,29 @@ fn prepare(inv: &Invocation) -> Result<Prepared, String> {
     Ok((threads, steadystate))
 }
 
+/// Where a captured run leaves its cumulative report once a second.
+pub type Progress = Arc<std::sync::Mutex<Option<RunReport>>>;
+
+/// What a captured run hands back: the final report, and the latest live one.
+struct Capture<'a> {
+    keep: &'a mut Option<RunReport>,
+    progress: Progress,
+}
+
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
-/// returns the report and the exit code a local run would have.
-pub fn run_captured(mut inv: Invocation) -> Result<(RunReport, i32), String> {
+/// returns the report and the exit code a local run would have. `progress` gets the
+/// cumulative report every second (what a client keeps of a host that dies).
+pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunReport, i32), String> {
     inv.flags.output_formats.clear();
     inv.flags.output = None;
     inv.flags.eta = ferrio_config::EtaMode::Never;
+    inv.flags.live.status_interval_ms = Some(1000);
     let mut kept = None;
-    let code = run_with(inv, Some(&mut kept))?;
+    let capture = Capture {
+        keep: &mut kept,
+        progress,
+    };
+    let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
         .ok_or_else(|| "the run ended before its report was made".to_string())
 }
@@ -75,7 +90,11 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 }
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
-fn run_with(inv: Invocation, keep: Option<&mut Option<RunReport>>) -> Result<i32, String> {
+fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
+    let (keep, progress) = match capture {
+        Some(c) => (Some(c.keep), Some(c.progress)),
+        None => (None, None),
+    };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
@@ -145,6 +164,11 @@ fn run_with(inv: Invocation, keep: Option<&mut Option<RunReport>>) -> Result<i32
     live.decorate(Arc::new(move |plans, report| {
         let plans: Vec<&plan::ThreadPlan> = plans.iter().collect();
         runner::steadystate::report::attach(&ss, &plans, report);
+        if let Some(p) = &progress {
+            if let Ok(mut slot) = p.lock() {
+                *slot = Some(report.clone());
+            }
+        }
     }));
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));

@@ -26,8 +26,9 @@ fn run_with_fault(lab: &Lab, fault: &str, extra: &[&str]) -> (std::process::Outp
     let out = std::thread::scope(|sc| {
         let h = sc.spawn(|| lab.client(&args));
         b.wait_for("threads admitted");
-        // Well into the 4 s run (the start is set 0.2 s ahead).
-        std::thread::sleep(Duration::from_millis(1500));
+        // Well into the 4 s run (the start is set 0.2 s ahead), after at least one
+        // heartbeat with results (they come once a second).
+        std::thread::sleep(Duration::from_millis(2700));
         b.signal(fault);
         h.join().unwrap()
     });
@@ -63,6 +64,9 @@ fn a_server_killed_mid_run_is_reported_and_the_others_are_intact() {
             .starts_with("FAILED (lost)"),
         "{hosts}"
     );
+    // What the dead host had done by its last heartbeat.
+    let partial = rows[1]["partial"]["total_ios"].as_u64().unwrap();
+    assert!(partial > 0, "{hosts}");
     // The total is the surviving host's, exactly.
     assert_eq!(hosts["total"]["total_ios"], rows[0]["total_ios"]);
     let e = &full["client_errors"][0];
@@ -70,6 +74,10 @@ fn a_server_killed_mid_run_is_reported_and_the_others_are_intact() {
     assert_eq!(e["stage"], "lost");
     assert_eq!(e["threads"], 1);
     assert!(e["heartbeats"].as_u64().unwrap() >= 1, "{e}");
+    assert_eq!(
+        e["partial_jobs"][0]["read"]["total_ios"].as_u64(),
+        Some(partial)
+    );
     let stats = full["client_stats"].as_array().unwrap();
     assert_eq!(stats.len(), 2, "{full}");
     assert_eq!(stats[1]["read"]["total_ios"], stats[0]["read"]["total_ios"]);
@@ -96,6 +104,10 @@ fn a_silent_server_times_out_with_a_clear_message() {
         .as_str()
         .unwrap()
         .starts_with("FAILED (timeout)"));
+    assert!(
+        hosts["hosts"][1]["partial"]["total_ios"].as_u64().unwrap() > 0,
+        "{hosts}"
+    );
 }
 
 #[test]

@@ -55,6 +55,9 @@ pub struct HostResult {
     pub start_ns: Option<i128>,
     /// Heartbeats received during the run.
     pub heartbeats: u64,
+    /// The latest cumulative results it sent during the run (what is left of a host
+    /// that fails mid-run).
+    pub partial: Option<Box<RunReport>>,
     pub outcome: Outcome,
 }
 
@@ -297,6 +300,7 @@ fn drive(
         threads: 0,
         start_ns: None,
         heartbeats: 0,
+        partial: None,
         outcome: Outcome::Failed {
             stage: "connect",
             reason: String::new(),
@@ -352,7 +356,12 @@ fn drive(
     loop {
         match conn.recv::<ToClient>(wire::RESULT_LIMIT) {
             Ok(ToClient::Started { unix_ns }) => res.start_ns = Some(unix_ns as i128 - offset),
-            Ok(ToClient::Alive { .. }) => res.heartbeats += 1,
+            Ok(ToClient::Alive { progress, .. }) => {
+                res.heartbeats += 1;
+                if progress.is_some() {
+                    res.partial = progress;
+                }
+            }
             Ok(ToClient::Done { report, code }) => {
                 res.outcome = Outcome::Done { report, code };
                 return res;

@@ -97,6 +97,16 @@ fn normal_text(results: &[HostResult], all: Option<&RunReport>) -> String {
                     "\n<{}> FAILED ({stage}): {reason}; it admitted {} threads and sent {} heartbeats before that",
                     r.label, r.threads, r.heartbeats
                 );
+                if let Some(p) = &r.partial {
+                    let _ = writeln!(
+                        s,
+                        "<{}> its partial results, as of its last heartbeat (not in All clients):",
+                        r.label
+                    );
+                    for line in normal::render(p).lines().filter(|l| !l.is_empty()) {
+                        let _ = writeln!(s, "<{}> {line}", r.label);
+                    }
+                }
             }
         }
     }
@@ -151,6 +161,14 @@ fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> Str
                     .str("error", reason)
                     .int("threads", r.threads)
                     .int("heartbeats", r.heartbeats);
+                if let Some(p) = &r.partial {
+                    let jobs = p
+                        .jobs
+                        .iter()
+                        .map(|j| Value::Obj(job::job_object(p, j, plus)))
+                        .collect();
+                    o.arr("partial_jobs", jobs);
+                }
                 Some(Value::Obj(o))
             }
             Outcome::Done { .. } => None,
@@ -176,8 +194,8 @@ fn host_info(o: &mut value::Object, h: &HostResult) {
     o.str("hostname", host).int("port", port);
 }
 
-/// Each host with its row or its failure.
-type Rows = Vec<(String, Result<Row, String>)>;
+/// Each host with its row, or its failure and the row of its partial results.
+type Rows = Vec<(String, Result<Row, (String, Option<Row>)>)>;
 
 /// The hosts' rows and the total over those that finished.
 fn rows(results: &[HostResult]) -> (Rows, Option<Row>) {
@@ -185,7 +203,10 @@ fn rows(results: &[HostResult]) -> (Rows, Option<Row>) {
     for r in results {
         let row = match &r.outcome {
             Outcome::Done { report, .. } => Ok(Row::of(report)),
-            Outcome::Failed { stage, reason } => Err(format!("FAILED ({stage}): {reason}")),
+            Outcome::Failed { stage, reason } => Err((
+                format!("FAILED ({stage}): {reason}"),
+                r.partial.as_deref().map(Row::of),
+            )),
         };
         out.push((r.label.clone(), row));
     }
@@ -225,14 +246,25 @@ pub fn hosts_table(results: &[HostResult]) -> String {
     );
     let mut s = line(HEAD);
     s.push_str(&rule);
+    let mut notes = String::new();
     for (h, r) in &rows {
         match r {
             Ok(r) => {
                 let c = cells(r);
                 s.push_str(&line([h, &c[0], &c[1], &c[2], &c[3]]));
             }
-            Err(e) => {
-                let _ = writeln!(s, "{h:<w$} | {e}");
+            Err((e, partial)) => {
+                let shown = format!("{h} *");
+                match partial {
+                    Some(p) => {
+                        let c = cells(p);
+                        s.push_str(&line([&shown, &c[0], &c[1], &c[2], &c[3]]));
+                    }
+                    None => {
+                        let _ = writeln!(s, "{shown:<w$} | no results");
+                    }
+                }
+                let _ = writeln!(notes, "* {h}: {e}; partial results, not in the Total");
             }
         }
     }
@@ -241,6 +273,7 @@ pub fn hosts_table(results: &[HostResult]) -> String {
         let c = cells(&t);
         s.push_str(&line(["Total", &c[0], &c[1], &c[2], &c[3]]));
     }
+    s.push_str(&notes);
     s
 }
 
@@ -263,9 +296,12 @@ pub fn hosts_json(results: &[HostResult]) -> String {
     for (h, r) in &rows {
         arr.push(Value::Obj(match r {
             Ok(r) => row_object(h, r),
-            Err(e) => {
+            Err((e, partial)) => {
                 let mut o = value::Object::new();
                 o.str("host", h).str("error", e);
+                if let Some(p) = partial {
+                    o.obj("partial", row_object(h, p));
+                }
                 o
             }
         }));
@@ -284,13 +320,10 @@ pub fn hosts_json(results: &[HostResult]) -> String {
 /// The table as CSV (RFC 4180 quoting for host names and errors).
 pub fn hosts_csv(results: &[HostResult]) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let (rows, total) = rows(results);
-    let mut s = String::from("host,kiops,bw_mib_s,avg_lat_us,p99_us,total_ios,io_bytes,error\n");
-    let mut put = |h: &str, r: &Row| {
+    let line = |h: &str, r: &Row, err: &str| {
         let c = cells(r);
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},",
+        format!(
+            "{},{},{},{},{},{},{},{err}\n",
             q(h),
             c[0],
             c[1],
@@ -298,20 +331,28 @@ pub fn hosts_csv(results: &[HostResult]) -> String {
             c[3],
             r.ios,
             r.bytes
-        );
+        )
     };
+    let (rows, total) = rows(results);
+    let mut s = String::from("host,kiops,bw_mib_s,avg_lat_us,p99_us,total_ios,io_bytes,error\n");
     let mut failed = Vec::new();
     for (h, r) in &rows {
         match r {
-            Ok(r) => put(h, r),
+            Ok(r) => s.push_str(&line(h, r, "")),
             Err(e) => failed.push((h, e)),
         }
     }
     if let Some(t) = &total {
-        put("Total", t);
+        s.push_str(&line("Total", t, ""));
     }
-    for (h, e) in failed {
-        let _ = writeln!(s, "{},,,,,,,{}", q(h), q(e));
+    // Failed hosts last, with their partial results where they sent any.
+    for (h, (e, partial)) in failed {
+        match partial {
+            Some(p) => s.push_str(&line(h, p, &q(&format!("{e} (partial results)")))),
+            None => {
+                let _ = writeln!(s, "{},,,,,,,{}", q(h), q(e));
+            }
+        }
     }
     s
 }

@@ -247,11 +247,12 @@ fn session(mut conn: Conn, shared: &Shared, peer: &str) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let conn = Arc::new(Mutex::new(conn));
     let done = Arc::new(AtomicBool::new(false));
+    let progress: crate::app::Progress = Arc::new(Mutex::new(None));
     let beat = {
-        let (conn, done) = (conn.clone(), done.clone());
-        std::thread::spawn(move || heartbeat(&conn, &done))
+        let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
+        std::thread::spawn(move || heartbeat(&conn, &done, &progress))
     };
-    let result = crate::app::run_captured(inv);
+    let result = crate::app::run_captured(inv, progress);
     done.store(true, Ordering::SeqCst);
     let _ = beat.join();
     drop(turn);
@@ -276,16 +277,18 @@ fn wait_until(at_unix_ns: u64) {
     }
 }
 
-/// "Still running", once a second, until the run ends.
-fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool) {
+/// "Still running", once a second, until the run ends, with the latest results.
+fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress) {
     let mut ticks = 0u32;
     while !done.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         ticks += 1;
         if ticks.is_multiple_of(20) {
+            let latest = progress.lock().ok().and_then(|mut p| p.take());
             let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
             if c.send(&ToClient::Alive {
                 unix_ns: wire::unix_ns(),
+                progress: latest.map(Box::new),
             })
             .is_err()
             {

@@ -50,8 +50,12 @@ pub enum ToClient {
     Ready { threads: u32 },
     /// The jobs started at this server wall-clock time.
     Started { unix_ns: u64 },
-    /// Still running (once a second), so a silent host can be told from a slow one.
-    Alive { unix_ns: u64 },
+    /// Still running (once a second), so a silent host can be told from a slow one;
+    /// with the cumulative results so far when there are new ones.
+    Alive {
+        unix_ns: u64,
+        progress: Option<Box<RunReport>>,
+    },
     /// Finished: the report and the exit code a local run would have had.
     Done { report: Box<RunReport>, code: i32 },
     /// Refused or failed, with the reason; the server closes the session.
