@@ -149,3 +149,47 @@ fn a_host_file_names_the_hosts() {
     assert_eq!(u(&v["total"]["total_ios"]), 512, "{v}");
     assert_eq!(v["hosts"][1]["host"], servers[1].addr.as_str());
 }
+
+#[test]
+fn sixteen_simulated_hosts_give_the_seeds_table() {
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..16).map(|_| lab.server(&[])).collect();
+    // The seed's test: randread, QD 32, 128k, on a simulated target, in virtual time.
+    let job = lab.job(
+        "seed.fio",
+        "[seed]\nioengine=sim\nclocksource=virtual\nrw=randread\nbs=128k\niodepth=32\n\
+         size=1g\nsim_lat=fixed:360us\nsim_bw=0\ntime_based=1\nruntime=100ms\n",
+    );
+    let list: Vec<&str> = servers.iter().map(|s| s.addr.as_str()).collect();
+    let out = lab.client(&[
+        &format!("--client={}", list.join(",")),
+        &job,
+        "--output-format=hosts,hosts-csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (table, csv) = text.split_at(text.find("host,kiops").unwrap());
+    let lines: Vec<&str> = table.lines().collect();
+    // Header, rule, 16 hosts, rule, Total.
+    assert_eq!(lines.len(), 20, "{table}");
+    assert!(lines[19].starts_with("Total "), "{table}");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 17, "{csv}");
+    // Virtual time: every host measures the same device exactly alike.
+    let ios: u64 = rows[0][5].parse().unwrap();
+    assert!(ios > 0, "{csv}");
+    for r in &rows[..16] {
+        assert_eq!(r[1..7], rows[0][1..7], "{csv}");
+    }
+    assert_eq!(rows[16][0], "\"Total\"");
+    assert_eq!(rows[16][5].parse::<u64>().unwrap(), 16 * ios, "{csv}");
+    assert_eq!(
+        rows[16][6].parse::<u64>().unwrap(),
+        16 * ios * 128 * 1024,
+        "{csv}"
+    );
+}
