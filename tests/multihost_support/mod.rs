@@ -65,7 +65,10 @@ impl Lab {
         ossl(&a);
         std::fs::write(
             d.join("ext.cnf"),
-            "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n",
+            format!(
+                "subjectAltName=IP:127.0.0.1,DNS:localhost,{}\nbasicConstraints=CA:FALSE\n",
+                netns_sans()
+            ),
         )
         .unwrap();
         ossl(&[
@@ -107,15 +110,27 @@ impl Lab {
 
     /// A server allowed to use data/ (plus `extra` flags).
     pub fn server(&self, extra: &[&str]) -> Server {
+        self.server_in(&[], "127.0.0.1", extra)
+    }
+
+    /// A server run through `prefix` (e.g. `ip netns exec NS`) listening on `addr`.
+    pub fn server_in(&self, prefix: &[&str], addr: &str, extra: &[&str]) -> Server {
         let mut args = vec![
-            "--server=127.0.0.1,0".to_string(),
+            format!("--server={addr},0"),
             format!("--tls-cert={}", self.p("cert.pem")),
             format!("--tls-key={}", self.p("key.pem")),
             format!("--auth-token-file={}", self.p("token")),
             format!("--server-allow={}", self.p("data")),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        Server::start(&args)
+        match prefix.split_first() {
+            None => Server::start(ferrio(), &args),
+            Some((program, rest)) => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(env!("CARGO_BIN_EXE_ferrio"));
+                Server::start(c, &args)
+            }
+        }
     }
 
     /// `ferrio --client ...` with the lab's CA and token (unless `args` name others).
@@ -129,6 +144,20 @@ impl Lab {
     }
 }
 
+/// The test subnet of the network-namespace tests: 10.213.N.0/24, N from the
+/// process id, host i at 10.213.N.(4i+2) (its veth peer at 4i+1).
+pub fn netns_subnet() -> u32 {
+    std::process::id() % 250
+}
+
+/// The namespace hosts' addresses, for the server certificate.
+fn netns_sans() -> String {
+    (0..4)
+        .map(|i| format!("IP:10.213.{}.{}", netns_subnet(), 4 * i + 2))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// A running `ferrio --server`; its stderr is collected for assertions.
 pub struct Server {
     pub child: Child,
@@ -137,8 +166,8 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn start(args: &[String]) -> Server {
-        let mut child = ferrio()
+    pub fn start(mut cmd: Command, args: &[String]) -> Server {
+        let mut child = cmd
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
