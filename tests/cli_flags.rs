@@ -99,13 +99,13 @@ fn help_lists_the_run_wide_flags_and_the_refused_ones() {
         assert!(out.contains(&format!("\n  {f}")), "{f}:\n{out}");
     }
     assert!(
-        out.contains("fio flags ferrio refuses") && out.contains("--client"),
+        out.contains("fio flags ferrio refuses") && out.contains("--daemonize"),
         "{out}"
     );
-    let (rc, _, err) = run(&["--client=host", "--name=t"]);
+    let (rc, _, err) = run(&["--daemonize=/tmp/pid"]);
     assert_eq!(rc, 1);
     assert!(
-        err.contains("'--client' is not supported") && err.contains("client/server mode"),
+        err.contains("'--daemonize' is not supported") && err.contains("ferrio --server"),
         "{err}"
     );
 }
