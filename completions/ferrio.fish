@@ -50,7 +50,7 @@ complete -c ferrio -l server-allow -x -d '--server: a directory or device jobs m
 complete -c ferrio -l server-enable -x -d '--server: allow exec-style engines and options, or --remote-config (comma list: exec,remote-config)'
 complete -c ferrio -l server-max-jobs -x -d '--server: most threads one run may start (default 64)'
 complete -c ferrio -l server-max-job-size -x -d '--server: largest job file text accepted (default 1M)'
-complete -c ferrio -l server-once -d '--server: serve one client session, then exit'
+complete -c ferrio -l server-once -d '--server: exit after the first run it serves'
 complete -c ferrio -l server-stdio -d '--server: one session on stdin/stdout (for ssh)'
 complete -c ferrio -l client-timeout -x -d '--client: give up on a host silent this long (default 30s; a running server sends a heartbeat every second)'
 complete -c ferrio -l ssh-config -x -d '--client: the ssh config file for ssh:// hosts (ssh -F)'

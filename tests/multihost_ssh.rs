@@ -165,3 +165,25 @@ fn ssh_hosts_run_the_jobs_and_mix_with_tls_hosts() {
     );
     assert!(!exists(&outside));
 }
+
+#[test]
+fn a_silent_ssh_host_times_out() {
+    let Some(lab) = Lab::new() else { return };
+    let Some(sshd) = sshd(&lab) else { return };
+    // A remote command that never answers stands for a host gone silent.
+    let out = lab.client(&[
+        "--client=ssh://ferrio-lab",
+        &lab.job("t.fio", "[t]\nioengine=null\nsize=1m\n"),
+        &format!("--ssh-config={}", sshd.config),
+        "--ssh-command=sleep 60",
+        "--client-timeout=1s",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "host ssh://ferrio-lab: timeout: no word from ssh://ferrio-lab for 1.0s (--client-timeout)"
+        ),
+        "{err}"
+    );
+}

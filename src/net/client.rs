@@ -217,7 +217,7 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
 
 fn connect(target: &Target, ctx: &Ctx) -> Result<Conn, String> {
     match target {
-        Target::Ssh(d) => ssh::connect(d, &ctx.ssh),
+        Target::Ssh(d) => ssh::connect(d, &ctx.ssh, ctx.timeout),
         Target::Tls { host, port } => {
             let config = ctx.tls.clone().ok_or("no TLS configuration")?;
             connect_tls(host, *port, config, ctx.timeout)
@@ -327,6 +327,10 @@ fn drive(
         }
         Ok(ToClient::Refused { reason }) => return res.fail("refused", reason),
         Ok(m) => return res.fail("connect", format!("unexpected answer {m:?}")),
+        Err(e) if is_timeout(&e) => {
+            let (stage, why) = read_failure(label, e, ctx);
+            return res.fail(stage, why);
+        }
         Err(e) => return res.fail("connect", format!("handshake failed: {e}")),
     };
     let jobs = ToServer::Jobs {

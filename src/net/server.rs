@@ -66,7 +66,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
             read: std::io::stdin(),
             write: std::io::stdout(),
         }));
-        return Ok(match session(conn, &shared, "stdio") {
+        return Ok(match session(conn, &shared, "stdio", &|| {}) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("ferrio: server: {e}");
@@ -175,7 +175,11 @@ fn tls_session(
         .map_err(|e| e.to_string())?;
     let conn = rustls::ServerConnection::new(config).map_err(|e| e.to_string())?;
     let tls = rustls::StreamOwned::new(conn, stream.try_clone().map_err(|e| e.to_string())?);
-    let r = session(Conn::new(Box::new(tls)), shared, peer);
+    // Once authenticated, a client may take as long as its slowest host to start.
+    let relax = || {
+        let _ = stream.set_read_timeout(None);
+    };
+    let r = session(Conn::new(Box::new(tls)), shared, peer, &relax);
     let _ = stream.shutdown(std::net::Shutdown::Both);
     r
 }
@@ -188,7 +192,13 @@ fn refuse(conn: &mut Conn, reason: String) -> Result<(), String> {
     Err(reason)
 }
 
-fn session(mut conn: Conn, shared: &Shared, peer: &str) -> Result<(), String> {
+/// One client's session; `authenticated` is called once the token checked out.
+fn session(
+    mut conn: Conn,
+    shared: &Shared,
+    peer: &str,
+    authenticated: &dyn Fn(),
+) -> Result<(), String> {
     let hello = conn
         .recv::<ToServer>(wire::HELLO_LIMIT)
         .map_err(|e| format!("no valid hello: {e}"))?;
@@ -214,6 +224,7 @@ fn session(mut conn: Conn, shared: &Shared, peer: &str) -> Result<(), String> {
         }
         _ => return refuse(&mut conn, "authentication failed: no hello".into()),
     }
+    authenticated();
     conn.send(&ToClient::Welcome {
         host: shared.host.clone(),
         unix_ns: wire::unix_ns(),

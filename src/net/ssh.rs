@@ -2,12 +2,16 @@
 //! `ferrio --server-stdio` through the system's `ssh`, and speaks the protocol over
 //! its stdin/stdout. Keys, agents, known_hosts and jump hosts are ssh's business
 //! (`--ssh-config=FILE` hands it a config file); ssh's own keep-alives notice a dead
-//! link.
+//! link, and a watchdog ends ssh when a read waits longer than `--client-timeout` (a
+//! silent host).
 
 use super::wire::{Conn, Pipes};
 use ferrio_config::GlobalFlags;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The command run on the remote host unless `--ssh-command` says otherwise.
 pub const DEFAULT_COMMAND: &str = "ferrio --server-stdio";
@@ -61,27 +65,66 @@ impl Options {
     }
 }
 
-/// The ssh child's pipes; the child is killed when the connection is dropped.
-struct SshPipe {
-    child: Child,
+/// The state a read shares with its watchdog.
+struct Watch {
+    t0: Instant,
+    /// Milliseconds since `t0` + 1 when the current read began; 0 while not reading.
+    reading_since: AtomicU64,
+    timed_out: AtomicBool,
+    done: AtomicBool,
+    child: Mutex<Child>,
 }
 
-impl Drop for SshPipe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Watch {
+    fn now(&self) -> u64 {
+        self.t0.elapsed().as_millis() as u64 + 1
+    }
+
+    /// Kill ssh when a read has waited longer than `timeout`; ends with the connection.
+    fn run(&self, timeout: Duration) {
+        while !self.done.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+            let since = self.reading_since.load(Ordering::SeqCst);
+            if since != 0 && self.now().saturating_sub(since) > timeout.as_millis() as u64 {
+                self.timed_out.store(true, Ordering::SeqCst);
+                if let Ok(mut c) = self.child.lock() {
+                    let _ = c.kill();
+                }
+                return;
+            }
+        }
     }
 }
 
-/// Reads the child's stdout and keeps the child alive (and reaped) with it.
+/// Reads the child's stdout under the watchdog; ends and reaps ssh when dropped.
 struct ChildOut {
     out: ChildStdout,
-    _child: SshPipe,
+    watch: Arc<Watch>,
 }
 
 impl std::io::Read for ChildOut {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.out.read(buf)
+        let w = &self.watch;
+        w.reading_since.store(w.now(), Ordering::SeqCst);
+        let r = self.out.read(buf);
+        w.reading_since.store(0, Ordering::SeqCst);
+        if w.timed_out.load(Ordering::SeqCst) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the host went silent",
+            ));
+        }
+        r
+    }
+}
+
+impl Drop for ChildOut {
+    fn drop(&mut self) {
+        self.watch.done.store(true, Ordering::SeqCst);
+        if let Ok(mut c) = self.watch.child.lock() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
     }
 }
 
@@ -111,8 +154,9 @@ pub fn args(d: &Dest, o: &Options) -> Vec<String> {
     a
 }
 
-/// Start ssh and wrap its pipes as a connection.
-pub fn connect(d: &Dest, o: &Options) -> Result<Conn, String> {
+/// Start ssh and wrap its pipes as a connection; a read waiting longer than
+/// `timeout` ends ssh and fails as timed out.
+pub fn connect(d: &Dest, o: &Options, timeout: Duration) -> Result<Conn, String> {
     let mut child = Command::new("ssh")
         .args(args(d, o))
         .stdin(Stdio::piped())
@@ -121,13 +165,23 @@ pub fn connect(d: &Dest, o: &Options) -> Result<Conn, String> {
         .spawn()
         .map_err(|e| format!("cannot run ssh: {e}"))?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
         return Err("ssh gave no pipes".into());
     };
+    let watch = Arc::new(Watch {
+        t0: Instant::now(),
+        reading_since: AtomicU64::new(0),
+        timed_out: AtomicBool::new(false),
+        done: AtomicBool::new(false),
+        child: Mutex::new(child),
+    });
+    {
+        let watch = watch.clone();
+        std::thread::spawn(move || watch.run(timeout));
+    }
     Ok(Conn::new(Box::new(Pipes {
-        read: ChildOut {
-            out: stdout,
-            _child: SshPipe { child },
-        },
+        read: ChildOut { out: stdout, watch },
         write: stdin,
     })))
 }

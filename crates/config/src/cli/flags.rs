@@ -552,7 +552,7 @@ pub(super) const FLAGS: &[Flag] = &[
         "--server: largest job file text accepted (default 1M)",
         |r, v| { r.flags.net.max_job_bytes = Some(net::count("server-max-job-size", val(v))?); Ok(()) }),
     flag(&["server-once"], None, Arg::None, "",
-        "--server: serve one client session, then exit",
+        "--server: exit after the first run it serves",
         |r, _| { r.flags.net.once = true; Ok(()) }),
     flag(&["server-stdio"], None, Arg::None, "",
         "--server: one session on stdin/stdout (for ssh)",
