@@ -67,7 +67,7 @@ fn wrong_or_missing_tokens_are_refused_before_any_job_is_read() {
     assert!(!s.log().contains("threads admitted"), "{}", s.log());
 
     // Raw sessions: an empty token, a wrong protocol, no hello at all.
-    let config = ferrio::net::tls::client_config(&lab.path("ca.pem")).unwrap();
+    let config = ferrio::net::tls::client_config(&lab.path("ca.pem"), None).unwrap();
     let (host, port) = s.addr.rsplit_once(':').unwrap();
     let port: u16 = port.parse().unwrap();
     let connect = || {
@@ -254,4 +254,37 @@ fn remote_config_inside_the_allow_list_when_enabled() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn client_certificates_authenticate_and_their_absence_is_refused() {
+    let Some(lab) = Lab::new() else { return };
+    let ca = format!("--tls-client-ca={}", lab.p("ca.pem"));
+    let s = lab.server(&[&ca, "--no-token"]);
+    let job = lab.job("t.fio", "[t]\nioengine=null\nsize=1m\n");
+    let host = format!("--client={}", s.addr);
+    // A token alone does not get past the handshake.
+    let out = lab.client(&[&host, &job]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("host {}: ", s.addr)), "{err}");
+    assert!(err.contains("no host started"), "{err}");
+    assert!(!s.log().contains("threads admitted"), "{}", s.log());
+    // The CA's client certificate does.
+    let out = lab.client(&[
+        &host,
+        &job,
+        &format!("--tls-client-cert={}", lab.p("client.pem")),
+        &format!("--tls-client-key={}", lab.p("client.key")),
+        "--output-format=hosts-csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(",256,1048576,"));
+    // A certificate and key must come together.
+    let out = lab.client(&[
+        &host,
+        &job,
+        &format!("--tls-client-cert={}", lab.p("client.pem")),
+    ]);
+    assert!(stderr(&out).contains("--tls-client-cert and --tls-client-key go together"));
 }

@@ -140,15 +140,22 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
     }
     let any_tls = hosts.iter().any(|h| matches!(h.1, Target::Tls { .. }));
     let (token, tls) = if any_tls {
-        let ca = flags
-            .net
+        let net = &flags.net;
+        let ca = net
             .tls_ca
             .as_deref()
             .ok_or("--client needs --tls-ca (the CA that signed the servers' certificates)")?;
-        (
-            tls::read_token(flags.net.token_file.as_deref())?,
-            Some(tls::client_config(ca)?),
-        )
+        let identity = match (&net.tls_client_cert, &net.tls_client_key) {
+            (Some(c), Some(k)) => Some((c.as_path(), k.as_path())),
+            (None, None) => None,
+            _ => return Err("--tls-client-cert and --tls-client-key go together".into()),
+        };
+        // A client certificate may stand in for the token.
+        let token = match (&net.token_file, identity) {
+            (None, Some(_)) => String::new(),
+            (file, _) => tls::read_token(file.as_deref())?,
+        };
+        (token, Some(tls::client_config(ca, identity)?))
     } else {
         (String::new(), None)
     };
@@ -166,7 +173,22 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
         starts.push(stx);
         let (ctx, tx) = (ctx.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
-            let r = drive(&label, &target, &files, &remote, &ctx, &tx, i, &srx);
+            // Whatever happens in drive, the barrier hears of this host.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                drive(&label, &target, &files, &remote, &ctx, &tx, i, &srx)
+            }))
+            .unwrap_or_else(|_| HostResult {
+                label: label.clone(),
+                server_host: None,
+                threads: 0,
+                start_ns: None,
+                heartbeats: 0,
+                partial: None,
+                outcome: Outcome::Failed {
+                    stage: "lost",
+                    reason: "internal error in the client (a bug: please report it)".into(),
+                },
+            });
             let _ = tx.send((i, Event::Finished(Box::new(r))));
         }));
     }

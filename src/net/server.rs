@@ -16,6 +16,9 @@ use std::time::Duration;
 /// Connections served at once; more are refused at accept.
 pub const MAX_SESSIONS: usize = 16;
 
+/// How long an authenticated client may take to send its jobs and its start.
+const START_TIMEOUT: Duration = Duration::from_secs(3600);
+
 /// The furthest ahead a client may schedule the start.
 const MAX_START_WAIT: Duration = Duration::from_secs(10);
 
@@ -25,7 +28,8 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// What every session shares.
 struct Shared {
     limits: Limits,
-    /// None in stdio mode: ssh authenticated the peer.
+    /// None in stdio mode (ssh authenticated the peer) or when client certificates
+    /// alone authenticate.
     token: Option<String>,
     /// Held for the length of a run.
     run_turn: Mutex<()>,
@@ -74,11 +78,16 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
             }
         });
     }
-    let token = tls::read_token(flags.net.token_file.as_deref())?;
+    // Client certificates may replace the token; without them it is required.
+    let client_ca = flags.net.tls_client_ca.as_deref();
+    let token = match (&flags.net.token_file, client_ca) {
+        (None, Some(_)) => None,
+        (file, _) => Some(tls::read_token(file.as_deref())?),
+    };
     let (Some(cert), Some(key)) = (&flags.net.tls_cert, &flags.net.tls_key) else {
         return Err("--server needs --tls-cert and --tls-key (or --server-stdio under ssh)".into());
     };
-    let config = tls::server_config(cert, key)?;
+    let config = tls::server_config(cert, key, client_ca)?;
     let addr = listen_addr(flags.net.server.as_deref().unwrap_or(""))?;
     let listener =
         TcpListener::bind(&addr).map_err(|e| format!("--server: cannot listen on {addr}: {e}"))?;
@@ -86,7 +95,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     eprintln!("ferrio: server listening on {bound}");
     let shared = Arc::new(Shared {
         limits,
-        token: Some(token),
+        token,
         run_turn: Mutex::new(()),
         host,
     });
@@ -175,9 +184,10 @@ fn tls_session(
         .map_err(|e| e.to_string())?;
     let conn = rustls::ServerConnection::new(config).map_err(|e| e.to_string())?;
     let tls = rustls::StreamOwned::new(conn, stream.try_clone().map_err(|e| e.to_string())?);
-    // Once authenticated, a client may take as long as its slowest host to start.
+    // Once authenticated, a client may take as long as its slowest host to start
+    // (bounded, so a vanished client does not hold its session for ever).
     let relax = || {
-        let _ = stream.set_read_timeout(None);
+        let _ = stream.set_read_timeout(Some(START_TIMEOUT));
     };
     let r = session(Conn::new(Box::new(tls)), shared, peer, &relax);
     let _ = stream.shutdown(std::net::Shutdown::Both);

@@ -1,6 +1,7 @@
-//! TLS configuration (rustls on the ring provider) and the shared token. The token is
-//! checked after the TLS handshake, before anything else is read: a client without it
-//! cannot get a job parsed.
+//! TLS configuration (rustls on the ring provider), client certificates, and the
+//! shared token. The token is checked after the TLS handshake, before anything else is
+//! read: a client without it cannot get a job parsed. With `--tls-client-ca` the
+//! handshake itself refuses a client without a certificate from those CAs.
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -21,33 +22,71 @@ fn certs(path: &Path, what: &str) -> Result<Vec<CertificateDer<'static>>, String
     Ok(certs)
 }
 
-/// The server's TLS setup from `--tls-cert` and `--tls-key`.
-pub fn server_config(cert: &Path, key: &Path) -> Result<Arc<rustls::ServerConfig>, String> {
+fn roots(ca: &Path, what: &str) -> Result<rustls::RootCertStore, String> {
+    let mut roots = rustls::RootCertStore::empty();
+    for c in certs(ca, what)? {
+        roots
+            .add(c)
+            .map_err(|e| format!("{what} '{}': {e}", ca.display()))?;
+    }
+    Ok(roots)
+}
+
+fn key(path: &Path, what: &str) -> Result<PrivateKeyDer<'static>, String> {
+    PrivateKeyDer::from_pem_file(path)
+        .map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))
+}
+
+/// The server's TLS setup from `--tls-cert` and `--tls-key`; with `client_ca`
+/// (`--tls-client-ca`) clients must present a certificate those CAs signed.
+pub fn server_config(
+    cert: &Path,
+    key_file: &Path,
+    client_ca: Option<&Path>,
+) -> Result<Arc<rustls::ServerConfig>, String> {
     let chain = certs(cert, "--tls-cert")?;
-    let key = PrivateKeyDer::from_pem_file(key)
-        .map_err(|e| format!("cannot read --tls-key '{}': {e}", key.display()))?;
-    let config = rustls::ServerConfig::builder_with_provider(provider())
+    let key = key(key_file, "--tls-key")?;
+    let builder = rustls::ServerConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .with_no_client_auth()
+        .map_err(|e| e.to_string())?;
+    let builder = match client_ca {
+        None => builder.with_no_client_auth(),
+        Some(ca) => {
+            let roots = roots(ca, "--tls-client-ca")?;
+            let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+                Arc::new(roots),
+                provider(),
+            )
+            .build()
+            .map_err(|e| format!("--tls-client-ca: {e}"))?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let config = builder
         .with_single_cert(chain, key)
         .map_err(|e| format!("--tls-cert/--tls-key: {e}"))?;
     Ok(Arc::new(config))
 }
 
-/// The client's TLS setup: servers must chain to the CAs in `--tls-ca`.
-pub fn client_config(ca: &Path) -> Result<Arc<rustls::ClientConfig>, String> {
-    let mut roots = rustls::RootCertStore::empty();
-    for c in certs(ca, "--tls-ca")? {
-        roots
-            .add(c)
-            .map_err(|e| format!("--tls-ca '{}': {e}", ca.display()))?;
-    }
-    let config = rustls::ClientConfig::builder_with_provider(provider())
+/// The client's TLS setup: servers must chain to the CAs in `--tls-ca`; `identity`
+/// (`--tls-client-cert`, `--tls-client-key`) is the certificate it presents.
+pub fn client_config(
+    ca: &Path,
+    identity: Option<(&Path, &Path)>,
+) -> Result<Arc<rustls::ClientConfig>, String> {
+    let builder = rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+        .with_root_certificates(roots(ca, "--tls-ca")?);
+    let config = match identity {
+        None => builder.with_no_client_auth(),
+        Some((cert, key_file)) => builder
+            .with_client_auth_cert(
+                certs(cert, "--tls-client-cert")?,
+                key(key_file, "--tls-client-key")?,
+            )
+            .map_err(|e| format!("--tls-client-cert/--tls-client-key: {e}"))?,
+    };
     Ok(Arc::new(config))
 }
 

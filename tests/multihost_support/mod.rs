@@ -88,6 +88,40 @@ impl Lab {
             "-out",
             "cert.pem",
         ]);
+        // A client certificate from the same CA (for --tls-client-ca).
+        let mut a = vec!["req"];
+        a.extend(ec);
+        a.extend([
+            "-subj",
+            "/CN=ferrio client",
+            "-keyout",
+            "client.key",
+            "-out",
+            "client.csr",
+        ]);
+        ossl(&a);
+        std::fs::write(
+            d.join("client.cnf"),
+            "extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n",
+        )
+        .unwrap();
+        ossl(&[
+            "x509",
+            "-req",
+            "-in",
+            "client.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "client.cnf",
+            "-out",
+            "client.pem",
+        ]);
         std::fs::write(d.join("token"), "correct-horse-battery-staple\n").unwrap();
         std::fs::write(d.join("wrong-token"), "incorrect-horse-battery\n").unwrap();
         std::fs::create_dir(d.join("data")).unwrap();
@@ -119,9 +153,17 @@ impl Lab {
             format!("--server={addr},0"),
             format!("--tls-cert={}", self.p("cert.pem")),
             format!("--tls-key={}", self.p("key.pem")),
-            format!("--auth-token-file={}", self.p("token")),
             format!("--server-allow={}", self.p("data")),
         ];
+        // "--no-token" (a test's marker, not a ferrio flag): client certificates only.
+        if !extra.contains(&"--no-token") {
+            args.push(format!("--auth-token-file={}", self.p("token")));
+        }
+        let extra: Vec<&str> = extra
+            .iter()
+            .copied()
+            .filter(|e| *e != "--no-token")
+            .collect();
         args.extend(extra.iter().map(|s| s.to_string()));
         match prefix.split_first() {
             None => Server::start(ferrio(), &args),
@@ -137,7 +179,10 @@ impl Lab {
     pub fn client(&self, args: &[&str]) -> Output {
         let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         a.push(format!("--tls-ca={}", self.p("ca.pem")));
-        if !args.iter().any(|x| x.starts_with("--auth-token-file")) {
+        if !args
+            .iter()
+            .any(|x| x.starts_with("--auth-token-file") || x.starts_with("--tls-client-cert"))
+        {
             a.push(format!("--auth-token-file={}", self.p("token")));
         }
         ferrio().args(&a).output().unwrap()

@@ -34,6 +34,11 @@ pub struct NetFlags {
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     pub tls_ca: Option<PathBuf>,
+    /// Client certificates: `--tls-client-ca` (server: clients must present a
+    /// certificate it signed), `--tls-client-cert` and `--tls-client-key` (client).
+    pub tls_client_ca: Option<PathBuf>,
+    pub tls_client_cert: Option<PathBuf>,
+    pub tls_client_key: Option<PathBuf>,
     /// `--server-enable=exec,remote-config`: features a server refuses by default.
     pub enable_exec: bool,
     pub enable_remote_config: bool,
