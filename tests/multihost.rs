@@ -193,3 +193,27 @@ fn sixteen_simulated_hosts_give_the_seeds_table() {
         "{csv}"
     );
 }
+
+#[test]
+fn the_status_line_shows_every_hosts_state() {
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    let job = lab.job("t.fio", "[t]\nioengine=null\nrw=write\nbs=4k\nsize=1m\n");
+    let hosts = format!("--client={},{}", servers[0].addr, servers[1].addr);
+    let out = lab.client(&[&hosts, &job, "--output-format=hosts-csv", "--eta=always"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The last status line (after any periodic ones, ended by \r) shows both done.
+    let (status, csv) = text.split_once("host,kiops").unwrap();
+    let last = status.rsplit('\r').next().unwrap();
+    assert!(
+        last.starts_with("Hosts: 0 running: [DD][r=0B/s,w=0B/s][r=0,w=0 IOPS]"),
+        "{status:?}"
+    );
+    assert!(csv.contains("\"Total\""), "{csv}");
+    let out = lab.client(&[&hosts, &job, "--output-format=hosts-csv"]);
+    assert!(
+        !stdout(&out).contains("Hosts: "),
+        "no status line off a terminal"
+    );
+}

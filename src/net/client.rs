@@ -6,6 +6,7 @@
 
 use super::print;
 use super::ssh;
+use super::status;
 use super::tls;
 use super::wire::{self, Conn, JobText, ToClient, ToServer};
 use ferrio_config::{GlobalFlags, DEFAULT_PORT};
@@ -70,6 +71,7 @@ impl HostResult {
 
 /// What every host thread needs.
 struct Ctx {
+    board: Arc<status::Board>,
     token: String,
     tls: Option<Arc<rustls::ClientConfig>>,
     timeout: Duration,
@@ -159,7 +161,9 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
     } else {
         (String::new(), None)
     };
+    let nhosts = hosts.len();
     let ctx = Arc::new(Ctx {
+        board: status::Board::new(nhosts),
         token,
         tls,
         timeout: Duration::from_millis(flags.net.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
@@ -189,10 +193,18 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
                     reason: "internal error in the client (a bug: please report it)".into(),
                 },
             });
+            let state = match r.outcome {
+                Outcome::Done { .. } => status::DONE,
+                Outcome::Failed { .. } => status::FAILED,
+            };
+            ctx.board.set(i, state);
             let _ = tx.send((i, Event::Finished(Box::new(r))));
         }));
     }
     drop(tx);
+    let stdout_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let status = crate::live::eta_wanted(flags.eta, &flags.output_formats, stdout_tty)
+        .then(|| status::Status::start(ctx.board.clone()));
     // The barrier: every host ready (or failed) before any starts.
     let n = starts.len();
     let mut results: Vec<Option<HostResult>> = (0..n).map(|_| None).collect();
@@ -217,6 +229,9 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
     }
     for h in handles {
         let _ = h.join();
+    }
+    if let Some(s) = status {
+        s.stop();
     }
     let results: Vec<HostResult> = results.into_iter().flatten().collect();
     if !go {
@@ -371,6 +386,7 @@ fn drive(
             return res.fail(stage, why);
         }
     }
+    ctx.board.set(index, status::READY);
     let _ = tx.send((index, Event::Ready));
     let Ok(Some(at)) = start.recv() else {
         return res.fail("aborted", "another host was not ready".into());
@@ -384,7 +400,8 @@ fn drive(
             Ok(ToClient::Started { unix_ns }) => res.start_ns = Some(unix_ns as i128 - offset),
             Ok(ToClient::Alive { progress, .. }) => {
                 res.heartbeats += 1;
-                if progress.is_some() {
+                if let Some(p) = &progress {
+                    ctx.board.progress(index, p);
                     res.partial = progress;
                 }
             }

@@ -13,5 +13,6 @@ pub mod merge;
 pub mod print;
 pub mod server;
 pub mod ssh;
+pub mod status;
 pub mod tls;
 pub mod wire;
