@@ -1,7 +1,8 @@
 //! What a server lets a client do: job text within size limits, no includes or
 //! environment of the server's, no exec-style engines or options (unless enabled), no
 //! log files, every data file inside the `--server-allow` list (after resolving `..`
-//! and symlinks), and at most `--server-max-jobs` threads.
+//! and symlinks; no file with other hard links), and at most `--server-max-jobs`
+//! threads.
 
 use super::wire::JobText;
 use crate::runner::plan;
@@ -174,6 +175,16 @@ pub fn within(path: &Path, allow: &[PathBuf]) -> Result<(), String> {
     };
     let real = resolve(&abs);
     if allow.iter().any(|root| real.starts_with(root)) {
+        // A hard link is another name for a file that may live anywhere.
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(&real) {
+            if m.is_file() && m.nlink() > 1 {
+                return Err(format!(
+                    "path '{shown}' refused: the file has {} hard links, so it may also be a file outside the --server-allow list",
+                    m.nlink()
+                ));
+            }
+        }
         return Ok(());
     }
     let roots: Vec<String> = allow.iter().map(|r| r.display().to_string()).collect();

@@ -186,7 +186,22 @@ mod tests {
         b.progress(1, &r);
         assert_eq!(
             b.line(),
-            "Hosts: 1 running: [RrX][r=0KiB/s,w=0KiB/s][r=0,w=0 IOPS]"
+            "Hosts: 1 running: [RrX][r=0B/s,w=0B/s][r=0,w=0 IOPS]"
         );
+        // A second heartbeat with more bytes gives a read rate, no write rate.
+        r.jobs[0].dir[0].io_bytes = 1 << 20;
+        r.jobs[0].dir[0].total_ios = 256;
+        b.progress(1, &r);
+        let line = b.line();
+        assert!(
+            !line.contains("[r=0B/s") && line.contains(",w=0B/s]"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("[r=0,") && line.contains(",w=0 IOPS]"),
+            "{line}"
+        );
+        b.set(1, DONE);
+        assert!(b.line().starts_with("Hosts: 0 running: [RDX][r=0B/s"));
     }
 }
