@@ -73,7 +73,7 @@ pub fn render(f: OutputFormat, flags: &GlobalFlags, results: &[HostResult]) -> S
         OutputFormat::Hosts => hosts_table(results),
         OutputFormat::HostsJson => hosts_json(results),
         OutputFormat::HostsCsv => hosts_csv(results),
-        // Live interval lines need the live reporter, which runs on the servers.
+        // Refused with --client (ferrio-config): the live reporter runs on the servers.
         OutputFormat::Interval => String::new(),
     }
 }

@@ -331,6 +331,13 @@ fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
         }
         return Ok(Some(Command::Server(raw.flags.clone())));
     }
+    if raw.flags.output_formats.contains(&OutputFormat::Interval)
+        || raw.flags.live.status_interval_ms.is_some()
+    {
+        return Err(ConfigError(
+            "--output-format=interval and --status-interval are not available with --client (its status line shows the hosts' progress)".into(),
+        ));
+    }
     net::settle(&mut raw.flags.net, &raw.files)?;
     Ok(Some(Command::Client(raw.flags.clone())))
 }

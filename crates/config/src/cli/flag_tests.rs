@@ -14,6 +14,12 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
     assert!(err(&["--server", "j.fio"], &[]).contains("--server takes no job file ('j.fio')"));
     assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
     assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
+    assert!(
+        err(&["--client=h", "j.fio", "--output-format=interval"], &[])
+            .contains("not available with --client")
+    );
+    assert!(err(&["--client=h", "j.fio", "--status-interval=1"], &[])
+        .contains("not available with --client"));
     assert!(err(&["--crctest"], &[]).contains("come with verify support"));
     assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
     let i = inv(
