@@ -196,6 +196,17 @@ fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
         "exec-style engines need --server-enable=exec",
         &none,
     );
+    let marker = lab.path("data/prerun-ran");
+    refused(
+        &lab,
+        &s,
+        &format!(
+            "[t]\nioengine=null\nsize=1m\nexec_prerun=touch {}\n",
+            marker.display()
+        ),
+        "option 'exec_prerun' refused by this server: it runs a command on the server",
+        &marker,
+    );
     let log = lab.path("data/t_bw.1.log");
     refused(
         &lab,

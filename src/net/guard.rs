@@ -20,10 +20,14 @@ fn exec_engine(name: &str) -> bool {
     name == "exec" || name.starts_with("external") || name.contains('/')
 }
 
-/// Options that run commands or write files outside the data files.
-fn refused_option(key: &str) -> Option<&'static str> {
+/// Options that run commands (allowed with `exec`, `--server-enable=exec`) or write
+/// files outside the data files.
+fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
     let k = key.to_ascii_lowercase();
-    if k.starts_with("exec_") || k.starts_with("trigger") {
+    if k.starts_with("exec_") && !exec {
+        return Some("it runs a command on the server (allowed with --server-enable=exec)");
+    }
+    if k.starts_with("trigger") {
         return Some("it runs a command on the server");
     }
     if (k.starts_with("write_") && k.ends_with("_log")) || k == "write_iolog" || k == "read_iolog" {
@@ -118,7 +122,7 @@ pub fn admit(
     for (name, text) in &texts {
         for section in jobfile::parse_text(text, name, &env).map_err(|e| e.0)? {
             for o in &section.options {
-                if let Some(why) = refused_option(&o.key) {
+                if let Some(why) = refused_option(&o.key, lim.enable_exec) {
                     return Err(format!("option '{}' refused by this server: {why}", o.key));
                 }
                 let engine = o.key == "ioengine";
@@ -256,10 +260,12 @@ mod tests {
             "read_iolog",
             "trigger",
         ] {
-            assert!(refused_option(k).is_some(), "{k}");
+            assert!(refused_option(k, false).is_some(), "{k}");
         }
+        assert!(refused_option("exec_postrun", true).is_none());
+        assert!(refused_option("write_lat_log", true).is_some());
         for k in ["bs", "filename", "rw", "write_barrier"] {
-            assert!(refused_option(k).is_none(), "{k}");
+            assert!(refused_option(k, false).is_none(), "{k}");
         }
         assert!(exec_engine("exec") && exec_engine("external:/x.so") && !exec_engine("sync"));
     }
