@@ -276,7 +276,7 @@ fn engine_works(engine: &str, file: &str) -> bool {
     };
     let works = ok(std::process::Command::new("fio")) && ok(ferrio());
     if !works {
-        eprintln!("SKIP {engine}: not available here");
+        common::skip::skip(&format!("{engine} is not available here"));
     }
     works
 }
