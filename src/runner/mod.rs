@@ -3,6 +3,7 @@
 
 pub mod buffers;
 pub mod collect;
+pub mod debug_trace;
 pub mod direct_io;
 pub mod distribution;
 pub mod engine_setup;

@@ -18,6 +18,12 @@ pub fn pin_current_thread(cpus: &[usize]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The calling thread's kernel id (what fio prints as the pid of a thread job).
+pub fn thread_id() -> u32 {
+    // SAFETY: gettid has no preconditions.
+    unsafe { libc::syscall(libc::SYS_gettid) as u32 }
+}
+
 /// Change the calling thread's nice value by `nice` (Linux applies it per thread).
 pub fn set_nice(nice: i32) -> std::io::Result<()> {
     if nice == 0 {
