@@ -8,6 +8,7 @@ pub mod direct_io;
 pub mod distribution;
 pub mod engine_setup;
 pub mod iolog;
+pub mod job_commands;
 pub mod layout;
 pub mod logs;
 pub mod observer;
