@@ -170,6 +170,9 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
             }
         }
     }));
+    if let Some(trace) = runner::debug_trace::DebugTrace::for_categories(&inv.flags.debug) {
+        factories.0.push(Box::new(trace));
+    }
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
