@@ -1,0 +1,11 @@
+//! Zones in the runner (docs/zones.md): `zonemode=strided` (the offset generator does
+//! zonesize bytes in a zonerange window, then moves on by zonerange + zoneskip, as fio's
+//! setup_strided_zone_mode) and `zonemode=zbd` (every write goes to a zone's write
+//! pointer, within the open-zone limits, with resets; reads stay below write
+//! pointers, as fio's zbd.c), against a zoned device's state or, on a device without
+//! zones, zones the runner emulates.
+
+pub mod strided;
+pub mod zbd;
+
+pub use strided::Strided;

@@ -1,0 +1,1 @@
+//! zonemode=zbd (placeholder while building).

@@ -1,0 +1,172 @@
+//! zonemode=strided issues the same I/O sequence as fio 3.33: ferrio's and fio's
+//! `write_iolog` for the same job are identical line for line (timestamps left out).
+//! Covers zonesize/zonerange/zoneskip, a window larger and smaller than the zone,
+//! random offsets with and without the random map, an offset, and sizes in zones.
+//! Skipped (with a message) when fio is absent, unless CI is set.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// The log's lines without timestamps.
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split_once(' ').map(|(_, r)| r).unwrap_or(l).to_string())
+        .collect()
+}
+
+fn both(opts: &[&str]) -> (Vec<String>, Vec<String>) {
+    let d = scratch();
+    let mut out = Vec::new();
+    for (tool, sub) in [("fio", "f"), ("ferrio", "r")] {
+        let cwd = d.path().join(sub);
+        std::fs::create_dir_all(&cwd).unwrap();
+        let mut args: Vec<String> = [
+            "--name=j",
+            "--ioengine=psync",
+            "--filename=data",
+            "--bs=4k",
+            "--randrepeat=0",
+            "--randseed=1234",
+            "--zonemode=strided",
+            "--write_iolog=io.log",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(opts.iter().map(|s| s.to_string()));
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            ferrio()
+        };
+        let o = cmd.current_dir(&cwd).args(&args).output().expect("run");
+        assert!(
+            o.status.success(),
+            "{tool} {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        out.push(lines(&std::fs::read_to_string(cwd.join("io.log")).unwrap()));
+    }
+    let r = out.pop().unwrap();
+    (out.pop().unwrap(), r)
+}
+
+const JOBS: &[&[&str]] = &[
+    &[
+        "--rw=read",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zonerange=32k",
+    ],
+    &[
+        "--rw=read",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zonerange=32k",
+        "--zoneskip=16k",
+    ],
+    &["--rw=read", "--size=128k", "--zonesize=16k"],
+    &[
+        "--rw=read",
+        "--size=128k",
+        "--zonesize=32k",
+        "--zonerange=8k",
+    ],
+    &[
+        "--rw=write",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zoneskip=1z",
+    ],
+    &["--rw=read", "--size=2z", "--zonesize=8k", "--zoneskip=8k"],
+    &[
+        "--rw=read",
+        "--size=128k",
+        "--offset=16k",
+        "--zonesize=8k",
+        "--zoneskip=8k",
+    ],
+    &[
+        "--rw=randread",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zonerange=16k",
+    ],
+    &[
+        "--rw=randread",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zonerange=16k",
+        "--norandommap",
+    ],
+    &[
+        "--rw=randread",
+        "--size=128k",
+        "--zonesize=32k",
+        "--zonerange=8k",
+    ],
+    &[
+        "--rw=randwrite",
+        "--size=256k",
+        "--zonesize=16k",
+        "--zonerange=64k",
+        "--zoneskip=32k",
+    ],
+    &[
+        "--rw=randrw",
+        "--size=128k",
+        "--zonesize=8k",
+        "--zonerange=32k",
+        "--norandommap",
+    ],
+];
+
+#[test]
+fn strided_sequences_match_fio() {
+    if !have_fio() {
+        return;
+    }
+    for opts in JOBS {
+        let (f, r) = both(opts);
+        assert!(f.len() > 6, "{opts:?}: fio logged only {f:?}");
+        if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
+            panic!(
+                "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?}",
+                i + 1,
+                f.get(i),
+                r.get(i)
+            );
+        }
+    }
+}
+
+#[test]
+fn zone_options_are_checked_as_fio_does() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--zonesize=8k"],
+            "zonemode=none and zonesize are not compatible",
+        ),
+        (&["--zonemode=strided"], "zonesize must be specified"),
+        (&["--size=2z"], "needs a zone size"),
+        (
+            &["--zonemode=strided", "--zonesize=8k", "--zoneskip=1.5z"],
+            "unexpected zone value",
+        ),
+        (
+            &["--zonemode=zbd", "--zonesize=8k", "--zonecapacity=16k"],
+            "zonecapacity 16384 is larger than zonesize 8192",
+        ),
+        (&["--zone_reset_threshold=1.5"], "out of range"),
+    ];
+    for (opts, want) in cases {
+        let o = ferrio()
+            .args(["--name=j", "--ioengine=null", "--size=1m", "--parse-only"])
+            .args(*opts)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(want), "{opts:?}: {err}");
+    }
+}
