@@ -5,7 +5,10 @@
 //! pointers, as fio's zbd.c), against a zoned device's state or, on a device without
 //! zones, zones the runner emulates.
 
+pub mod adjust;
 pub mod strided;
 pub mod zbd;
 
+pub use adjust::{Adjusted, ZoneHost};
 pub use strided::Strided;
+pub use zbd::Zbd;
