@@ -15,7 +15,7 @@ use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
 use super::replay::IoLog;
-use super::zones::Strided;
+use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
 use ferrio_config::{
@@ -179,6 +179,8 @@ pub struct Pattern {
     replay: Option<(Arc<IoLog>, usize)>,
     /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
     strided: Option<Strided>,
+    /// zonemode=zbd: its hooks into generation (src/runner/zones/).
+    pub zbd: Option<GenHooks>,
 }
 
 impl Pattern {
@@ -284,6 +286,7 @@ impl Pattern {
             iolog: None,
             replay: None,
             strided,
+            zbd: None,
         };
         p.seed_models(spec, &vec![String::new(); regions.len()]);
         p
@@ -410,7 +413,11 @@ impl Pattern {
 
     /// zonemode=zbd: the I/O as moved is issued; the next sequential one continues
     /// after it (fio sets last_pos from the adjusted I/O), and the log records it.
-    pub fn accepted(&mut self, io: &NextIo) {
+    pub fn accepted(&mut self, io: &mut NextIo) {
+        // fio marks the random map at the drawn offset for the moved I/O's length.
+        if let Some((file, d, rel)) = self.zbd.as_mut().and_then(|z| z.mark.take()) {
+            io.len = self.mark_map(file, d, rel, io.len);
+        }
         let d = usize::from(io.op == IoOp::Write) + 2 * usize::from(io.op == IoOp::Trim);
         let f = &mut self.files[io.file];
         let rel = io.offset - f.region.start;
@@ -442,7 +449,8 @@ impl Pattern {
         let mut attempts = 0;
         let (file, d, rel, busy_ok) = loop {
             let file = self.pick_file();
-            let d = self.pick_ddir();
+            let as_write = self.zbd.as_ref().is_some_and(|z| z.reads_as_writes);
+            let d = self.pick_ddir().max(usize::from(as_write));
             if let Some(s) = &mut self.strided {
                 if s.before(&mut self.files[file].seq_pos[d]) {
                     self.reset_file(file);
@@ -475,8 +483,11 @@ impl Pattern {
             len = len.min(max_len);
         }
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
-        if self.random && !busy_ok {
-            len = self.mark_map(file, d, rel, len);
+        let mark = self.random && !busy_ok;
+        match &mut self.zbd {
+            Some(z) => z.mark = mark.then_some((file, d, rel)),
+            None if mark => len = self.mark_map(file, d, rel, len),
+            None => {}
         }
         if let Some(s) = &mut self.strided {
             s.issued(len);

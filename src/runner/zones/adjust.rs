@@ -258,6 +258,11 @@ impl Zbd {
         None
     }
 
+    /// fio's zbd_adjust_ddir: a mixed job's read while nothing is written is a write.
+    pub fn reads_become_writes(&self) -> bool {
+        self.mixed && self.data == 0 && !self.read_beyond_wp
+    }
+
     /// Where the generated I/O `io` may go under the zone rules (fio's
     /// setup_zbd_zone_mode capacity jump, zbd_adjust_ddir and zbd_adjust_block).
     pub fn adjust(&mut self, mut io: NextIo, host: &mut dyn ZoneHost) -> Adjusted {
@@ -265,8 +270,9 @@ impl Zbd {
         if !matches!(io.op, IoOp::Read | IoOp::Write) {
             return Adjusted::Io(io);
         }
-        // A mixed job's read of nothing written yet becomes a write.
-        if io.op == IoOp::Read && self.mixed && self.data == 0 && !self.read_beyond_wp {
+        // A mixed job's read of nothing written yet becomes a write (the generator
+        // draws it as one: reads_become_writes).
+        if io.op == IoOp::Read && self.reads_become_writes() {
             io.op = IoOp::Write;
         }
         let d = dir(io.op);
@@ -374,13 +380,21 @@ impl Zbd {
             );
         }
         io.len = len;
-        // The write is queued next: its zone's write pointer moves now (zbd_queue_io).
+        Adjusted::Io(io)
+    }
+
+    /// The adjusted I/O is queued: a write moves its zone's write pointer now (fio's
+    /// zbd_queue_io), so the next one goes after it.
+    pub fn queued(&mut self, io: &NextIo) {
+        let zb = self.zone_of(io.offset);
+        if io.op != IoOp::Write || !self.zones[zb].has_wp {
+            return;
+        }
         let end = (io.offset + io.len).min(self.cap_end(zb));
-        let moved = end - self.zones[zb].wp;
+        let moved = end.saturating_sub(self.zones[zb].wp);
         self.data += moved;
         self.wp_data += moved;
         self.zones[zb].wp = end;
-        Adjusted::Io(io)
     }
 
     /// A conventional zone: reads as they are; a write may not run into a following

@@ -12,3 +12,13 @@ pub mod zbd;
 pub use adjust::{Adjusted, ZoneHost};
 pub use strided::Strided;
 pub use zbd::Zbd;
+
+/// zonemode=zbd's hooks in the offset generator: a drawn read becomes a write while
+/// nothing is written (fio's zbd_adjust_ddir), and the random map is marked once the
+/// I/O is moved, at the drawn offset, for the moved length (as fio's fill_io_u).
+#[derive(Clone, Debug, Default)]
+pub struct GenHooks {
+    pub reads_as_writes: bool,
+    /// The drawn I/O's (file, direction, offset in the region) to mark.
+    pub mark: Option<(usize, usize, u64)>,
+}

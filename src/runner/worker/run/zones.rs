@@ -22,12 +22,19 @@ impl Worker<'_> {
         let Some(mut zbd) = self.zbd.take() else {
             return Some(self.pattern.next_io(max_len));
         };
+        self.pattern
+            .zbd
+            .get_or_insert_with(Default::default)
+            .reads_as_writes = zbd.reads_become_writes();
         let io = self.pattern.next_io_unlogged(max_len);
         let r = zbd.adjust(io, self);
         self.zbd = Some(zbd);
         match r {
-            Adjusted::Io(io) => {
-                self.pattern.accepted(&io);
+            Adjusted::Io(mut io) => {
+                self.pattern.accepted(&mut io);
+                if let Some(z) = &mut self.zbd {
+                    z.queued(&io);
+                }
                 Some(io)
             }
             Adjusted::End => None,
