@@ -242,6 +242,66 @@ fn zbd_sequences_match_fio() {
     }
 }
 
+/// The normal output's "; N zone resets" is fio's count.
+#[test]
+fn zone_reset_counts_match_fio() {
+    if !have_fio() {
+        return;
+    }
+    for opts in [
+        &["--max_open_zones=2", "--io_size=4m"][..],
+        &["--io_size=3m", "--zonecapacity=200k"][..],
+        &[
+            "--max_open_zones=1",
+            "--io_size=2m",
+            "--zone_reset_threshold=0.1",
+            "--zone_reset_frequency=0.5",
+        ][..],
+    ] {
+        let d = scratch();
+        let mut lines = Vec::new();
+        for tool in ["fio", "ferrio"] {
+            let f = std::fs::File::create(d.path().join("data")).unwrap();
+            f.set_len(1 << 20).unwrap();
+            let mut cmd = if tool == "fio" {
+                Command::new("fio")
+            } else {
+                ferrio()
+            };
+            let o = cmd
+                .current_dir(d.path())
+                .args([
+                    "--name=j",
+                    "--ioengine=psync",
+                    "--filename=data",
+                    "--size=1m",
+                    "--bs=4k",
+                ])
+                .args([
+                    "--randrepeat=0",
+                    "--randseed=1234",
+                    "--rw=randwrite",
+                    "--zonemode=zbd",
+                    "--zonesize=256k",
+                ])
+                .args(opts)
+                .output()
+                .unwrap();
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            let line = out
+                .lines()
+                .find(|l| l.contains("zone resets"))
+                .unwrap_or_default();
+            lines.push(line.rsplit("; ").next().unwrap_or_default().to_string());
+        }
+        assert!(
+            lines[0].ends_with("zone resets") && !lines[0].starts_with("0 "),
+            "{opts:?}: {lines:?}"
+        );
+        assert_eq!(lines[0], lines[1], "{opts:?}");
+    }
+}
+
 #[test]
 fn zone_options_are_checked_as_fio_does() {
     let cases: &[(&[&str], &str)] = &[

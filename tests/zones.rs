@@ -27,8 +27,24 @@ fn ios(log: &str) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
+/// The zone resets the normal output reports ("; N zone resets").
+fn printed_resets(stdout: &str) -> u64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains(" zone resets"))
+        .expect("a write line");
+    let n = line.rsplit("; ").next().unwrap().split(' ').next().unwrap();
+    n.parse().unwrap()
+}
+
 /// Run a sim job with zonemode=zbd and its log; returns (exit ok, stderr, the I/Os).
 fn run(opts: &[&str]) -> (bool, String, Vec<(String, u64, u64)>) {
+    let (ok, err, ios, _) = run_out(opts);
+    (ok, err, ios)
+}
+
+/// `run`, with the normal output.
+fn run_out(opts: &[&str]) -> (bool, String, Vec<(String, u64, u64)>, String) {
     let d = scratch();
     let log = d.path().join("io.log");
     let o = ferrio()
@@ -39,7 +55,7 @@ fn run(opts: &[&str]) -> (bool, String, Vec<(String, u64, u64)>) {
             "--zonemode=zbd",
             "--randrepeat=0",
             "--randseed=7",
-            "--output-format=json",
+            "--output-format=normal",
         ])
         .arg(format!("--write_iolog={}", log.display()))
         .args(opts)
@@ -50,6 +66,7 @@ fn run(opts: &[&str]) -> (bool, String, Vec<(String, u64, u64)>) {
         o.status.success(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
         ios(&text),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
     )
 }
 
@@ -123,10 +140,11 @@ fn random_writes_follow_the_write_pointers_within_the_open_limit() {
             "--bs=4k",
         ];
         args.extend_from_slice(opts);
-        let (ok, err, ios) = run(&args);
+        let (ok, err, ios, out) = run_out(&args);
         assert!(ok, "{opts:?}: {err}");
         assert_eq!(bytes(&ios, "write"), 8 << 20, "{opts:?}");
         let resets = check(&ios, 256 * K, 256 * K, limit, false);
+        assert_eq!(printed_resets(&out), resets, "{opts:?}");
         // 8 MiB into 2 MiB of zones: every zone is filled and reset again and again.
         assert!(resets >= 8 * 3, "{opts:?}: {resets} resets");
     }
@@ -198,7 +216,7 @@ fn reads_stay_below_the_write_pointers() {
 
 #[test]
 fn reset_threshold_and_frequency_reset_zones_early() {
-    let (ok, err, ios) = run(&[
+    let (ok, err, ios, out) = run_out(&[
         "--size=1m",
         "--io_size=4m",
         "--sim_zonesize=256k",
@@ -210,6 +228,7 @@ fn reset_threshold_and_frequency_reset_zones_early() {
     ]);
     assert!(ok, "{err}");
     let resets = check(&ios, 256 * K, 256 * K, 1, true);
+    assert_eq!(printed_resets(&out), resets);
     // Once a tenth of the region (~102k) holds data, every second write resets its
     // zone: about one reset per 104k written, where filling zones alone would reset
     // 12 times (4 MiB of writes into 4 zones of 256k).

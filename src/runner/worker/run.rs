@@ -576,6 +576,7 @@ impl<'a> Worker<'a> {
             elapsed_ns: end - self.lim.begin_ns,
             ..Default::default()
         };
+        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets); // ZONES
         let observers = std::mem::take(&mut self.acct.observers);
         observers.finish(end, &stats, &mut result);
         // Moved, not cloned: a copy would allocate (and touch) ten more histograms.
