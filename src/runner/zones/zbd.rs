@@ -84,6 +84,12 @@ impl Zbd {
         if z.skip > 0 {
             return Err("zoneskip with zonemode=zbd is not supported by ferrio yet".into());
         }
+        if file.block_device && device.is_none() && host_zoned(&file.path) {
+            return Err(format!(
+                "{} is a zoned block device: ferrio cannot use the kernel's zone ioctls yet (docs/zones.md)",
+                file.path.display()
+            ));
+        }
         let region = file.region;
         let end = region.start + region.len;
         let is_device = device.is_some();
@@ -187,6 +193,15 @@ impl Zbd {
         zbd.file_reset();
         Ok(Some(zbd))
     }
+}
+
+/// Whether a block device reports zones (/sys/dev/block/M:N/queue/zoned is not "none").
+fn host_zoned(path: &std::path::Path) -> bool {
+    let Some((major, minor)) = crate::sys::file::device_numbers(path) else {
+        return false;
+    };
+    let sysfs = format!("/sys/dev/block/{major}:{minor}/queue/zoned");
+    std::fs::read_to_string(sysfs).is_ok_and(|m| m.trim() != "none")
 }
 
 /// fio's init_zone_info: zones over a file or device without zones.
