@@ -324,3 +324,30 @@ fn jobs_the_zones_cannot_take_are_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn refused_before_any_file_is_laid_out() {
+    let d = scratch();
+    for opts in [
+        &["--zonesize=256k", "--offset=4k", "--size=512k"][..],
+        &["--zonesize=256k", "--size=1m", "--nrfiles=2"][..],
+        &["--size=1m"][..],
+    ] {
+        for extra in [&[][..], &["--parse-only"][..]] {
+            let o = ferrio()
+                .args(["--name=z", "--zonemode=zbd", "--rw=randwrite", "--bs=4k"])
+                .arg(format!("--directory={}", d.path().display()))
+                .args(opts)
+                .args(extra)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                !o.status.success() && err.contains("job 'z'"),
+                "{opts:?}: {err}"
+            );
+            let laid_out = std::fs::read_dir(d.path()).unwrap().count();
+            assert_eq!(laid_out, 0, "{opts:?} {extra:?}: a file was laid out");
+        }
+    }
+}

@@ -105,6 +105,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         }
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
+    super::zones::zbd::check_plans(&out)?;
     Ok(out)
 }
 

@@ -195,6 +195,23 @@ impl Zbd {
     }
 }
 
+/// The planner's check, before any file is laid out: every zonemode=zbd thread can
+/// run against its zones (the engine is created to ask for its zoned device, and
+/// dropped).
+pub fn check_plans(threads: &[ThreadPlan]) -> Result<(), String> {
+    use ferrio_config::ext::zones::ZoneMode;
+    for t in threads
+        .iter()
+        .filter(|t| t.spec.zones.mode == ZoneMode::Zbd)
+    {
+        let at = |e: String| format!("job '{}': {e} ({})", t.spec.name, t.spec.origin);
+        let opts = crate::runner::engine_setup::engine_options(t, None);
+        let mut engine = crate::engine::create(&t.spec.ioengine, opts).map_err(at)?;
+        Zbd::setup(t, engine.zoned()).map_err(at)?;
+    }
+    Ok(())
+}
+
 /// Whether a block device reports zones (/sys/dev/block/M:N/queue/zoned is not "none").
 fn host_zoned(path: &std::path::Path) -> bool {
     let Some((major, minor)) = crate::sys::file::device_numbers(path) else {
