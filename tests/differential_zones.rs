@@ -214,6 +214,27 @@ const ZBD_JOBS: &[&[&str]] = &[
         "--bs=64k",
     ],
     &["--rw=write", "--size=4z", "--zonesize=256k", "--bs=16k"],
+    // Rounded to whole zones, as fio does (fio 3.33 fails an assertion when such a
+    // job also wraps: io_size beyond the region).
+    &[
+        "--rw=randwrite",
+        "--offset=4k",
+        "--size=600k",
+        "--zonesize=256k",
+    ],
+    &[
+        "--rw=randwrite",
+        "--offset=260k",
+        "--size=700k",
+        "--zonesize=256k",
+    ],
+    &[
+        "--rw=randwrite",
+        "--offset=4k",
+        "--size=900k",
+        "--zonesize=128k",
+        "--max_open_zones=2",
+    ],
 ];
 
 #[test]

@@ -167,6 +167,29 @@ fn zone_capacity_and_mixed_block_sizes() {
 }
 
 #[test]
+fn a_region_off_zone_boundaries_is_rounded_to_whole_zones() {
+    let (ok, err, ios) = run(&[
+        "--offset=4k",
+        "--size=600k",
+        "--sim_zonesize=256k",
+        "--rw=write",
+        "--bs=4k",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("rounded up offset from 4096 to 262144"),
+        "{err}"
+    );
+    assert!(
+        err.contains("rounded down io_size from 356352 to 262144"),
+        "{err}"
+    );
+    let offs: Vec<u64> = ios.iter().map(|i| i.1).collect();
+    let want: Vec<u64> = (0..64).map(|b| 256 * K + b * 4 * K).collect();
+    assert_eq!(offs, want);
+}
+
+#[test]
 fn sequential_writes_skip_from_the_capacity_to_the_next_zone() {
     let (ok, err, ios) = run(&[
         "--size=1m",
@@ -297,8 +320,8 @@ fn jobs_the_zones_cannot_take_are_refused() {
             "job_max_open_zones cannot be used without",
         ),
         (
-            &["--offset=4k", "--size=512k", "--sim_capacity=1m"][..],
-            "must be multiples of the zone size",
+            &["--offset=4k", "--size=256k"][..],
+            "io_size must be at least one zone",
         ),
         (&["--bs=512k"][..], "exceeds the zone size"),
     ] {
@@ -329,7 +352,7 @@ fn jobs_the_zones_cannot_take_are_refused() {
 fn refused_before_any_file_is_laid_out() {
     let d = scratch();
     for opts in [
-        &["--zonesize=256k", "--offset=4k", "--size=512k"][..],
+        &["--zonesize=256k", "--offset=4k", "--size=256k"][..],
         &["--zonesize=256k", "--size=1m", "--nrfiles=2"][..],
         &["--size=1m"][..],
     ] {

@@ -96,7 +96,11 @@ impl SimEngine {
             None
         };
         let zones = if sim.zoned.zoned() {
-            let cap = capacity_of(opts, "sim_zonesize")?;
+            let mut cap = capacity_of(opts, "sim_zonesize")?;
+            if sim.capacity == 0 && sim.zoned.size > 0 {
+                // The job's region need not end on a zone: the device ends on the next one.
+                cap = cap.div_ceil(sim.zoned.size) * sim.zoned.size;
+            }
             let z = zoned::Zones::new(&sim.zoned, cap);
             Some(z.map_err(|e| format!("job '{}': {e}", opts.job))?)
         } else {

@@ -195,19 +195,65 @@ impl Zbd {
     }
 }
 
-/// The planner's check, before any file is laid out: every zonemode=zbd thread can
-/// run against its zones (the engine is created to ask for its zoned device, and
+/// The planner's step, before any file is laid out, for every zonemode=zbd thread:
+/// the region of a job that writes is rounded to whole zones as fio does (its offset
+/// up to the next zone, its end down to a zone; said on stderr), then the job is
+/// checked against its zones (the engine is created to ask for its zoned device, and
 /// dropped).
-pub fn check_plans(threads: &[ThreadPlan]) -> Result<(), String> {
+pub fn prepare_plans(threads: &mut [ThreadPlan]) -> Result<(), String> {
     use ferrio_config::ext::zones::ZoneMode;
     for t in threads
-        .iter()
+        .iter_mut()
         .filter(|t| t.spec.zones.mode == ZoneMode::Zbd)
     {
-        let at = |e: String| format!("job '{}': {e} ({})", t.spec.name, t.spec.origin);
+        let spec = t.spec.clone();
+        let at = |e: String| format!("job '{}': {e} ({})", spec.name, spec.origin);
         let opts = crate::runner::engine_setup::engine_options(t, None);
-        let mut engine = crate::engine::create(&t.spec.ioengine, opts).map_err(at)?;
+        let mut engine = crate::engine::create(&t.spec.ioengine, opts)?;
+        let zs = match engine.zoned() {
+            Some(dev) => dev.report().first().map_or(0, |z| z.len),
+            None => t.spec.zones.size,
+        };
+        if zs > 0 && t.spec.writes() && t.files.len() == 1 {
+            round_region(t, zs).map_err(at)?;
+        }
         Zbd::setup(t, engine.zoned()).map_err(at)?;
+    }
+    Ok(())
+}
+
+/// fio's zbd_zone_align_file_sizes for a job that writes.
+fn round_region(t: &mut ThreadPlan, zs: u64) -> Result<(), String> {
+    let f = &mut t.files[0];
+    let (mut start, end) = (f.region.start, f.region.start + f.region.len);
+    let name = f.path.display().to_string();
+    if start % zs != 0 {
+        let up = (start / zs + 1) * zs;
+        if up >= end {
+            return Err(format!(
+                "{name}: io_size must be at least one zone ({zs} bytes)"
+            ));
+        }
+        eprintln!("{name}: rounded up offset from {start} to {up}");
+        start = up;
+    }
+    let down = end / zs * zs;
+    if down <= start {
+        return Err(format!(
+            "{name}: io_size must be at least one zone ({zs} bytes)"
+        ));
+    }
+    if down != end {
+        eprintln!(
+            "{name}: rounded down io_size from {} to {}",
+            end - start,
+            down - start
+        );
+    }
+    f.region.start = start;
+    f.region.len = down - start;
+    if t.spec.io_size.is_none() {
+        t.pass_bytes = f.region.len;
     }
     Ok(())
 }
