@@ -416,3 +416,144 @@ impl Zbd {
         io
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::pattern::Region;
+    use crate::runner::zones::zbd::Zone;
+
+    const K: u64 = 1024;
+
+    /// Records what the zbd logic asked of the loop.
+    #[derive(Default)]
+    struct Host {
+        calls: Vec<String>,
+        done: Vec<(u64, u64)>,
+        inflight: bool,
+    }
+
+    impl ZoneHost for Host {
+        fn quiesce(&mut self) {
+            self.calls.push("quiesce".into());
+            self.inflight = false;
+        }
+        fn in_flight(&self) -> bool {
+            self.inflight
+        }
+        fn completed(&mut self) -> Vec<(u64, u64)> {
+            std::mem::take(&mut self.done)
+        }
+        fn reset(&mut self, start: u64, _len: u64) -> io::Result<()> {
+            self.calls.push(format!("reset {}", start / K));
+            Ok(())
+        }
+    }
+
+    /// Four 64k zones (the device's), random I/O, `max_open` zones.
+    fn zbd(max_open: u32) -> Zbd {
+        let mut zones: Vec<Zone> = (0..5)
+            .map(|i| Zone {
+                start: i * 64 * K,
+                capacity: 64 * K,
+                wp: i * 64 * K,
+                has_wp: i < 4,
+                offline: i == 4,
+                open: false,
+            })
+            .collect();
+        zones[4].capacity = 0;
+        let mut z = Zbd {
+            zone_size: 64 * K,
+            zones,
+            min: 0,
+            max: 4,
+            region: Region {
+                start: 0,
+                len: 256 * K,
+            },
+            pass_bytes: 256 * K,
+            open: Vec::new(),
+            max_open,
+            job_max_open: 0,
+            min_bs: [4 * K; 3],
+            random: true,
+            mixed: false,
+            read_beyond_wp: false,
+            reset_threshold: 0.0,
+            reset_frequency: 0.0,
+            write_cnt: 0,
+            data: 0,
+            wp_data: 0,
+            device: true,
+            resets: 0,
+        };
+        z.file_reset();
+        z
+    }
+
+    fn io(op: IoOp, offset: u64) -> NextIo {
+        NextIo {
+            op,
+            file: 0,
+            offset,
+            len: 4 * K,
+            follow_up: false,
+        }
+    }
+
+    fn write(z: &mut Zbd, h: &mut Host, off: u64) -> NextIo {
+        let Adjusted::Io(a) = z.adjust(io(IoOp::Write, off), h) else {
+            panic!("no write for {off}");
+        };
+        z.queued(&a);
+        h.done.push((a.offset, a.len));
+        a
+    }
+
+    #[test]
+    fn writes_go_to_write_pointers_of_at_most_max_open_zones() {
+        let (mut z, mut h) = (zbd(2), Host::default());
+        assert_eq!(write(&mut z, &mut h, 130 * K).offset, 128 * K);
+        assert_eq!(write(&mut z, &mut h, 10 * K).offset, 0);
+        // A third zone would exceed the limit: an open zone takes it, at its pointer.
+        let a = write(&mut z, &mut h, 200 * K);
+        assert!(a.offset == 4 * K || a.offset == 132 * K, "{a:?}");
+        assert_eq!(z.open.len(), 2);
+    }
+
+    #[test]
+    fn a_full_zone_is_reset_after_the_writes_in_flight_complete() {
+        let (mut z, mut h) = (zbd(0), Host::default());
+        for _ in 0..16 {
+            write(&mut z, &mut h, 0);
+        }
+        assert_eq!(z.zones[0].wp, 64 * K);
+        h.inflight = true;
+        assert_eq!(write(&mut z, &mut h, 8 * K).offset, 0);
+        assert_eq!(h.calls, ["quiesce", "reset 0"]);
+        assert_eq!((z.resets, z.zones[0].wp, z.data), (1, 4 * K, 4 * K));
+    }
+
+    #[test]
+    fn reads_stay_below_the_write_pointer() {
+        let (mut z, mut h) = (zbd(0), Host::default());
+        // Nothing written: no read.
+        assert_eq!(z.adjust(io(IoOp::Read, 0), &mut h), Adjusted::End);
+        for _ in 0..3 {
+            write(&mut z, &mut h, 64 * K);
+        }
+        // A read of the empty zone 0 goes to zone 1, within its 12k of data.
+        for off in [0, 20 * K, 60 * K] {
+            let Adjusted::Io(r) = z.adjust(io(IoOp::Read, off), &mut h) else {
+                panic!()
+            };
+            assert!(r.offset >= 64 * K && r.offset + r.len <= 76 * K, "{r:?}");
+        }
+        z.read_beyond_wp = true;
+        assert_eq!(
+            z.adjust(io(IoOp::Read, 0), &mut h),
+            Adjusted::Io(io(IoOp::Read, 0))
+        );
+    }
+}
