@@ -214,6 +214,9 @@ const ZBD_JOBS: &[&[&str]] = &[
         "--bs=64k",
     ],
     &["--rw=write", "--size=4z", "--zonesize=256k", "--bs=16k"],
+    // A trim resets its zone.
+    &["--rw=trimwrite", "--size=1m", "--zonesize=64k", "--bs=64k"],
+    &["--rw=trim", "--size=1m", "--zonesize=64k", "--bs=64k"],
     // Rounded to whole zones, as fio does (fio 3.33 fails an assertion when such a
     // job also wraps: io_size beyond the region).
     &[

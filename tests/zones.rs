@@ -18,7 +18,7 @@ fn ios(log: &str) -> Vec<(String, u64, u64)> {
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             match f.as_slice() {
-                [_, _, op @ ("read" | "write"), off, len] => {
+                [_, _, op @ ("read" | "write" | "trim"), off, len] => {
                     Some((op.to_string(), off.parse().unwrap(), len.parse().unwrap()))
                 }
                 _ => None,
@@ -80,7 +80,10 @@ fn check(ios: &[(String, u64, u64)], zs: u64, cap: u64, limit: usize, early_rese
         let z = off / zs;
         let start = z * zs;
         let w = wp.entry(z).or_insert(start);
-        if op == "write" {
+        if op == "trim" {
+            assert_eq!((*off, *len), (start, zs), "I/O {i}: a trim is a whole zone");
+            *w = start;
+        } else if op == "write" {
             if *off != *w {
                 assert_eq!(
                     *off, start,
@@ -256,6 +259,28 @@ fn reset_threshold_and_frequency_reset_zones_early() {
     // zone: about one reset per 104k written, where filling zones alone would reset
     // 12 times (4 MiB of writes into 4 zones of 256k).
     assert!(resets > 30, "{resets} resets");
+}
+
+#[test]
+fn trims_reset_zones() {
+    let (ok, err, ios, out) = run_out(&[
+        "--size=1m",
+        "--sim_zonesize=128k",
+        "--rw=trimwrite",
+        "--bs=128k",
+        "--loops=3",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(bytes(&ios, "trim"), 3 << 20);
+    check(&ios, 128 * K, 128 * K, 0, false);
+    // The first pass trims empty zones; the next two reset 8 full zones each.
+    assert_eq!(printed_resets(&out), 16);
+    // A trim must be a whole zone.
+    let (ok, err, _) = run(&["--size=1m", "--sim_zonesize=128k", "--rw=trim", "--bs=64k"]);
+    assert!(
+        !ok && err.contains("trim block size 65536 is not the zone size"),
+        "{err}"
+    );
 }
 
 #[test]

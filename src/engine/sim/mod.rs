@@ -162,7 +162,7 @@ impl IoEngine for SimEngine {
             let r = match unit.op {
                 IoOp::Write => z.write(off, len),
                 IoOp::Read => z.read(off, len),
-                IoOp::Trim => Err(io::Error::from_raw_os_error(libc::EOPNOTSUPP)),
+                IoOp::Trim => z.trim(off, len),
                 _ => Ok(()),
             };
             if let Err(e) = r {

@@ -164,6 +164,17 @@ impl Zones {
         Ok(())
     }
 
+    /// A trim (discard): on sequential zones only whole zones from their start, which
+    /// it empties (as a zone reset); EINVAL otherwise.
+    pub fn trim(&mut self, offset: u64, len: u64) -> io::Result<()> {
+        let i = (offset / self.size) as usize;
+        match self.zones.get(i) {
+            None => Err(err(libc::EIO)),
+            Some(z) if z.conventional => self.read(offset, len),
+            Some(_) => self.reset(offset, len),
+        }
+    }
+
     /// Fill zone `start` (its write pointer to the end of its capacity).
     pub fn finish(&mut self, start: u64) -> io::Result<()> {
         let i = self.aligned(start)?;
@@ -281,6 +292,11 @@ mod tests {
         d.finish(3 * 64 * K).unwrap();
         assert_eq!(errno(d.write(3 * 64 * K, 4 * K)), libc::EIO);
         assert_eq!(d.report()[3].wp, 3 * 64 * K + 48 * K);
+        // A trim of a whole zone resets it; of part of one, EINVAL.
+        d.trim(3 * 64 * K, 64 * K).unwrap();
+        assert_eq!(d.report()[3].cond, ZoneCond::Empty);
+        assert_eq!(errno(d.trim(3 * 64 * K + 4 * K, 4 * K)), libc::EINVAL);
+        d.trim(4 * K, 4 * K).unwrap();
     }
 
     #[test]

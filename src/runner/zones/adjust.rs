@@ -267,8 +267,10 @@ impl Zbd {
     /// setup_zbd_zone_mode capacity jump, zbd_adjust_ddir and zbd_adjust_block).
     pub fn adjust(&mut self, mut io: NextIo, host: &mut dyn ZoneHost) -> Adjusted {
         self.take_completions(host);
-        if !matches!(io.op, IoOp::Read | IoOp::Write) {
-            return Adjusted::Io(io);
+        match io.op {
+            IoOp::Read | IoOp::Write => {}
+            IoOp::Trim => return self.trim(io),
+            _ => return Adjusted::Io(io),
         }
         // A mixed job's read of nothing written yet becomes a write (the generator
         // draws it as one: reads_become_writes).
@@ -395,6 +397,40 @@ impl Zbd {
         self.data += moved;
         self.wp_data += moved;
         self.zones[zb].wp = end;
+    }
+
+    /// A trim resets its zone (fio's DDIR_TRIM adjustment and zbd_do_io_u_trim): a
+    /// random one goes to a zone with data; it must start at its zone's start. The
+    /// trim itself goes to the device, which empties the zone (the sim's zoned device
+    /// takes a zone-aligned trim as a reset; a file has the range punched out).
+    fn trim(&mut self, mut io: NextIo) -> Adjusted {
+        let mut zb = self.zone_of(io.offset);
+        if !self.zones[zb].has_wp {
+            return Adjusted::Io(io);
+        }
+        if self.random && self.zones[zb].wp == self.zones[zb].start {
+            match self.find_zone(zb, 1) {
+                Some(z) => {
+                    zb = z;
+                    io.offset = self.zones[z].start;
+                }
+                None => return Adjusted::End,
+            }
+        }
+        if io.offset != self.zones[zb].start {
+            return Adjusted::Error(
+                libc::EINVAL,
+                format!("trim offset {} is not at its zone's start", io.offset),
+            );
+        }
+        let data = self.zones[zb].wp - self.zones[zb].start;
+        if data > 0 {
+            self.data -= data;
+            self.wp_data -= data;
+            self.zones[zb].wp = self.zones[zb].start;
+            self.resets += 1;
+        }
+        Adjusted::Io(io)
     }
 
     /// A conventional zone: reads as they are; a write may not run into a following

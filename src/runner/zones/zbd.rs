@@ -75,12 +75,6 @@ impl Zbd {
         let [file] = plan.files.as_slice() else {
             return Err("zonemode=zbd: ferrio supports one file per job (nrfiles=1)".into());
         };
-        if spec.rw.kind == RwKind::Trim || spec.rw.kind == RwKind::TrimWrite {
-            return Err(
-                "zonemode=zbd with trims (zone resets by trim) is not supported by ferrio yet"
-                    .into(),
-            );
-        }
         if z.skip > 0 {
             return Err("zoneskip with zonemode=zbd is not supported by ferrio yet".into());
         }
@@ -126,6 +120,17 @@ impl Zbd {
             }
             None => (emulated(z.size, z.capacity, end)?, z.size, 0),
         };
+        let trims = spec.rw.kind == RwKind::Trim || spec.rw.kind == RwKind::TrimWrite;
+        let tbs = &spec.bs[2];
+        if trims && (tbs.min != tbs.max || !tbs.split.is_empty()) {
+            return Err("bsrange and bssplit are not allowed for trim with zonemode=zbd".into());
+        }
+        if trims && tbs.min != zone_size {
+            return Err(format!(
+                "trim block size {} is not the zone size {zone_size} (zonemode=zbd resets a zone per trim)",
+                tbs.min
+            ));
+        }
         let nr = zones.len() as u64;
         if end > nr * zone_size {
             return Err(format!(
