@@ -131,6 +131,12 @@ impl Zbd {
                 tbs.min
             ));
         }
+        if spec.writes() && spec.bs[1].max > zone_size {
+            return Err(format!(
+                "write block size {} exceeds the zone size {zone_size}",
+                spec.bs[1].max
+            ));
+        }
         let nr = zones.len() as u64;
         if end > nr * zone_size {
             return Err(format!(
