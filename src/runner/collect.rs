@@ -94,6 +94,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
             ferrio_config::UnifiedRw::Both => Unified::Both,
         },
         steadystate: None,
+        zone_resets: r.zone_resets,
         errors: spec.errors.continues().then_some(ErrorTotals {
             total: s.errors.total,
             first_error: s.errors.first,
@@ -134,6 +135,7 @@ fn merge_into(dst: &mut Acc, src: Acc) {
         d.errors = s.errors;
     }
     d.nr_threads += s.nr_threads;
+    d.zone_resets += s.zone_resets;
     d.job_runtime_ms += s.job_runtime_ms;
     d.ctx += s.ctx;
     d.majf += s.majf;

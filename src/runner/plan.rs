@@ -105,6 +105,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         }
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
+    super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
 }
 

@@ -49,6 +49,8 @@ pub struct ThreadResult {
     pub end_ns: u64,
     /// Nanoseconds from the thread's first I/O to its end, ramp included (JSON "elapsed").
     pub elapsed_ns: u64,
+    /// zonemode=zbd: zone resets issued (fio's nr_zone_resets).
+    pub zone_resets: u64,
 }
 
 /// fio's error count: every non-fatal error, and the fatal one when

@@ -322,4 +322,5 @@ pub struct JobSpec {
     /// exec_prerun/postrun, prio/prioclass, fadvise_hint, write_hint, pre_read.
     pub lifecycle: crate::ext::LifecycleSpec,
     pub errors: crate::ext::ErrorPolicy,
+    pub zones: crate::ext::ZoneSpec,
 }

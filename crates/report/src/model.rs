@@ -96,6 +96,8 @@ pub struct JobReport {
     /// Errors counted under continue_on_error; None when the job does not continue
     /// on any error (fio then prints no `errors` line and no total_err/first_error).
     pub errors: Option<ErrorTotals>,
+    /// zonemode=zbd: zone resets (fio's "; N zone resets" on the write line).
+    pub zone_resets: u64,
     /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
     /// ([`crate::unified::fold_mixed`]).
     pub unified: crate::unified::Unified,

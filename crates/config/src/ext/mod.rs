@@ -1,7 +1,7 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection and logging.
+//! detection, logging and zones.
 
 pub mod engine;
 pub mod errors;
@@ -11,6 +11,7 @@ pub mod logs;
 pub mod pacing;
 pub mod sim;
 pub mod steadystate;
+pub mod zones;
 
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
@@ -20,3 +21,4 @@ pub use logs::LogSpec;
 pub use pacing::PacingSpec;
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
+pub use zones::{SimZoneSpec, ZoneSpec};

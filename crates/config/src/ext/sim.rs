@@ -58,6 +58,8 @@ pub struct SimSpec {
     /// Rate at which one channel copies still-valid data during garbage collection,
     /// bytes/s (sim_gc_bw=).
     pub gc_bw: u64,
+    /// The zoned geometry (sim_zonesize= ...; docs/zones.md).
+    pub zoned: crate::ext::zones::SimZoneSpec,
 }
 
 /// Defaults, as the option table documents them.
@@ -84,6 +86,7 @@ impl Default for SimSpec {
             spare_pct: DEFAULT_SPARE_PCT,
             prefill_pct: 0.0,
             gc_bw: DEFAULT_GC_BW,
+            zoned: Default::default(),
         }
     }
 }

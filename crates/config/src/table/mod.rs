@@ -21,6 +21,7 @@ mod sim;
 mod stats;
 mod steadystate;
 mod unsupported;
+mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
 pub use io::ENGINES_NOT_YET;
@@ -348,6 +349,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
         .chain(sim::SIM)
+        .chain(zones::ZONES)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)

@@ -20,9 +20,9 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let bw = (1000 * d.io_bytes as u128 / runt) as u64;
     let iops = (1000 * d.total_ios as u128 / runt) as u64;
     let post = if ddir == DDIR_WRITE && job.unified != crate::unified::Unified::Mixed {
-        "; 0 zone resets"
+        format!("; {} zone resets", job.zone_resets)
     } else {
-        ""
+        String::new()
     };
     let mut out = format!(
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}\n",
