@@ -34,6 +34,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
             slat: a.slat.delta(&b.slat),
             clat: a.clat.delta(&b.clat),
             lat: a.lat.delta(&b.lat),
+            due_lat: a.due_lat.delta(&b.due_lat),
             bw_samples: Default::default(),
             iops_samples: Default::default(),
         }

@@ -54,6 +54,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         slat: s.dir[d].slat.clone(),
         clat: s.dir[d].clat.clone(),
         lat: s.dir[d].lat.clone(),
+        due_lat: s.dir[d].due_lat.clone(),
         bw_samples: s.dir[d].bw_samples.clone(),
         iops_samples: s.dir[d].iops_samples.clone(),
         bw_agg_pct: 0.0,

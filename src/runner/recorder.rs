@@ -17,6 +17,10 @@ pub struct DirStats {
     pub slat: LatencyHistogram,
     pub clat: LatencyHistogram,
     pub lat: LatencyHistogram,
+    /// due_lat=1 (ferrio): completion minus the I/O's due time under its rate (its
+    /// start when the direction is not paced). Not a fio statistic: fio measures
+    /// from the start, which hides the time a paced I/O waited behind a slow one.
+    pub due_lat: LatencyHistogram,
     pub bw_samples: SampleStats,
     pub iops_samples: SampleStats,
 }

@@ -118,6 +118,9 @@ pub struct DirReport {
     pub slat: LatencyHistogram,
     pub clat: LatencyHistogram,
     pub lat: LatencyHistogram,
+    /// ferrio (due_lat=1): latency from each I/O's due time under its rate
+    /// (coordinated omission), empty unless asked for. Printed after fio's fields.
+    pub due_lat: LatencyHistogram,
     /// Periodic bandwidth samples in KiB/s (fio's bw_log samples, every bw_avg_time ms).
     pub bw_samples: SampleStats,
     /// Periodic IOPS samples.
@@ -139,6 +142,7 @@ impl DirReport {
         self.slat.merge(&other.slat);
         self.clat.merge(&other.clat);
         self.lat.merge(&other.lat);
+        self.due_lat.merge(&other.due_lat);
         self.bw_samples.merge_sum(&other.bw_samples);
         self.iops_samples.merge_sum(&other.iops_samples);
     }

@@ -28,6 +28,8 @@ pub struct Accounting {
     lat_shadow: [bool; 3],
     bw_avg_ms: u64,
     iops_avg_ms: u64,
+    /// due_lat=1: record the latency from the due time too (pacing).
+    due_lat: bool,
 }
 
 impl Accounting {
@@ -55,6 +57,7 @@ impl Accounting {
             lat_shadow: [shadow; 3],
             bw_avg_ms: spec.bw_avg_time_ms,
             iops_avg_ms: spec.iops_avg_time_ms,
+            due_lat: spec.pacing.due_lat,
         }
     }
 
@@ -208,6 +211,12 @@ impl Accounting {
             }
         }
         self.stats.complete(rec, d, bytes, short, clat, lat);
+        if self.due_lat {
+            // PACING: coordinated omission (docs/pacing.md): from the due time.
+            self.stats.dir[d]
+                .due_lat
+                .record(now - t.due_ns.min(t.start_ns));
+        }
         if self.observers.per_io {
             self.observers.completed(&Completion {
                 now_ns: now,

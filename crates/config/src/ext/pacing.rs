@@ -51,6 +51,9 @@ pub struct PacingSpec {
     /// pause (0: off).
     pub thinktime_iotime_us: u64,
     pub blocks_type: ThinkBlocks,
+    /// due_lat= (ferrio): also record each I/O's latency from its due time
+    /// (coordinated omission: a paced I/O issued late still had a schedule).
+    pub due_lat: bool,
 }
 
 impl Default for PacingSpec {
@@ -69,6 +72,7 @@ impl Default for PacingSpec {
             thinktime_blocks_set: false,
             thinktime_iotime_us: 0,
             blocks_type: ThinkBlocks::Complete,
+            due_lat: false,
         }
     }
 }

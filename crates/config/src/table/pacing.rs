@@ -86,4 +86,9 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
+    opt("due_lat", K::Bool, C::Pacing, "ferrio: also report latency from each I/O's due time under its rate (coordinated omission: a stall shows in every I/O it delayed), as 'due lat' / JSON due_lat_ns", |j, c, v| {
+        j.pacing.due_lat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
 ];

@@ -1,0 +1,121 @@
+//! Pacing features checked exactly on the simulated device in virtual time
+//! (docs/pacing.md): latency from the due time (due_lat=1) against a device that
+//! stalls, computed independently here.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+/// A paced depth-1 sequential reader on a one-channel device with a fixed service time
+/// and no link time, `rate_iops=1000` for one virtual second, stalling at 500 ms for
+/// 20 ms.
+fn stalled(extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "--name=co",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--sim_stall=500ms:20ms",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=1",
+        "--rate_iops=1000",
+        "--runtime=1s",
+        "--time_based",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+/// The same schedule, modelled independently: I/O k is due at k ms; it is issued at
+/// its due time or when the one before it completed (depth 1), whichever is later;
+/// service starts then, or at the end of the stall when it would start inside it.
+/// Returns (service latency, latency from the due time) per I/O, in ns.
+fn model(n: u64) -> Vec<(u64, u64)> {
+    let (svc, period, stall) = (100_000u64, 1_000_000u64, 500_000_000..520_000_000u64);
+    let mut prev_done = 0;
+    (0..n)
+        .map(|k| {
+            let due = k * period;
+            let issue = due.max(prev_done);
+            let start = if stall.contains(&issue) {
+                stall.end
+            } else {
+                issue
+            };
+            prev_done = start + svc;
+            (prev_done - issue, prev_done - due)
+        })
+        .collect()
+}
+
+fn stats(v: &[u64]) -> (u64, u64, f64) {
+    let sum: u64 = v.iter().sum();
+    (
+        *v.iter().min().unwrap(),
+        *v.iter().max().unwrap(),
+        sum as f64 / v.len() as f64,
+    )
+}
+
+fn check(o: &Value, want: (u64, u64, f64), n: u64, what: &str) {
+    assert_eq!(o["N"].as_u64(), Some(n), "{what}: {o}");
+    assert_eq!(o["min"].as_u64(), Some(want.0), "{what}: {o}");
+    assert_eq!(o["max"].as_u64(), Some(want.1), "{what}: {o}");
+    let mean = o["mean"].as_f64().unwrap();
+    assert!(
+        (mean - want.2).abs() < 0.01,
+        "{what}: mean {mean} != {}",
+        want.2
+    );
+}
+
+#[test]
+fn a_stall_under_a_fixed_rate_shows_in_the_due_time_latency_not_in_clat() {
+    let args = stalled(&["--due_lat=1"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let v = run_json(&args);
+    let r = &v["jobs"][0]["read"];
+    let n = r["total_ios"].as_u64().unwrap();
+    // One I/O per ms of the second (and one due at the deadline itself).
+    assert!((1000..=1001).contains(&n), "{n}");
+    let m = model(n);
+    let svc: Vec<u64> = m.iter().map(|x| x.0).collect();
+    let due: Vec<u64> = m.iter().map(|x| x.1).collect();
+    // fio's clat: one long I/O (the one the stall held), every other one 100 µs.
+    check(&r["clat_ns"], stats(&svc), n, "clat");
+    check(&r["lat_ns"], stats(&svc), n, "lat");
+    assert_eq!(svc.iter().filter(|&&l| l > 100_000).count(), 1);
+    // From the due time: the 22 I/Os scheduled during the stall waited too.
+    check(&r["due_lat_ns"], stats(&due), n, "due_lat");
+    assert_eq!(due.iter().filter(|&&l| l > 100_000).count(), 23);
+    // The 99th percentile tells the two apart: clat's is the service time, the due
+    // time's is in the stall (ms).
+    let p99 = |k: &str| r[k]["percentile"]["99.000000"].as_u64().unwrap();
+    assert!(p99("clat_ns") < 110_000, "{}", p99("clat_ns"));
+    assert!(p99("due_lat_ns") > 10_000_000, "{}", p99("due_lat_ns"));
+}
+
+#[test]
+fn due_lat_is_opt_in_and_printed_after_fios_lines() {
+    let args = stalled(&[]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let v = run_json(&args);
+    assert!(v["jobs"][0]["read"].get("due_lat_ns").is_none());
+    let args = stalled(&["--due_lat=1"]);
+    let mut args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    args.push("--output-format=normal");
+    let out = String::from_utf8(run_ok(&args).stdout).unwrap();
+    let lat = out.find("     lat (usec)").expect("fio's lat line");
+    let due = out
+        .find("    due lat (usec): min=100, max=20100,")
+        .expect(&out);
+    assert!(due > lat, "{out}");
+    assert!(out.contains("due lat percentiles (usec):"), "{out}");
+}
