@@ -184,11 +184,14 @@ fn bad_pacing_options_are_refused_as_fio_does() {
         "--ioengine=null",
         "--size=1m",
         "--latency_target=1ms",
+        "--latency_percentile=101",
     ]);
     assert!(
-        e.contains("'latency_target' is not supported by ferrio yet"),
+        e.contains("latency_percentile") && e.contains("from 0 to 100"),
         "{e}"
     );
+    let e = refused(&["--name=p", "--ioengine=null", "--size=1m", "--flow=1001"]);
+    assert!(e.contains("'flow'") && e.contains("out of range"), "{e}");
 }
 
 #[test]

@@ -119,3 +119,135 @@ fn due_lat_is_opt_in_and_printed_after_fios_lines() {
     assert!(due > lat, "{out}");
     assert!(out.contains("due lat percentiles (usec):"), "{out}");
 }
+
+/// A depth-`depth` random reader on a device with 8 channels and a fixed 100 µs
+/// service: latency is 100 µs up to depth 8 and longer beyond (requests queue).
+fn channels8(depth: u32, extra: &[&str]) -> Value {
+    let depth = format!("--iodepth={depth}");
+    let mut a = vec![
+        "--name=lt",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=8",
+        "--rw=randread",
+        "--size=1g",
+        "--runtime=5s",
+        "--time_based",
+        depth.as_str(),
+    ];
+    a.extend_from_slice(extra);
+    run_json(&a)
+}
+
+#[test]
+fn latency_target_finds_the_depth_a_brute_force_search_finds() {
+    let target_ns = 150_000u64;
+    // Brute force: the deepest depth whose every I/O meets the target.
+    let mut best = 0u64;
+    for depth in 1..=12u32 {
+        let v = channels8(depth, &["--runtime=200ms"]);
+        let max = v["jobs"][0]["read"]["lat_ns"]["max"].as_u64().unwrap();
+        if max <= target_ns {
+            best = depth as u64;
+        } else {
+            break;
+        }
+    }
+    assert_eq!(best, 8, "the device's curve");
+    // (With latency_percentile=100 every I/O over the target ramps the depth down
+    // at once, in flight ones included, as in fio; a unit test covers that rule.)
+    for pct in ["99", "95"] {
+        let v = channels8(
+            32,
+            &[
+                "--latency_target=150us",
+                "--latency_window=10ms",
+                &format!("--latency_percentile={pct}"),
+            ],
+        );
+        let j = &v["jobs"][0];
+        assert_eq!(j["latency_depth"].as_u64(), Some(best), "{pct}: {j}");
+        assert_eq!(j["latency_target"].as_u64(), Some(target_ns));
+        assert_eq!(j["latency_window"].as_u64(), Some(10_000));
+        assert_eq!(j["latency_percentile"].as_f64(), Some(pct.parse().unwrap()));
+        assert_eq!(j["error"].as_u64(), Some(0));
+        // The search ends after one more window at the depth found, and the
+        // statistics are that window's alone: every I/O within the target.
+        let r = &j["read"];
+        assert!(r["lat_ns"]["max"].as_u64().unwrap() <= target_ns, "{r}");
+        let runtime = r["runtime"].as_u64().unwrap();
+        assert!((10..=11).contains(&runtime), "{runtime} ms");
+        // Depth 8 on 8 channels of 100 µs: 80k IOPS.
+        let iops = r["iops"].as_f64().unwrap();
+        assert!((79_000.0..=81_000.0).contains(&iops), "{iops}");
+    }
+}
+
+#[test]
+fn latency_run_keeps_searching_for_the_whole_run() {
+    let v = channels8(
+        32,
+        &[
+            "--latency_target=150us",
+            "--latency_window=10ms",
+            "--latency_percentile=99",
+            "--latency_run=1",
+        ],
+    );
+    let j = &v["jobs"][0];
+    // Never settles, so the job runs its whole runtime at depths around 8.
+    let runtime = j["read"]["runtime"].as_u64().unwrap();
+    assert!((5000..=5001).contains(&runtime), "{runtime}");
+    let d = j["latency_depth"].as_u64().unwrap();
+    assert!((7..=10).contains(&d), "{d}");
+}
+
+#[test]
+fn max_latency_is_an_etimedout_error_that_obeys_the_error_policy() {
+    // Unpaced depth 1 through a 20 ms stall: one read takes 20.1 ms.
+    let base = |extra: &[&str]| {
+        let mut a = stalled(extra);
+        a.retain(|s| s != "--rate_iops=1000");
+        a
+    };
+    let args = base(&["--max_latency=10ms"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let out = ferrio()
+        .args(&args)
+        .arg("--output-format=json")
+        .output()
+        .unwrap();
+    let v = parse_json(&out.stdout);
+    let j = &v["jobs"][0];
+    assert_eq!(j["error"].as_i64(), Some(libc_etimedout()), "{j}");
+    // fio counts the slow I/O before it fails the job: 5000 at 100 µs, then it.
+    assert_eq!(j["read"]["total_ios"].as_u64(), Some(5001));
+    assert_eq!(j["read"]["lat_ns"]["max"].as_u64(), Some(20_100_000));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("latency of 20100000 nsec exceeds specified max (10000000 nsec):"),
+        "{err}"
+    );
+    assert_ne!(out.status.code(), Some(0));
+    // Below the limit: no error.
+    let args = base(&["--max_latency=,10ms"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    assert_eq!(
+        run_json(&args)["jobs"][0]["error"].as_i64(),
+        Some(0),
+        "writes only"
+    );
+    // ignore_error makes it non-fatal: counted, and the job runs its whole second.
+    let args = base(&["--max_latency=10ms", "--ignore_error=ETIMEDOUT"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let j = &run_json(&args)["jobs"][0];
+    assert_eq!(j["total_err"].as_u64(), Some(1), "{j}");
+    assert_eq!(j["first_error"].as_i64(), Some(libc_etimedout()));
+    assert_eq!(j["read"]["runtime"].as_u64(), Some(1000));
+}
+
+fn libc_etimedout() -> i64 {
+    110
+}

@@ -45,6 +45,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
         sync_ios: now.sync_ios.saturating_sub(then.sync_ios),
         // The running error count, not a difference.
         errors: now.errors,
+        latency_depth: now.latency_depth,
         sync_lat: now.sync_lat.delta(&then.sync_lat),
         lat_buckets: LatencyBuckets {
             ns: sub(&now.lat_buckets.ns, &then.lat_buckets.ns),

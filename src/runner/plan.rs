@@ -42,6 +42,8 @@ pub struct ThreadPlan {
     pub seeds: SeedSet,
     /// read_iolog: the I/Os to replay (the files are the log's).
     pub replay: Option<Arc<IoLog>>,
+    /// flow=: the flow group (flow_id) the thread shares with other jobs.
+    pub flow: Option<Arc<super::pacing::FlowGroup>>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -50,6 +52,8 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
     let mut checked = std::collections::HashSet::new();
+    let mut flows: std::collections::HashMap<u32, Arc<super::pacing::FlowGroup>> =
+        Default::default();
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
         if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
@@ -101,6 +105,11 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 seed,
                 seeds,
                 replay,
+                flow: (spec.pacing.flow > 0).then(|| {
+                    let g = flows.entry(spec.pacing.flow_id).or_default();
+                    g.enlist(spec.pacing.flow as u64);
+                    g.clone()
+                }),
             });
         }
     }

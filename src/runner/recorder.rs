@@ -39,6 +39,8 @@ pub struct ThreadStats {
     /// Errors counted under continue_on_error (fio's total_err_count, first_error).
     /// Kept across the end of ramp_time (fio counts them per thread, not per stats).
     pub errors: ErrorCount,
+    /// latency_target: the queue depth the search settled on (0: no target).
+    pub latency_depth: u32,
 }
 
 /// What a thread hands back to the reporter.

@@ -86,8 +86,15 @@ pub struct JobReport {
     /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base, as in fio: 0 = auto (bytes), 1 = bits, 8 = bytes).
     pub kb_base: u32,
     pub unit_base: u32,
-    /// The job's iodepth (printed as "latency   : ... depth=N").
+    /// The job's iodepth, or with latency_target the depth its search settled on
+    /// (printed as "latency   : ... depth=N", JSON latency_depth).
     pub iodepth: u32,
+    /// latency_target (ns), latency_window (µs) and latency_percentile, as fio
+    /// prints them beside the depth (0, 0, 100 without a target; None is fio's
+    /// default 100).
+    pub latency_target_ns: u64,
+    pub latency_window_us: u64,
+    pub latency_percentile: Option<f64>,
     /// Steady-state detection results (ss_dur > 0), or None.
     pub steadystate: Option<SteadyStateReport>,
     /// Errors counted under continue_on_error; None when the job does not continue

@@ -1,13 +1,14 @@
 //! The worker's pacing glue (the rules live in `runner::pacing`): the rate wait
-//! before an I/O's start is stamped, and after each step the think time and the
-//! minimum-rate check. Both waits first empty the queue, as fio's io_u_quiesce:
+//! before an I/O's start is stamped, after each step the think time, the
+//! minimum-rate check and the latency-target search (which caps the queue depth),
+//! and before each step flow control across jobs. Both waits first empty the queue, as fio's io_u_quiesce:
 //! a paced I/O then never queues behind the ones before it, so its latency is the
 //! device's alone.
 
 use super::super::account::ddir_of;
 use super::Worker;
 use crate::engine::IoOp;
-use crate::runner::pacing::Waiter;
+use crate::runner::pacing::{Step, Waiter};
 use ferrio_clock::VirtualHandle;
 use std::sync::atomic::AtomicBool;
 
@@ -71,6 +72,9 @@ impl<'a> Worker<'a> {
                 self.last_read = Some(now);
             }
         }
+        if self.acct.lat_target.is_some() && !self.st.ramping && !self.latency_target_step() {
+            return false;
+        }
         if let (Some(m), false) = (&mut self.pacer.min_rate, self.st.ramping) {
             let now = self.last_read.unwrap_or_else(|| clock.now_ns());
             let dirs = &self.acct.stats.dir;
@@ -79,6 +83,69 @@ impl<'a> Worker<'a> {
                 self.acct.error = Some((libc::EIO, msg));
                 return false;
             }
+        }
+        true
+    }
+
+    /// latency_target: empty the queue after a ramp-down, judge the window when it
+    /// is over, restart the statistics for the final window at the depth found, and
+    /// end the job when that window met the target (false).
+    fn latency_target_step(&mut self) -> bool {
+        if self.acct.lat_target.as_ref().is_some_and(|t| t.quiesce) {
+            self.quiesce();
+        }
+        let now = self.last_read.unwrap_or_else(|| self.clock.now_ns());
+        let ios = self.acct.stats.dir.iter().map(|s| s.total_ios).sum();
+        let Some(t) = &mut self.acct.lat_target else {
+            return true;
+        };
+        t.quiesce = false;
+        let step = t.check(now, ios);
+        self.acct.stats.latency_depth = t.qd;
+        match step {
+            Step::Go => true,
+            Step::Done => false,
+            Step::FinalRun => {
+                // fio: quiesce, then reset every statistic; the job's result is this
+                // last window's.
+                self.quiesce();
+                let now = self.clock.now_ns();
+                self.acct.reset(now);
+                self.stats_start_ns = now;
+                self.last_read = Some(now);
+                true
+            }
+        }
+    }
+
+    /// latency_target caps the queue depth at the search's current depth (fio's
+    /// queue_full).
+    #[inline]
+    pub(super) fn depth_capped(&self) -> bool {
+        self.acct
+            .lat_target
+            .as_ref()
+            .is_some_and(|t| self.st.inflight >= t.qd as usize)
+    }
+
+    /// flow=: this turn is held back (fio's flow_threshold_exceeded). With
+    /// flow_sleep the queue is emptied and the job sleeps; without, it yields the
+    /// CPU to the jobs it waits for.
+    pub(super) fn flow_held(&mut self) -> bool {
+        let Some(flow) = &mut self.pacer.flow else {
+            return false;
+        };
+        if !flow.held() {
+            return false;
+        }
+        let sleep = flow.sleep_ns;
+        if sleep > 0 {
+            // fio usleeps: the jobs it waits for need the CPU more than an exact wake-up.
+            self.quiesce();
+            let left = self.lim.deadline_ns.saturating_sub(self.clock.now_ns());
+            self.waiter.nap(sleep.min(left).max(1));
+        } else {
+            std::thread::yield_now();
         }
         true
     }
