@@ -393,6 +393,16 @@ impl Pattern {
         io
     }
 
+    /// Replaying a timed iolog: the timing of the I/O just generated, as (µs after the
+    /// previous I/O's start, not before this many ms after the job's start). None
+    /// when not replaying or the entry has no timing.
+    pub fn replay_timing(&self) -> Option<(u64, Option<u64>)> {
+        let (log, next) = self.replay.as_ref()?;
+        let n = log.entries.len();
+        let e = &log.entries[(*next + n - 1) % n];
+        (e.delay_us > 0 || e.at_ms.is_some()).then_some((e.delay_us, e.at_ms))
+    }
+
     fn generate(&mut self, max_len: u64) -> NextIo {
         if let Some((log, next)) = &mut self.replay {
             let e = log.entries[*next];

@@ -193,19 +193,12 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// read_iolog's log, parsed (refused without replay_no_stall: timed replay is not
-/// implemented, and replaying at another pace would mislead).
+/// read_iolog's log, parsed (its timing is replayed unless replay_no_stall=1).
 /// The job's directions and block sizes become the log's, as in fio.
 fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
     let Some(path) = &spec.logs.read_iolog else {
         return Ok(None);
     };
-    if !spec.logs.replay_no_stall {
-        return Err(format!(
-            "job '{}': read_iolog={path} replays only with replay_no_stall=1 (timed replay is not supported by ferrio yet) ({})",
-            spec.name, spec.origin
-        ));
-    }
     let log = super::replay::load(path, &spec.logs)?;
     spec.rw.kind = log.rw_kind().ok_or_else(|| {
         format!(

@@ -38,6 +38,8 @@ pub struct Pacer {
     /// latency_target=: the search runs (its state is in the accounting, which sees
     /// every completion).
     pub lat_target: bool,
+    /// Timed iolog replay: when the previous replayed I/O started.
+    pub replay_last_ns: Option<u64>,
 }
 
 impl Pacer {
@@ -55,6 +57,7 @@ impl Pacer {
                 _ => None,
             },
             lat_target: p.latency_target_ns > 0,
+            replay_last_ns: None,
         }
     }
 

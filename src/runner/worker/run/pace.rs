@@ -32,14 +32,43 @@ impl<'a> Worker<'a> {
     pub(super) fn pace(&mut self, op: IoOp, len: u64) -> Option<u64> {
         let d = ddir_of(op);
         self.pacer.last_dir = d;
-        let due = self.pacer.due_ns(d)?;
-        self.pacer.issued(d, len);
+        let rated = self.pacer.due_ns(d);
+        if rated.is_some() {
+            self.pacer.issued(d, len);
+        }
+        let replayed = self.replay_due();
+        let Some(due) = rated.max(replayed) else {
+            if self.plan.replay.is_some() {
+                // An entry without a gap still starts the next one's.
+                self.pacer.replay_last_ns = Some(self.clock.now_ns());
+            }
+            return None;
+        };
         let clock = self.clock;
         if due > clock.now_ns() {
             self.quiesce();
             self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
         }
+        if self.plan.replay.is_some() {
+            self.pacer.replay_last_ns = Some(clock.now_ns());
+        }
         Some(due)
+    }
+
+    /// Timed iolog replay (fio's iolog_delay): the I/O just generated is due its
+    /// logged gap after the previous one started, and not before a v2 wait's time.
+    fn replay_due(&self) -> Option<u64> {
+        let (delay_us, at_ms) = self.pattern.replay_timing()?;
+        let after = self
+            .pacer
+            .replay_last_ns
+            .map(|t| t.saturating_add(delay_us.saturating_mul(1000)));
+        let at = at_ms.map(|ms| {
+            self.lim
+                .begin_ns
+                .saturating_add(ms.saturating_mul(1_000_000))
+        });
+        after.max(at)
     }
 
     /// After a step: a think time when one is due, then the rate_min check. False
