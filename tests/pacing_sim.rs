@@ -251,3 +251,31 @@ fn max_latency_is_an_etimedout_error_that_obeys_the_error_policy() {
 fn libc_etimedout() -> i64 {
     110
 }
+
+#[test]
+fn the_latency_logs_carry_the_due_time_latency_per_io() {
+    let d = scratch();
+    let prefix = format!("--write_lat_log={}", d.path().join("co").display());
+    let args = stalled(&["--due_lat=1", &prefix]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    run_json(&args);
+    let values = |kind: &str| -> Vec<u64> {
+        let text = std::fs::read_to_string(d.path().join(format!("co_{kind}.1.log"))).unwrap();
+        text.lines()
+            .map(|l| l.split(',').nth(1).unwrap().trim().parse().unwrap())
+            .collect()
+    };
+    let (clat, due) = (values("clat"), values("duelat"));
+    assert_eq!(clat.len(), due.len());
+    let model = model(due.len() as u64);
+    assert_eq!(due, model.iter().map(|x| x.1).collect::<Vec<_>>());
+    assert_eq!(clat, model.iter().map(|x| x.0).collect::<Vec<_>>());
+    // Without due_lat=1, no such log.
+    let d2 = scratch();
+    let prefix = format!("--write_lat_log={}", d2.path().join("co").display());
+    let args = stalled(&[&prefix]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    run_json(&args);
+    assert!(!d2.path().join("co_duelat.1.log").exists());
+    assert!(d2.path().join("co_clat.1.log").exists());
+}
