@@ -52,10 +52,17 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
     let mut checked = std::collections::HashSet::new();
-    let mut flows: std::collections::HashMap<u32, Arc<super::pacing::FlowGroup>> =
+    // flow=: one group per flow_id among the jobs that run together (a stonewall
+    // starts a new set). fio pools a flow_id across the whole run, so a job waits
+    // forever for the weight of one that can only start after it has finished.
+    let mut flows: std::collections::HashMap<(u32, u32), Arc<super::pacing::FlowGroup>> =
         Default::default();
+    let mut phase = 0u32;
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
+        if spec.stonewall && !out.is_empty() {
+            phase += 1;
+        }
         if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
             groupid += 1;
             jobs_in_group = 0;
@@ -106,7 +113,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 seeds,
                 replay,
                 flow: (spec.pacing.flow > 0).then(|| {
-                    let g = flows.entry(spec.pacing.flow_id).or_default();
+                    let g = flows.entry((spec.pacing.flow_id, phase)).or_default();
                     g.enlist(spec.pacing.flow as u64);
                     g.clone()
                 }),
