@@ -128,6 +128,9 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
         let plans: Vec<&plan::ThreadPlan> = plans.iter().collect();
         runner::steadystate::report::attach(&ss, &plans, report);
     }));
+    if let Some(trace) = runner::debug_trace::DebugTrace::for_categories(&inv.flags.debug) {
+        factories.0.push(Box::new(trace));
+    }
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
