@@ -163,6 +163,7 @@ complete -c ferrio -l max_latency -x -d 'Maximum tolerated I/O latency (usec by 
 complete -c ferrio -l flow_id -x -d 'The flow index ID to use: jobs with the same flow_id share one flow-control group'
 complete -c ferrio -l flow -x -d 'Weight for flow control of this job: the jobs of a flow_id group issue I/Os in proportion to their weights'
 complete -c ferrio -l flow_sleep -x -d 'How many microseconds to sleep after being held back by flow control'
+complete -c ferrio -l flow_watermark -x -d 'Deprecated in fio (which ignores it with a warning); accepted and ignored the same way'
 complete -c ferrio -l randrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l allrandrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l randseed -x -d 'Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0'

@@ -57,6 +57,19 @@ fn flow_weights_are_checked_as_fio_checks_them() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("flow"), "{err}");
+    // flow_watermark: deprecated, accepted with a warning and ignored (as fio).
+    let out = ferrio()
+        .args([
+            "--name=x",
+            "--ioengine=null",
+            "--size=1m",
+            "--flow_watermark=5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("flow_watermark is deprecated"), "{err}");
 }
 
 /// fio 3.33 pools a flow_id across the whole run, so a job waits forever for the

@@ -139,4 +139,10 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
+    opt("flow_watermark", K::Int, C::Pacing, "Deprecated in fio (which ignores it with a warning); accepted and ignored the same way", |j, c, v| {
+        c.uint(v)?;
+        j.warnings
+            .push("option flow_watermark is deprecated (fio ignores it too)".into());
+        Ok(())
+    }),
 ];
