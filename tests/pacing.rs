@@ -184,11 +184,14 @@ fn bad_pacing_options_are_refused_as_fio_does() {
         "--ioengine=null",
         "--size=1m",
         "--latency_target=1ms",
+        "--latency_percentile=101",
     ]);
     assert!(
-        e.contains("'latency_target' is not supported by ferrio yet"),
+        e.contains("latency_percentile") && e.contains("from 0 to 100"),
         "{e}"
     );
+    let e = refused(&["--name=p", "--ioengine=null", "--size=1m", "--flow=1001"]);
+    assert!(e.contains("'flow'") && e.contains("out of range"), "{e}");
 }
 
 #[test]
@@ -219,4 +222,49 @@ fn a_missed_rate_min_stops_the_job_with_fios_message() {
         "{all}"
     );
     assert_eq!(out.status.code(), Some(1), "{all}");
+}
+
+/// The latency-target line and JSON keys are fio's: a null job shorter than its
+/// latency_window never judges a window, so both stay at depth 1.
+#[test]
+fn the_latency_target_line_and_keys_match_fio() {
+    if !have_fio() {
+        return;
+    }
+    let args = [
+        "--name=t",
+        "--ioengine=null",
+        "--size=16m",
+        "--iodepth=16",
+        "--latency_target=10ms",
+        "--latency_window=20s",
+        "--latency_percentile=99.5",
+    ];
+    let keys = [
+        "latency_depth",
+        "latency_target",
+        "latency_window",
+        "latency_percentile",
+    ];
+    let (ours, fio) = (run_json(&args), fio_json(&args));
+    for k in keys {
+        assert_eq!(ours["jobs"][0][k], fio["jobs"][0][k], "{k}");
+    }
+    assert_eq!(ours["jobs"][0]["latency_target"].as_u64(), Some(10_000_000));
+    let line = |out: &[u8]| {
+        String::from_utf8_lossy(out)
+            .lines()
+            .find(|l| l.contains("latency   :"))
+            .map(str::to_string)
+    };
+    let ours = line(&run_ok(&args).stdout);
+    let fio = std::process::Command::new("fio")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(ours, line(&fio.stdout));
+    assert_eq!(
+        ours.as_deref(),
+        Some("     latency   : target=10000000, window=20000000, percentile=99.50%, depth=1")
+    );
 }

@@ -405,29 +405,6 @@ impl Pattern {
         io
     }
 
-    /// The next I/O, not yet logged: zonemode=zbd moves it first, then hands it to
-    /// [`Pattern::accepted`].
-    pub fn next_io_unlogged(&mut self, max_len: u64) -> NextIo {
-        self.generate(max_len)
-    }
-
-    /// zonemode=zbd: the I/O as moved is issued; the next sequential one continues
-    /// after it (fio sets last_pos from the adjusted I/O), and the log records it.
-    pub fn accepted(&mut self, io: &mut NextIo) {
-        // fio marks the random map at the drawn offset for the moved I/O's length.
-        if let Some((file, d, rel)) = self.zbd.as_mut().and_then(|z| z.mark.take()) {
-            io.len = self.mark_map(file, d, rel, io.len);
-        }
-        let d = usize::from(io.op == IoOp::Write) + 2 * usize::from(io.op == IoOp::Trim);
-        let f = &mut self.files[io.file];
-        let rel = io.offset - f.region.start;
-        f.last_start[d] = Some(rel);
-        f.seq_pos[d] = rel + io.len;
-        if let Some(log) = &mut self.iolog {
-            log.io(io.file, io.op, io.offset, io.len);
-        }
-    }
-
     fn generate(&mut self, max_len: u64) -> NextIo {
         if let Some((log, next)) = &mut self.replay {
             let e = log.entries[*next];
@@ -791,5 +768,6 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
 }
 
 mod files;
+mod hooks;
 #[cfg(test)]
 mod tests;

@@ -111,7 +111,10 @@ impl SimEngine {
             lat: std::array::from_fn(|d| dist::ServiceTime::new(&sim.lat[d])),
             rng: std::array::from_fn(|d| Rng::new(seed ^ ((d as u64 + 1) << 56))),
             link: (sim.bw > 0).then(|| queue::Link::new(sim.bw)),
-            channels: queue::Channels::new(sim.channels),
+            channels: match sim.stall {
+                Some((at, dur)) => queue::Channels::new(sim.channels).stalled(at, at + dur),
+                None => queue::Channels::new(sim.channels),
+            },
             ftl,
             zones,
             gc_bw: sim.gc_bw.max(1),

@@ -136,6 +136,11 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.last_read = None;
+            // PACING: flow control across jobs holds this turn back (flow=).
+            if self.pacer.flow.is_some() && self.flow_held() {
+                now = self.clock.now_ns();
+                continue;
+            }
             if !self.step() {
                 break;
             }
@@ -159,7 +164,8 @@ impl<'a> Worker<'a> {
         let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
         // (1) Queue one I/O.
         let again = self.st.busy.is_some() || !self.st.retry.is_empty();
-        if again || (work_left && !self.io.units.free.is_empty()) {
+        // PACING: latency_target may cap the depth below the units there are.
+        if again || (work_left && !self.io.units.free.is_empty() && !self.depth_capped()) {
             let Some(idx) = self.next_unit() else {
                 return false; // ZONES: no zone left to do I/O in
             };
@@ -248,7 +254,7 @@ impl<'a> Worker<'a> {
     /// than iodepth_low are in flight. An error is recorded and ends the wait.
     fn wait_for_completions(&mut self) {
         let b = self.batching;
-        let full = self.io.units.free.is_empty() || self.st.busy.is_some();
+        let full = self.io.units.free.is_empty() || self.st.busy.is_some() || self.depth_capped();
         if !(full || b.polling) {
             return;
         }

@@ -48,6 +48,11 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     if job.lat_percentiles {
         out.push_str(&percentiles::table(&d.lat, &list, "lat"));
     }
+    // ferrio (due_lat=1): latency from the due time, after fio's lines.
+    if d.due_lat.count() > 0 {
+        out.push_str(&lat_line("due lat", &d.due_lat));
+        out.push_str(&percentiles::table(&d.due_lat, &list, "due lat"));
+    }
     out.push_str(&bw_line(&d.bw_samples, d.bw_agg_pct, kb_base));
     out.push_str(&iops_line(&d.iops_samples));
     out
