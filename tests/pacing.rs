@@ -137,11 +137,23 @@ fn a_paced_file_job_does_what_fio_does() {
     let ours = run_json(&r);
     assert_eq!(dir_counts(&ours, "read"), dir_counts(&fio, "read"));
     assert_eq!(dir_counts(&ours, "read"), (2 << 20, 512));
-    // 512 I/Os at 1000 IOPS: both take about 0.511 s.
-    for (who, v) in [("fio", &fio), ("ferrio", &ours)] {
-        let iops = read(v)["iops"].as_f64().unwrap();
-        assert!((iops / 1000.0 - 1.0).abs() < 0.04, "{who}: {iops} IOPS");
-    }
+    // 512 I/Os at 1000 IOPS: both take about 0.511 s. A rate limiter never runs
+    // fast, whatever the load; it may fall behind when the machine is busy, as fio
+    // does then (seen: 842 IOPS), so ferrio must be within 4 % of the rate, or at
+    // most 2 points further from it than fio was on the same machine just before.
+    let iops = |v: &serde_json::Value| read(v)["iops"].as_f64().unwrap();
+    let off = |v: &serde_json::Value| (iops(v) / 1000.0 - 1.0).abs();
+    assert!(
+        iops(&ours) < 1040.0,
+        "ferrio ran above its rate: {}",
+        iops(&ours)
+    );
+    assert!(
+        off(&ours) < 0.04 || off(&ours) <= off(&fio) + 0.02,
+        "ferrio {} IOPS, fio {} IOPS, for rate_iops=1000",
+        iops(&ours),
+        iops(&fio)
+    );
 }
 
 fn refused(args: &[&str]) -> String {
