@@ -42,6 +42,9 @@ pub struct ThreadPlan {
     pub seeds: SeedSet,
     /// read_iolog: the I/Os to replay (the files are the log's).
     pub replay: Option<Arc<IoLog>>,
+    /// Every thread's initial fio buffer stream, in thread order (dedupe_global's
+    /// working set draws from all of them).
+    pub buf_peers: Arc<[crate::random::FioRand]>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -101,8 +104,19 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 seed,
                 seeds,
                 replay,
+                buf_peers: Arc::new([]),
             });
         }
+    }
+    let peers: Arc<[crate::random::FioRand]> = out
+        .iter()
+        .map(|t| {
+            let use64 = t.spec.random_generator == ferrio_config::RandomGenerator::Tausworthe64;
+            crate::random::FioRand::new(t.seeds.get(crate::random::Stream::Buf), use64)
+        })
+        .collect();
+    for t in &mut out {
+        t.buf_peers = peers.clone();
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     Ok(out)

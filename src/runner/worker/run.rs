@@ -300,11 +300,11 @@ impl<'a> Worker<'a> {
         let due_ns = self.pace(io.op, io.len);
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, 0);
         }
         let start_ns = self.read_clock();
         let issue_ns = if work == BufferWork::AfterStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, start_ns);
             self.read_clock()
         } else {
             start_ns

@@ -46,6 +46,12 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    let files = if job.filenames.is_empty() {
+        job.nrfiles as usize
+    } else {
+        job.filenames.len()
+    };
+    job.buffers.check(job.size.is_some(), files).map_err(at)?;
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

@@ -1,8 +1,9 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection and logging.
+//! detection, logging and buffer contents.
 
+pub mod buffers;
 pub mod engine;
 pub mod errors;
 pub mod live;
@@ -11,6 +12,7 @@ pub mod pacing;
 pub mod sim;
 pub mod steadystate;
 
+pub use buffers::{BuffersSpec, DedupeMode};
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
 pub use live::LiveFlags;
