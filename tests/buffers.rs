@@ -308,3 +308,23 @@ fn impossible_dedupe_settings_are_refused() {
         "nothing is touched"
     );
 }
+
+#[test]
+fn each_loop_starts_the_buffer_stream_over() {
+    // fio reseeds at every loop (randrepeat without randseed): the second loop's
+    // writes take the seeds from the start, where the first loop's came after the
+    // unit's initial fill; so loop 2's block k is loop 1's block k − 1.
+    let one = ferrio_and_fio(&["rw=write", "refill_buffers"]);
+    let two = ferrio_and_fio(&["rw=write", "refill_buffers", "loops=2"]);
+    assert_eq!(two[BS..], one[..one.len() - BS]);
+    assert_ne!(two[..BS], one[..BS]);
+    // With randseed given, fio does not reseed: loop 2 goes on with new data.
+    let seeded = ferrio_and_fio(&["rw=write", "refill_buffers", "loops=2", "randseed=9"]);
+    let seeded_one = ferrio_and_fio(&["rw=write", "refill_buffers", "randseed=9"]);
+    assert!(seeded
+        .chunks(BS)
+        .zip(seeded_one.chunks(BS))
+        .all(|(a, b)| a != b));
+    // Dedupe decisions start over too.
+    ferrio_and_fio(&["rw=write", "dedupe_percentage=50", "loops=2"]);
+}

@@ -314,8 +314,10 @@ impl Pattern {
 
     /// Start a new pass (a new loop, or wrapping a time-based run): positions back to
     /// the start, random maps cleared; with randrepeat every stream starts over (fio's
-    /// clear_io_state), so each loop repeats the first one's sequence.
-    pub fn reset_pass(&mut self) {
+    /// clear_io_state), so each loop repeats the first one's sequence. Returns whether
+    /// a file's pass ended, so fio would run clear_io_state (and reseed the buffer
+    /// streams too); false for a time-based wrap.
+    pub fn reset_pass(&mut self) -> bool {
         if let Some((_, next)) = &mut self.replay {
             *next = 0;
         }
@@ -354,7 +356,7 @@ impl Pattern {
         self.pending_write = None;
         if self.time_based {
             // fio's time-based run is one pass: no counters reset, no reseeding.
-            return;
+            return false;
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass && any_done {
@@ -367,6 +369,7 @@ impl Pattern {
                 self.files.len(),
             );
         }
+        any_done
     }
 
     /// fio's fio_file_reset.

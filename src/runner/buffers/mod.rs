@@ -51,6 +51,9 @@ pub struct BufferPolicy {
     max_bs: usize,
     /// The job writes (fio fills buffers only then).
     writes: bool,
+    /// Each new loop starts the streams over (fio: randrepeat without randseed, as
+    /// its fix-up turns randrepeat off when randseed is given; not time_based).
+    reseed_each_pass: bool,
     stream: BufStream,
 }
 
@@ -133,6 +136,7 @@ impl BufferPolicy {
             min_write,
             max_bs,
             writes: spec.writes(),
+            reseed_each_pass: spec.randrepeat && !spec.randseed_set && !spec.time_based,
             stream,
         })
     }
@@ -176,6 +180,15 @@ impl BufferPolicy {
         if self.writes {
             let n = self.max_bs.min(buf.len());
             self.fill(&mut buf[..n]);
+        }
+    }
+
+    /// A new loop begins (a file's pass ended, not a time-based wrap): fio reseeds the
+    /// buffer streams (clear_io_state), so with refill_buffers each loop writes the
+    /// same sequence of contents.
+    pub fn new_pass(&mut self) {
+        if self.reseed_each_pass {
+            self.stream.reseed();
         }
     }
 

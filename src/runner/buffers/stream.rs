@@ -51,6 +51,8 @@ pub struct BufStream {
     state: FioRand,
     prev: FioRand,
     dedupe: Option<Dedupe>,
+    /// The streams as seeded: (buffer, dedupe decision, working-set index).
+    seeded: (FioRand, Option<(FioRand, FioRand)>),
 }
 
 impl BufStream {
@@ -59,6 +61,18 @@ impl BufStream {
             state,
             prev: state,
             dedupe: None,
+            seeded: (state, None),
+        }
+    }
+
+    /// Every stream back to its seed (fio's td_fill_rand_seeds at a new loop); the
+    /// working set stays as it was made.
+    pub fn reseed(&mut self) {
+        self.state = self.seeded.0;
+        self.prev = self.state;
+        if let (Some(d), Some((decide, index))) = (&mut self.dedupe, self.seeded.1) {
+            d.decide = decide;
+            d.index = index;
         }
     }
 
@@ -93,16 +107,21 @@ impl BufStream {
                 working_set.push(s);
             }
         }
+        let (decide, index) = (
+            FioRand::new(d.decide_seed, false),
+            FioRand::new(d.index_seed, use64),
+        );
         BufStream {
             state,
             prev: state,
             dedupe: Some(Dedupe {
                 percentage: d.percentage,
-                decide: FioRand::new(d.decide_seed, false),
+                decide,
                 mode: d.mode,
-                index: FioRand::new(d.index_seed, use64),
+                index,
                 working_set,
             }),
+            seeded: (state, Some((decide, index))),
         }
     }
 

@@ -471,7 +471,9 @@ impl<'a> Worker<'a> {
     /// ferrio keeps the files open but drops their cached pages the same way, so a
     /// time-based job does the same work under both.
     fn new_pass(&mut self) {
-        self.pattern.reset_pass();
+        if self.pattern.reset_pass() {
+            self.io.units.new_pass();
+        }
         let spec = &self.plan.spec;
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {

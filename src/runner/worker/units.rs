@@ -148,6 +148,11 @@ impl Units {
         self.policy.prepare(buf, offset, start_ns);
     }
 
+    /// A new pass (loop) begins: the buffer streams start over as fio's do.
+    pub fn new_pass(&mut self) {
+        self.policy.new_pass();
+    }
+
     /// A short transfer moved `bytes` of unit `idx`: point it at the rest.
     pub fn advance(&mut self, idx: usize, bytes: usize) {
         let u = &mut self.io[idx];
