@@ -328,3 +328,28 @@ fn each_loop_starts_the_buffer_stream_over() {
     // Dedupe decisions start over too.
     ferrio_and_fio(&["rw=write", "dedupe_percentage=50", "loops=2"]);
 }
+
+#[test]
+fn laid_out_files_hold_the_jobs_buffer_contents() {
+    // A job that reads gets its file laid out first, with its own buffer contents
+    // (fio's layout fills one largest-write block at a time from the thread's
+    // stream): compressible when asked, unique blocks by default.
+    let data = ferrio_and_fio(&["rw=read", "buffer_compress_percentage=60"]);
+    near(
+        compressed_share(&data),
+        0.40,
+        0.04,
+        "laid-out compressed size",
+    );
+    let plain = ferrio_and_fio(&["rw=randread", "bs=8k"]);
+    near(
+        distinct_share(&plain, BS),
+        1.0,
+        0.0,
+        "laid-out distinct blocks",
+    );
+    assert!(compressed_share(&plain) > 0.95);
+    // A read-write job's writes go on from where the layout left the stream.
+    ferrio_and_fio(&["rw=randrw", "refill_buffers", "dedupe_percentage=20"]);
+    ferrio_and_fio(&["rw=write", "overwrite=1", "refill_buffers", "number_ios=16"]);
+}

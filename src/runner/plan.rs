@@ -42,9 +42,9 @@ pub struct ThreadPlan {
     pub seeds: SeedSet,
     /// read_iolog: the I/Os to replay (the files are the log's).
     pub replay: Option<Arc<IoLog>>,
-    /// Every thread's initial fio buffer stream, in thread order (dedupe_global's
-    /// working set draws from all of them).
-    pub buf_peers: Arc<[crate::random::FioRand]>,
+    /// What the thread's buffer contents share with the run (dedupe_global's peers,
+    /// the streams its file layout advanced).
+    pub buffers: crate::runner::buffers::Shared,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -104,7 +104,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 seed,
                 seeds,
                 replay,
-                buf_peers: Arc::new([]),
+                buffers: Default::default(),
             });
         }
     }
@@ -116,7 +116,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         })
         .collect();
     for t in &mut out {
-        t.buf_peers = peers.clone();
+        t.buffers.peers = peers.clone();
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     Ok(out)

@@ -273,7 +273,7 @@ mod tests {
             seed: 0,
             seeds: crate::random::SeedSet::from_seed(0, 1),
             replay: None,
-            buf_peers: Default::default(),
+            buffers: Default::default(),
         }
     }
 

@@ -21,7 +21,19 @@ use super::plan::ThreadPlan;
 use crate::random::{fill, FioRand, SeedSet, Stream};
 use ferrio_config::ext::DedupeMode;
 use ferrio_config::{JobSpec, RandomGenerator, SizeOrPercent};
+use std::sync::{Arc, Mutex};
 use stream::{BufStream, DedupeSetup, Source};
+
+/// A thread's buffer state shared with the rest of the run.
+#[derive(Clone, Debug, Default)]
+pub struct Shared {
+    /// Every thread's initial fio buffer stream, in thread order (dedupe_global's
+    /// working set draws from all of them).
+    pub peers: Arc<[FioRand]>,
+    /// The policy after laying out the thread's files: fio lays files out with the
+    /// thread's own buffer stream, and its writes go on from there.
+    pub laid_out: Arc<Mutex<Option<BufferPolicy>>>,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
@@ -43,8 +55,8 @@ pub struct BufferPolicy {
     /// Fill chunk by chunk from (possibly dedupe-replayed) seeds: compression or
     /// dedupe was asked for.
     chunked: bool,
-    /// min_not_zero(smallest write, buffer_compress_chunk) is each chunk.
-    chunk: u64,
+    /// buffer_compress_chunk: each chunk is min_not_zero(smallest write, this).
+    chunk_option: u64,
     /// Smallest write block size.
     min_write: u64,
     /// Largest block size of any direction: what the first fill covers.
@@ -58,13 +70,22 @@ pub struct BufferPolicy {
 }
 
 impl BufferPolicy {
-    /// The policy of a planned thread.
+    /// The policy of a planned thread: where its file layout left it, or new.
     pub fn for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
+        let laid_out = plan.buffers.laid_out.lock().ok().and_then(|mut p| p.take());
+        match laid_out {
+            Some(p) => Ok(p),
+            None => BufferPolicy::new_for_thread(plan),
+        }
+    }
+
+    /// A new policy for a planned thread, its streams as seeded.
+    pub fn new_for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
         let peers = plan.spec.buffers.dedupe_global.then(|| {
             let me = plan.seeds.thread_number.saturating_sub(1) as usize;
             (
-                &plan.buf_peers[..],
-                me.min(plan.buf_peers.len().saturating_sub(1)),
+                &plan.buffers.peers[..],
+                me.min(plan.buffers.peers.len().saturating_sub(1)),
             )
         });
         let size = match plan.spec.size {
@@ -132,7 +153,7 @@ impl BufferPolicy {
             scramble,
             compress,
             chunked: compress != 0 || b.dedupe_percentage != 0,
-            chunk,
+            chunk_option: b.compress_chunk,
             min_write,
             max_bs,
             writes: spec.writes(),
@@ -143,6 +164,20 @@ impl BufferPolicy {
 
     /// fio's fill_io_buffer: `buf` as the options say.
     pub fn fill(&mut self, buf: &mut [u8]) {
+        self.fill_as(buf, self.min_write);
+    }
+
+    /// The contents of a file laid out for the job (fio's extend_file): one fill per
+    /// largest write block (each its own buffer, compressed in chunks of at most that
+    /// size), so the file holds what fio's layout writes.
+    pub fn fill_layout(&mut self, buf: &mut [u8], bs: usize) {
+        for piece in buf.chunks_mut(bs.max(1)) {
+            let n = piece.len() as u64;
+            self.fill_as(piece, n);
+        }
+    }
+
+    fn fill_as(&mut self, buf: &mut [u8], min_write: u64) {
         if self.chunked {
             let pattern = match &self.content {
                 Content::Pattern(p) => &p[..],
@@ -150,12 +185,15 @@ impl BufferPolicy {
             };
             // A buffer is dedupable as a whole: one source for all its chunks.
             let mut src = self.stream.pick();
-            let mut min_write = self.min_write;
+            let mut min_write = min_write;
             let mut at = 0;
             while at < buf.len() {
                 let left = (buf.len() - at) as u64;
                 min_write = min_write.min(left);
-                let this = self.chunk.min(min_write) as usize;
+                let this = match self.chunk_option {
+                    0 => min_write,
+                    c => c.min(min_write),
+                } as usize;
                 let seed = self.stream.seed(&mut src);
                 fill::fill_compressible(&mut buf[at..at + this], seed, self.compress, pattern);
                 at += this;

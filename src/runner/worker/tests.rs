@@ -54,7 +54,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         seed: 7,
         seeds: crate::random::SeedSet::from_seed(7, 1),
         replay: None,
-        buf_peers: Default::default(),
+        buffers: Default::default(),
     }
 }
 
