@@ -429,7 +429,8 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
     }
 }
 
-/// zipf, pareto and normal with randrepeat=0 and a randseed: fio 3.33 seeds each
+/// zipf, pareto and normal (with and without a centre) with randrepeat=0 and a
+/// randseed: fio 3.33 seeds each
 /// file's generator from the offset seed there; ferrio (following fio ≥ 3.35) from
 /// the file name too, so only the 3.33 mode can be compared.
 #[test]
@@ -437,7 +438,19 @@ fn distributions_match_fio_333() {
     if !fio_available() {
         return;
     }
-    for d in ["zipf:1.2", "pareto:0.3", "normal:20", "normal:0"] {
+    // Centres (fio 3.33 takes one for each of the three) and bare names (fio's
+    // default values) too.
+    for d in [
+        "zipf:1.2",
+        "pareto:0.3",
+        "normal:20",
+        "normal:0",
+        "zipf:1.2:0.3",
+        "pareto:0.3:0.8",
+        "normal:20:0.25",
+        "zipf",
+        "pareto:0.5:0",
+    ] {
         let dist = format!("--random_distribution={d}");
         let job: &[&str] = &["--rw=randrw", "--bs=4k", "--nrfiles=2", "--loops=2", &dist];
         assert_pair(

@@ -148,8 +148,16 @@ pub enum FioSeeds {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RandomDistribution {
     Random,
-    Zipf(f64),
-    Pareto(f64),
+    /// zipf:<theta>[:center]; the centre (0..=1) replaces fio's random rotation.
+    Zipf {
+        theta: f64,
+        center: Option<f64>,
+    },
+    /// pareto:<h>[:center]
+    Pareto {
+        h: f64,
+        center: Option<f64>,
+    },
     /// normal:<stddev percent>[:center]
     Normal {
         dev_pct: f64,

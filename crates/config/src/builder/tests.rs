@@ -430,7 +430,13 @@ fn randomness() {
     assert!(!job(&["randrepeat=0"]).randseed_set);
     assert_eq!(j.randseed, 1234);
     assert_eq!(j.random_generator, RandomGenerator::Lfsr);
-    assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));
+    assert_eq!(
+        j.random_distribution,
+        RandomDistribution::Zipf {
+            theta: 1.2,
+            center: None
+        }
+    );
     assert_eq!(j.percentage_random, [50, 10, 10]);
     assert_eq!(
         job(&["random_generator=tausworthe64"]).random_generator,

@@ -62,16 +62,16 @@ pub const RANDOM: &[OptSpec] = &[
         ("lfsr", "linear feedback shift register: never repeats an offset"),
         ("tausworthe64", "strong 64-bit 2^258 cycle generator"),
     ]),
-    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf:θ, pareto:h, normal:dev[:center], zoned:a/r:..., zoned_abs:a/size:...", |j, c, v| {
+    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf[:θ[:center]], pareto[:h[:center]], normal[:dev[:center]], zoned:a/r:..., zoned_abs:a/size:...", |j, c, v| {
         j.random_distribution = parse_distribution(v, c.kb_base)?;
         Ok(())
     })
     .def("random")
     .vals(&[
         ("random", "uniform"),
-        ("zipf", "zipf:<theta>, theta > 0 and not 1"),
-        ("pareto", "pareto:<h>, 0 < h < 1"),
-        ("normal", "normal:<deviation %>[:<center 0..1>]"),
+        ("zipf", "zipf:<theta>[:<center 0..1>], theta > 0 and not 1 (default 1.1)"),
+        ("pareto", "pareto:<h>[:<center 0..1>], 0 < h < 1 (default 0.2)"),
+        ("normal", "normal:<deviation %>[:<center 0..1>], 0 <= deviation < 100 (default 0)"),
         ("zoned", "zoned:<access%>/<range%>:... (per direction with ',')"),
         ("zoned_abs", "zoned_abs:<access%>/<size>:... (per direction with ',')"),
     ]),
