@@ -79,7 +79,7 @@ complete -c ferrio -l bs -x -d 'Block size for I/O units, or read,write,trim blo
 complete -c ferrio -l blocksize -x -d 'Block size for I/O units, or read,write,trim block sizes'
 complete -c ferrio -l bsrange -x -d 'Range of block sizes to pick from, or read,write,trim ranges'
 complete -c ferrio -l blocksize_range -x -d 'Range of block sizes to pick from, or read,write,trim ranges'
-complete -c ferrio -l bssplit -x -d 'Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest), per direction with \',\''
+complete -c ferrio -l bssplit -x -d 'Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest; a fraction is cut to its integer part, as fio reads it), per direction with \',\''
 complete -c ferrio -l blockalign -x -d 'Align random offsets to this boundary (default: the minimum block size)'
 complete -c ferrio -l ba -x -d 'Align random offsets to this boundary (default: the minimum block size)'
 complete -c ferrio -l bs_unaligned -d 'Allow any block size within the range, not only multiples of the minimum'

@@ -163,6 +163,12 @@ const JOBS: &[&[&str]] = &[
         "--bssplit=4k/20:8k/80,16k/100",
         "--norandommap",
     ],
+    // Blank shares by fio's integer division (33/33/33: a draw past 99 falls to the
+    // last entry walked) and fractional percentages cut as fio's atoi reads them.
+    &["--rw=randread", "--bssplit=1k/:2k/:4k/"],
+    &["--rw=randrw", "--bssplit=1k/20:4k/:8k/:16k/"],
+    &["--rw=randrw", "--bssplit=4k/10.5:8k/89.5"],
+    &["--rw=randread", "--bssplit=4k/33.3:8k/33.3:16k/33.4"],
     &["--rw=randrw", "--bsrange=4k-32k"],
     &[
         "--rw=randwrite",

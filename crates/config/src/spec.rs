@@ -99,8 +99,9 @@ pub struct BlockSize {
     /// Smallest and largest block size (equal for a fixed bs).
     pub min: u64,
     pub max: u64,
-    /// bssplit entries (bs, percent); empty when not given. Percents sum to 100
-    /// after fio's rule of sharing the remainder among entries without a percent.
+    /// bssplit entries (bs, percent); empty when not given. Entries without a percent
+    /// share the remainder by fio's integer division, fractions are cut (fio's atoi),
+    /// so the sum can fall short of 100 (a draw past it takes the last entry walked).
     pub split: Vec<(u64, u32)>,
 }
 

@@ -199,7 +199,7 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
         .min(1),
     opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges", bsrange)
         .alias(&["blocksize_range"]),
-    opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest), per direction with ','", bssplit),
+    opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest; a fraction is cut to its integer part, as fio reads it), per direction with ','", bssplit),
     opt("blockalign", K::PerDirSize, C::BlockSize, "Align random offsets to this boundary (default: the minimum block size)", blockalign)
         .alias(&["ba"]),
     opt("bs_unaligned", K::Flag, C::BlockSize, "Allow any block size within the range, not only multiples of the minimum", |j, c, v| {
