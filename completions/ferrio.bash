@@ -144,7 +144,7 @@ _ferrio_values() {
         unlink) _ferrio_reply '0 1' ;;
         fallocate) _ferrio_reply 'native none posix keep truncate 0 1' ;;
         invalidate) _ferrio_reply '0 1' ;;
-        rw|readwrite) _ferrio_reply 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite' ;;
+        rw|readwrite) _ferrio_reply 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' ;;
         rw_sequencer) _ferrio_reply 'sequential identical' ;;
         bs_unaligned|blocksize_unaligned) _ferrio_reply '0 1' ;;
         ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio' ;;

@@ -409,6 +409,11 @@ impl Pattern {
             };
         }
         if let Some(w) = self.pending_write.take() {
+            // randtrimwrite's write takes the trim's block, but fio still counts it
+            // toward rw=randtrimwrite:N.
+            if self.random {
+                self.seq_hit();
+            }
             return w;
         }
         // A pick can find the file has nothing left (its random map is full): fio then
@@ -562,19 +567,7 @@ impl Pattern {
             }
             return Some((self.seq_offset(file, d), true));
         }
-        // rw=randxxx:N: only every N-th I/O draws a new offset.
-        let hit = if self.seq_nr > 0 {
-            self.seq_left -= 1;
-            if self.seq_left == 0 {
-                self.seq_left = self.seq_nr;
-                true
-            } else {
-                false
-            }
-        } else {
-            true
-        };
-        if !hit {
+        if !self.seq_hit() {
             return match self.sequencer {
                 RwSequencer::Sequential => Some((self.seq_or_random(file, d)?, true)),
                 RwSequencer::Identical => Some((self.files[file].last_start[d].unwrap_or(0), true)),
@@ -588,6 +581,20 @@ impl Pattern {
         let rel = b * self.align[d];
         let len = self.files[file].region.len;
         Some((if rel >= len { 0 } else { rel }, false))
+    }
+
+    /// rw=randxxx:N (fio's ddir_seq_nr): only every N-th I/O draws a new offset.
+    fn seq_hit(&mut self) -> bool {
+        if self.seq_nr == 0 {
+            return true;
+        }
+        self.seq_left -= 1;
+        if self.seq_left == 0 {
+            self.seq_left = self.seq_nr;
+            true
+        } else {
+            false
+        }
     }
 
     /// fio's get_next_rand_block: a time-based job starts a file over in place when

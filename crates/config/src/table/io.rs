@@ -59,6 +59,10 @@ const RW_VALUES: &[(&str, &str)] = &[
     ("readwrite", "sequential mixed reads and writes"),
     ("randrw", "random mixed reads and writes"),
     ("trimwrite", "trim and write the same blocks, sequentially"),
+    (
+        "randtrimwrite",
+        "trim and write the same blocks, at random offsets",
+    ),
 ];
 
 fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
@@ -76,7 +80,7 @@ fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
         "rw" | "readwrite" => (RwKind::ReadWrite, false),
         "randrw" => (RwKind::ReadWrite, true),
         "trimwrite" => (RwKind::TrimWrite, false),
-        "randtrimwrite" => return Err("rw=randtrimwrite is not supported by ferrio yet".into()),
+        "randtrimwrite" => (RwKind::TrimWrite, true),
         _ => return Err("not an allowed value".into()),
     };
     let nr = match nr {
