@@ -159,7 +159,11 @@ fn rw_modes() {
     assert_eq!(job(&["rw=read:-8k"]).rw.nr, -8192);
     assert!(bad(&["rw=randread:-8"]).contains("sequential"));
     assert!(bad(&["rw=randread:x"]).contains("bad ':N' suffix"));
-    assert!(bad(&["rw=randtrimwrite"]).contains("not supported by ferrio yet"));
+    let j = job(&["rw=randtrimwrite:4"]);
+    assert_eq!(
+        (j.rw.kind, j.rw.random, j.rw.nr),
+        (RwKind::TrimWrite, true, 4)
+    );
     assert!(bad(&["rw=randreadx"]).contains("allowed: read, write"));
 }
 
