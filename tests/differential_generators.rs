@@ -132,3 +132,64 @@ fn randtrimwrite_writes_each_block_it_trims() {
         .collect();
     assert!(firsts.windows(2).any(|w| w[1] < w[0]), "{firsts:?}");
 }
+
+#[test]
+fn bs_is_seq_rand_matches_fio() {
+    if !have_fio() {
+        return;
+    }
+    // Sequential I/Os (of either direction) take the first slot's sizes, random ones
+    // the second's.
+    for job in [
+        &[
+            "--rw=randread",
+            "--bsrange=1k-4k,8k-32k",
+            "--bs_is_seq_rand=1",
+            "--percentage_random=30",
+        ][..],
+        &[
+            "--rw=randwrite",
+            "--bssplit=4k/50:8k/50,16k/100",
+            "--bs_is_seq_rand=1",
+            "--percentage_random=60",
+            "--norandommap",
+        ],
+        &["--rw=randrw:4", "--bs=4k,8k", "--bs_is_seq_rand=1"],
+        &["--rw=rw", "--bs=8k,4k", "--bs_is_seq_rand=1"],
+    ] {
+        let mut job = job.to_vec();
+        job.extend(["--ioengine=psync", "--filename=dat"]);
+        assert_same(&job);
+    }
+}
+
+#[test]
+fn bs_is_seq_rand_sizes_follow_the_offsets() {
+    // Without bs_is_seq_rand, rw=rw with bs=8k,4k reads 8k and writes 4k; with it,
+    // every I/O is sequential, so all take the first slot: 8k.
+    let plain = ios("ferrio", &["--ioengine=null", "--rw=rw", "--bs=8k,4k"]);
+    assert!(plain
+        .iter()
+        .any(|l| l.starts_with("write") && l.ends_with(" 4096")));
+    let seq = ios(
+        "ferrio",
+        &[
+            "--ioengine=null",
+            "--rw=rw",
+            "--bs=8k,4k",
+            "--bs_is_seq_rand=1",
+        ],
+    );
+    assert!(seq.iter().all(|l| l.ends_with(" 8192")), "{seq:?}");
+    // All random: all take the second slot.
+    let rand = ios(
+        "ferrio",
+        &[
+            "--ioengine=null",
+            "--rw=randrw",
+            "--bs=8k,4k",
+            "--bs_is_seq_rand=1",
+        ],
+    );
+    assert!(rand.iter().all(|l| l.ends_with(" 4096")), "{rand:?}");
+}

@@ -151,6 +151,9 @@ pub struct Pattern {
     /// Granularity of random offsets per direction (fio's ba).
     align: [u64; 3],
     unaligned: bool,
+    /// bs_is_seq_rand: block sizes by how the offset was found (sequential: the read
+    /// slot, random: the write slot), not by direction.
+    bs_seq_rand: bool,
     dist: Dist,
     /// Smallest block over all directions (fio's rw_min_bs): the random map's block.
     map_block: u64,
@@ -260,6 +263,7 @@ impl Pattern {
             }),
             align,
             unaligned: spec.bs_unaligned,
+            bs_seq_rand: spec.bs_is_seq_rand,
             dist,
             map_block,
             files,
@@ -443,10 +447,16 @@ impl Pattern {
             }
         };
         let region_len = self.files[file].region.len;
-        let mut len = self.pick_len(d, rel, region_len);
+        // A random draw is exactly an offset the map must mark (fio's is_random).
+        let bs_d = match (self.bs_seq_rand, busy_ok) {
+            (false, _) => d,
+            (true, true) => 0,
+            (true, false) => 1,
+        };
+        let mut len = self.pick_len(bs_d, rel, region_len);
         // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
         // once they are reached), except a sequential one of a fixed block size.
-        if busy_ok && !self.random && self.bs[d].min == self.bs[d].max {
+        if busy_ok && !self.random && self.bs[bs_d].min == self.bs[bs_d].max {
             len = len.min(max_len);
         }
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));

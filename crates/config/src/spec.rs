@@ -231,6 +231,8 @@ pub struct JobSpec {
     /// blockalign per direction (0 = use the minimum block size).
     pub blockalign: [u64; 3],
     pub bs_unaligned: bool,
+    /// bs_is_seq_rand: the read/write block-size slots mean sequential/random.
+    pub bs_is_seq_rand: bool,
 
     // --- file handling
     pub direct: bool,

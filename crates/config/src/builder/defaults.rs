@@ -46,6 +46,7 @@ impl JobSpec {
             bs: [bs.clone(), bs.clone(), bs],
             blockalign: [0; 3],
             bs_unaligned: false,
+            bs_is_seq_rand: false,
             direct: false,
             sync: false,
             fsync: 0,

@@ -212,6 +212,11 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
     })
     .alias(&["blocksize_unaligned"])
     .def("0"),
+    opt("bs_is_seq_rand", K::Bool, C::BlockSize, "Read the per-direction block sizes (bs, bsrange, bssplit) as sequential,random instead of read,write: sequential I/Os of any direction take the first, random ones the second", |j, c, v| {
+        j.bs_is_seq_rand = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
 ];
 
 pub const ENGINE: &[OptSpec] = &[

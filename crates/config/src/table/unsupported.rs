@@ -15,7 +15,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
     u("atomic", "Atomic direct writes"),
     u("block_error_percentiles", "fio option"),
-    u("bs_is_seq_rand", "Block sizes per sequential/random instead of direction"),
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
