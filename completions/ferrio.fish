@@ -52,6 +52,7 @@ complete -c ferrio -l io_limit -x -d 'Total amount of I/O to do (default: size; 
 complete -c ferrio -l offset -x -d 'Start I/O at this offset in each file (or % of it)'
 complete -c ferrio -l fileoffset -x -d 'Start I/O at this offset in each file (or % of it)'
 complete -c ferrio -l offset_increment -x -d 'Offset added per clone (job number * this)'
+complete -c ferrio -l offset_align -x -d 'Round a percentage offset (offset=N%) up to a multiple of this (0: the smallest block size)'
 complete -c ferrio -l number_ios -x -d 'Stop after this many I/Os (0 = no limit)'
 complete -c ferrio -l fill_device -x -a '0 1' -d 'Write until the device or file system is full (ENOSPC)'
 complete -c ferrio -l fill_fs -x -a '0 1' -d 'Write until the device or file system is full (ENOSPC)'

@@ -14,7 +14,15 @@ use std::process::Command;
 
 /// (direction, offset, length) of every I/O `tool` logs for the job.
 fn ios(tool: &str, opts: &[&str]) -> Vec<String> {
+    ios_with(tool, opts, None)
+}
+
+/// The same, with `existing` bytes of zeroes in `dat` before the run.
+fn ios_with(tool: &str, opts: &[&str], existing: Option<usize>) -> Vec<String> {
     let d = scratch();
+    if let Some(n) = existing {
+        std::fs::write(d.path().join("dat"), vec![0u8; n]).unwrap();
+    }
     let log = d.path().join("io.log");
     let mut cmd = if tool == "fio" {
         Command::new("fio")
@@ -31,6 +39,7 @@ fn ios(tool: &str, opts: &[&str]) -> Vec<String> {
         ])
         .arg(format!("--write_iolog={}", log.display()))
         .args(opts)
+        .args(existing.is_none().then_some("--size=256k"))
         .output()
         .expect("run");
     assert!(
@@ -48,7 +57,19 @@ fn ios(tool: &str, opts: &[&str]) -> Vec<String> {
 }
 
 fn assert_same(opts: &[&str]) {
-    let (f, r) = (ios("fio", opts), ios("ferrio", opts));
+    assert_same_with(opts, None)
+}
+
+fn assert_same_with(opts: &[&str], existing: Option<usize>) {
+    let (mut f, mut r) = (
+        ios_with("fio", opts, existing),
+        ios_with("ferrio", opts, existing),
+    );
+    if opts.iter().any(|o| o.starts_with("--numjobs")) {
+        // Clones run at once and append to one log: compare the sets.
+        f.sort();
+        r.sort();
+    }
     assert!(f.len() > 8, "{opts:?}: fio logged only {f:?}");
     if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
         panic!(
@@ -192,4 +213,86 @@ fn bs_is_seq_rand_sizes_follow_the_offsets() {
         ],
     );
     assert!(rand.iter().all(|l| l.ends_with(" 4096")), "{rand:?}");
+}
+
+#[test]
+fn percentage_offsets_are_aligned_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    // offset=N% of an existing 1 MiB file, rounded up to offset_align, or to the
+    // smallest block size without it (33 % is 346030: 348160 with bs=4k).
+    for job in [
+        &["--rw=read", "--offset=33%", "--bs=4k"][..],
+        &[
+            "--rw=randread",
+            "--offset=33%",
+            "--offset_align=64k",
+            "--bs=4k",
+        ],
+        &[
+            "--rw=read",
+            "--offset=12%",
+            "--offset_align=1000",
+            "--bs=4k",
+        ],
+        &[
+            "--rw=read",
+            "--offset=10%",
+            "--numjobs=2",
+            "--offset_increment=100k",
+            "--bs=4k",
+        ],
+        &["--rw=read", "--offset=12%", "--size=256k", "--bs=4k"],
+        &["--rw=randread", "--offset=7%", "--bsrange=2k-8k"],
+    ] {
+        let mut job = job.to_vec();
+        job.extend(["--ioengine=psync", "--filename=dat"]);
+        assert_same_with(&job, Some(1 << 20));
+    }
+}
+
+#[test]
+fn offset_align_rounds_up() {
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=12%",
+            "--offset_align=1000",
+        ],
+        Some(1 << 20),
+    );
+    // 1 MiB × 12 % = 125829, up to a multiple of 1000.
+    assert_eq!(r[0], "read 126000 4096");
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=12%",
+        ],
+        Some(1 << 20),
+    );
+    assert_eq!(r[0], "read 126976 4096");
+    // A byte offset is left alone.
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=1000",
+            "--offset_align=4k",
+            "--size=64k",
+        ],
+        Some(1 << 20),
+    );
+    assert_eq!(r[0], "read 1000 4096");
 }

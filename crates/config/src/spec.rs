@@ -217,6 +217,9 @@ pub struct JobSpec {
     pub io_size: Option<u64>,
     pub offset: SizeOrPercent,
     pub offset_increment: u64,
+    /// offset_align: what a percentage offset is rounded up to (0: the smallest block
+    /// size).
+    pub offset_align: u64,
     pub number_ios: Option<u64>,
     pub fill_device: bool,
 

@@ -32,6 +32,7 @@ impl JobSpec {
             io_size: None,
             offset: SizeOrPercent::Bytes(0),
             offset_increment: 0,
+            offset_align: 0,
             number_ios: None,
             fill_device: false,
             rw: RwMode {

@@ -55,7 +55,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("merge_blktrace_scalars", "fio option"),
     u("numa_cpu_nodes", "NUMA CPU nodes"),
     u("numa_mem_policy", "NUMA memory policy"),
-    u("offset_align", "Offset alignment"),
     u("opendir", "Use all files below a directory"),
     u("openfiles", "Files kept open at once"),
     u("pre_read", "Pre-read files into memory"),
