@@ -353,3 +353,12 @@ fn laid_out_files_hold_the_jobs_buffer_contents() {
     ferrio_and_fio(&["rw=randrw", "refill_buffers", "dedupe_percentage=20"]);
     ferrio_and_fio(&["rw=write", "overwrite=1", "refill_buffers", "number_ios=16"]);
 }
+
+#[test]
+fn unused_units_still_draw_their_first_fill() {
+    // fio fills one buffer per iodepth unit at the start, even with a synchronous
+    // engine that uses one: with iodepth=4 the written data starts three fills later.
+    let one = ferrio_and_fio(&["rw=write", "refill_buffers"]);
+    let four = ferrio_and_fio(&["rw=write", "refill_buffers", "iodepth=4"]);
+    assert_eq!(four[..four.len() - 3 * BS], one[3 * BS..]);
+}

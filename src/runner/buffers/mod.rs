@@ -111,6 +111,8 @@ impl BufferPolicy {
             p => (spec.zero_buffers, p),
         };
         let refill = spec.refill_buffers || (compress != 0 && !b.refill_set);
+        // (Verify, when it comes: fio never scrambles a verify job's buffers and turns
+        // refill_buffers on unless it was given — b.refill_set says whether.)
         let scramble = spec.scramble_buffers
             && (b.scramble_set || !(spec.zero_buffers && b.zero_set))
             && !b.compress_given;
@@ -227,6 +229,17 @@ impl BufferPolicy {
     pub fn new_pass(&mut self) {
         if self.reseed_each_pass {
             self.stream.reseed();
+        }
+    }
+
+    /// Draw the first fills of `n` units that are never used (fio allocates iodepth
+    /// units whatever the engine), leaving the streams where fio's are.
+    pub fn skip_units(&mut self, n: usize) {
+        if self.writes && n > 0 {
+            let mut scratch = vec![0u8; self.max_bs];
+            for _ in 0..n {
+                self.fill(&mut scratch);
+            }
         }
     }
 

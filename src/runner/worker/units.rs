@@ -96,6 +96,12 @@ impl Units {
                 done_ns: None,
             });
         }
+        // fio fills a buffer for each of its iodepth units even where the engine uses
+        // fewer (a synchronous one uses one): draw those fills too, so the contents
+        // that follow are fio's.
+        if real_buffers {
+            policy.skip_units((spec.iodepth.max(1) as usize).saturating_sub(depth));
+        }
         Ok(Units {
             io,
             times: vec![UnitTimes::default(); depth],
