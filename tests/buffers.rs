@@ -286,6 +286,16 @@ fn impossible_dedupe_settings_are_refused() {
             "dedupe_percentage",
         ),
         (
+            vec![
+                "--size=64k",
+                "--dedupe_percentage=50",
+                "--dedupe_mode=working_set",
+                "--dedupe_working_set_percentage=1",
+                "--filename=X",
+            ],
+            "working set is empty",
+        ),
+        (
             vec!["--size=1M", "--dedupe_mode=sometimes", "--filename=X"],
             "dedupe_mode",
         ),

@@ -57,8 +57,15 @@ impl Default for BuffersSpec {
 
 impl BuffersSpec {
     /// fio's cross-option rule for the working-set mode; `files` is the job's file
-    /// count, `size_given` whether size= was set.
-    pub fn check(&self, size_given: bool, files: usize) -> Result<(), String> {
+    /// count, `size_given` whether size= was set, `size_bytes` its value when given in
+    /// bytes, `min_write` the smallest write block size.
+    pub fn check(
+        &self,
+        size_given: bool,
+        size_bytes: Option<u64>,
+        min_write: u64,
+        files: usize,
+    ) -> Result<(), String> {
         if self.dedupe_percentage == 0 || self.dedupe_mode != DedupeMode::WorkingSet {
             return Ok(());
         }
@@ -77,6 +84,16 @@ impl BuffersSpec {
                 "dedupe_percentage={} cannot be reached: dedupe_working_set_percentage={} of the size is unique data (their sum must be at most 100)",
                 self.dedupe_percentage, self.dedupe_working_set_percentage
             ));
+        }
+        // fio would pick from an empty working set; refuse before anything runs.
+        if let Some(size) = size_bytes {
+            if size * self.dedupe_working_set_percentage as u64 / 100 < min_write.max(1) {
+                return Err(format!(
+                    "dedupe working set is empty: dedupe_working_set_percentage={} of size={size} is less than one {}-byte block",
+                    self.dedupe_working_set_percentage,
+                    min_write.max(1)
+                ));
+            }
         }
         Ok(())
     }
