@@ -398,6 +398,9 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
     let jobs: &[&[&str]] = &[
         &["--rw=randread", "--bs=4k"],
         &["--rw=randread", "--bs=4k", "--randseed=42"],
+        // A given randseed turns randrepeat off in fio: loops do not repeat.
+        &["--rw=randread", "--bs=4k", "--randseed=42", "--loops=2"],
+        &["--rw=randrw", "--bs=4k", "--randseed=42", "--loops=2"],
         &["--rw=randrw", "--bs=4k", "--rwmixread=70", "--loops=2"],
         &["--rw=randrw", "--bs=4k", "--norandommap", "--loops=2"],
         &[

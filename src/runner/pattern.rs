@@ -170,7 +170,8 @@ pub struct Pattern {
     pending_write: Option<NextIo>,
     seeds: SeedSet,
     use64: bool,
-    /// fio reseeds every stream at each new pass when randrepeat is set.
+    /// fio reseeds every stream at each new pass when randrepeat is set (and no
+    /// randseed was given).
     reseed_each_pass: bool,
     time_based: bool,
     rng: Streams,
@@ -275,7 +276,9 @@ impl Pattern {
             pending_write: None,
             seeds: seeds.clone(),
             use64,
-            reseed_each_pass: spec.randrepeat,
+            // fio turns randrepeat off when randseed is given (its fix-up), so only
+            // then do loops repeat.
+            reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
             iolog: None,
