@@ -319,11 +319,11 @@ impl<'a> Worker<'a> {
         let due_ns = self.pace(io.op, io.len);
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, 0);
         }
         let start_ns = self.read_clock();
         let issue_ns = if work == BufferWork::AfterStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, start_ns);
             self.read_clock()
         } else {
             start_ns
@@ -493,7 +493,9 @@ impl<'a> Worker<'a> {
     /// ferrio keeps the files open but drops their cached pages the same way, so a
     /// time-based job does the same work under both.
     fn new_pass(&mut self) {
-        self.pattern.reset_pass();
+        if self.pattern.reset_pass() {
+            self.io.units.new_pass();
+        }
         let spec = &self.plan.spec;
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {

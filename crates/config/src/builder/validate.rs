@@ -46,6 +46,18 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    let files = if job.filenames.is_empty() {
+        job.nrfiles as usize
+    } else {
+        job.filenames.len()
+    };
+    let size_bytes = match job.size {
+        Some(crate::spec::SizeOrPercent::Bytes(b)) => Some(b),
+        _ => None,
+    };
+    job.buffers
+        .check(job.size.is_some(), size_bytes, job.bs[1].min, files)
+        .map_err(at)?;
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

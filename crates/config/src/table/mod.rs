@@ -7,6 +7,7 @@
 //! The entries live in one file per category group; [`all`] chains them in
 //! documentation order.
 
+mod buffers;
 mod docs;
 mod engine;
 mod errors;
@@ -356,7 +357,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(steadystate::STEADYSTATE)
         .chain(pacing::PACING)
         .chain(random::RANDOM)
-        .chain(random::BUFFERS)
+        .chain(buffers::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
         .chain(lifecycle::LIFECYCLE)
