@@ -19,7 +19,12 @@ pub const EXIT_INTERRUPTED: i32 = 128;
 /// Run and report; returns the process exit code: 0 success, 1 bad input or an I/O
 /// error, [`EXIT_INTERRUPTED`] when a signal stopped the run.
 pub fn run(inv: Invocation) -> i32 {
-    match run_inner(inv) {
+    run_keeping(inv, &mut |_| {})
+}
+
+/// [`run`], handing the final report to `keep` before it is printed (sweeps, repeats).
+pub fn run_keeping(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> i32 {
+    match run_inner(inv, keep) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -58,7 +63,7 @@ fn prepare(inv: &Invocation) -> Result<Prepared, String> {
     Ok((threads, steadystate))
 }
 
-fn run_inner(inv: Invocation) -> Result<i32, String> {
+fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, String> {
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
@@ -159,6 +164,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
+    keep(&report);
     write_reports(&mut out, &inv, &report, &live)?;
     if inv.flags.bandwidth_log {
         crate::tools::trigger::write_bandwidth_logs()?;

@@ -11,5 +11,6 @@ pub mod install;
 pub mod live;
 pub mod random;
 pub mod runner;
+pub mod sweep;
 pub mod sys;
 pub mod tools;

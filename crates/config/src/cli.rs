@@ -24,6 +24,10 @@ mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod reports;
+mod row;
+
+pub use reports::SweepPoint;
 
 /// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
 pub const FIO_VERSION: &str = "3.33";
@@ -115,6 +119,8 @@ pub struct GlobalFlags {
     pub idle_prof: Option<IdleProf>,
     /// --warnings-fatal: a job warning is an error.
     pub warnings_fatal: bool,
+    /// --sweep, --repeat, --html, --prometheus, --compare (docs/reports.md).
+    pub reports: crate::ext::ReportFlags,
 }
 
 /// What --idle-prof reports.
@@ -158,6 +164,7 @@ impl Default for GlobalFlags {
             trigger: TriggerFlags::default(),
             idle_prof: None,
             warnings_fatal: false,
+            reports: Default::default(),
         }
     }
 }
@@ -190,6 +197,13 @@ pub enum Command {
     MemcpyTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --sweep / --repeat: run every point in order, then print one table.
+    Sweep(Vec<SweepPoint>),
+    /// --compare: compare two JSON reports.
+    Compare {
+        before: PathBuf,
+        after: PathBuf,
+    },
     /// --install-extras=DIR[,fio]: write the binary, man page and completions under
     /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
     InstallExtras {
@@ -244,6 +258,9 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
 }
 
 fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+    if raw.flags.reports.compare {
+        return reports::compare(&raw);
+    }
     let mut file_sections = Vec::new();
     for f in &raw.files {
         file_sections.push(jobfile::parse_file(f, env)?);
@@ -260,6 +277,13 @@ fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     };
     if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
         return Ok(Command::Print(String::new()));
+    }
+    if raw.flags.reports.is_series() {
+        let points = reports::sweep(&raw, &file_sections, &ov)?;
+        return Ok(match raw.parse_only {
+            true => Command::Check(points[0].inv.clone()),
+            false => Command::Sweep(points),
+        });
     }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
     if raw.flags.warnings_fatal {

@@ -8,6 +8,7 @@ pub mod errors;
 pub mod live;
 pub mod logs;
 pub mod pacing;
+pub mod reports;
 pub mod sim;
 pub mod steadystate;
 
@@ -16,5 +17,6 @@ pub use errors::ErrorPolicy;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;
+pub use reports::{ReportFlags, SweepAxis};
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
