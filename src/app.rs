@@ -125,6 +125,8 @@ fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, S
     let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
+    let series = Arc::new(live::series::SeriesFactory::default());
+    factories.0.push(Box::new(series.clone()));
     let to_stdout = inv.flags.output.is_none();
     let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
     factories.0.extend(live.factories());
@@ -159,6 +161,7 @@ fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, S
         report.cpu_idleness = Some(crate::tools::idle::measure(before, &after, percpu));
     }
     runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
+    series.attach(&results, &mut report);
     for (_, r) in &results.threads {
         if let Some((_, msg)) = &r.error {
             eprintln!("ferrio: {msg}");

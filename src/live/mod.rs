@@ -11,6 +11,7 @@ pub mod eta;
 pub mod hub;
 pub mod publish;
 pub mod report;
+pub mod series;
 
 use crate::runner::observer::ObserverFactory;
 use crate::runner::plan::ThreadPlan;

@@ -8,6 +8,7 @@ pub mod interval;
 pub mod json;
 pub mod model;
 pub mod normal;
+pub mod series;
 pub mod sweep;
 pub mod terse;
 pub mod unified;

@@ -15,8 +15,8 @@ use crate::table;
 use crate::values::{parse_int, parse_time, TimeUnit};
 use std::path::PathBuf;
 
-pub(super) use super::row::{Action, Arg};
 use super::row::{flag, refused, Flag};
+pub(super) use super::row::{Action, Arg};
 
 fn val(v: Option<&str>) -> &str {
     v.unwrap_or("")

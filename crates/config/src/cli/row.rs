@@ -57,7 +57,12 @@ pub(super) const fn flag(
     }
 }
 
-pub(super) const fn refused(names: &'static [&'static str], short: char, arg: Arg, why: &'static str) -> Flag {
+pub(super) const fn refused(
+    names: &'static [&'static str],
+    short: char,
+    arg: Arg,
+    why: &'static str,
+) -> Flag {
     Flag {
         names,
         short: Some(short),
@@ -67,4 +72,3 @@ pub(super) const fn refused(names: &'static [&'static str], short: char, arg: Ar
         action: Action::Refuse(why),
     }
 }
-
