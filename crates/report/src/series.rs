@@ -25,6 +25,19 @@ pub struct Interval {
     pub dir: [IntervalDir; 3],
 }
 
+/// One interval of one direction, as rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    /// End of the interval, ms after the measured phase began.
+    pub t_ms: u64,
+    /// Bytes per second.
+    pub bw: f64,
+    pub iops: f64,
+    pub lat_mean_ns: f64,
+    /// Latency at [`PERCENTILES`], ns.
+    pub lat_pct_ns: [u64; 4],
+}
+
 /// One job's intervals (`job` indexes `RunReport::jobs`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct JobSeries {
@@ -52,9 +65,8 @@ impl JobSeries {
         }
     }
 
-    /// Per interval of direction `d`: (end ms, bytes/s, IOPS, mean latency ns,
-    /// latency at [`PERCENTILES`] ns). Intervals with no I/O in `d` are skipped.
-    pub fn rows(&self, d: usize) -> Vec<(u64, f64, f64, f64, [u64; 4])> {
+    /// Direction `d`'s intervals as rates; intervals with no I/O in `d` are skipped.
+    pub fn rows(&self, d: usize) -> Vec<Row> {
         let mut prev = 0;
         let mut out = Vec::new();
         for iv in &self.intervals {
@@ -65,13 +77,13 @@ impl JobSeries {
                 continue;
             }
             let p = x.lat.percentiles(&PERCENTILES);
-            out.push((
-                iv.t_ms,
-                x.bytes as f64 / span_s,
-                x.ios as f64 / span_s,
-                x.lat.mean(),
-                [p[0], p[1], p[2], p[3]],
-            ));
+            out.push(Row {
+                t_ms: iv.t_ms,
+                bw: x.bytes as f64 / span_s,
+                iops: x.ios as f64 / span_s,
+                lat_mean_ns: x.lat.mean(),
+                lat_pct_ns: [p[0], p[1], p[2], p[3]],
+            });
         }
         out
     }
@@ -94,15 +106,16 @@ pub fn json(series: &[JobSeries], job_names: &[String]) -> Value {
                     continue;
                 }
                 let mut c = Object::new();
-                let col = |f: &dyn Fn(&(u64, f64, f64, f64, [u64; 4])) -> Value| {
-                    rows.iter().map(f).collect::<Vec<Value>>()
-                };
-                c.arr("t_ms", col(&|r| Value::Int(r.0.into())));
-                c.arr("bw_bytes", col(&|r| Value::Float(r.1)));
-                c.arr("iops", col(&|r| Value::Float(r.2)));
-                c.arr("lat_mean_ns", col(&|r| Value::Float(r.3)));
+                let col = |f: &dyn Fn(&Row) -> Value| rows.iter().map(f).collect::<Vec<Value>>();
+                c.arr("t_ms", col(&|r| Value::Int(r.t_ms.into())));
+                c.arr("bw_bytes", col(&|r| Value::Float(r.bw)));
+                c.arr("iops", col(&|r| Value::Float(r.iops)));
+                c.arr("lat_mean_ns", col(&|r| Value::Float(r.lat_mean_ns)));
                 for (i, p) in PERCENTILES.iter().enumerate() {
-                    c.arr(&format!("lat_p{p}_ns"), col(&|r| Value::Int(r.4[i].into())));
+                    c.arr(
+                        &format!("lat_p{p}_ns"),
+                        col(&|r| Value::Int(r.lat_pct_ns[i].into())),
+                    );
                 }
                 o.obj(name, c);
             }
@@ -143,10 +156,10 @@ mod tests {
         };
         let r = a.rows(0);
         assert_eq!(r.len(), 2);
-        assert_eq!((r[0].0, r[0].2), (500, 200.0));
-        assert_eq!(r[1].2, 400.0);
-        assert_eq!(r[1].1, 400.0 * 4096.0);
-        assert!((r[0].3 - 1000.0).abs() < 1e-6);
+        assert_eq!((r[0].t_ms, r[0].iops), (500, 200.0));
+        assert_eq!(r[1].iops, 400.0);
+        assert_eq!(r[1].bw, 400.0 * 4096.0);
+        assert!((r[0].lat_mean_ns - 1000.0).abs() < 1e-6);
         assert!(a.rows(1).is_empty());
         let b = JobSeries {
             job: 0,
@@ -155,9 +168,9 @@ mod tests {
         };
         a.merge(&b);
         let r = a.rows(0);
-        assert_eq!(r[0].2, 400.0);
-        assert!((r[0].3 - 2000.0).abs() < 1e-6);
-        assert!(r[0].4[3] >= 2900, "{:?}", r[0].4);
-        assert_eq!(r[1].2, 400.0);
+        assert_eq!(r[0].iops, 400.0);
+        assert!((r[0].lat_mean_ns - 2000.0).abs() < 1e-6);
+        assert!(r[0].lat_pct_ns[3] >= 2900, "{:?}", r[0].lat_pct_ns);
+        assert_eq!(r[1].iops, 400.0);
     }
 }
