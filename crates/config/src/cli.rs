@@ -200,9 +200,11 @@ pub enum Command {
     /// --sweep / --repeat: run every point in order, then print one table.
     Sweep(Vec<SweepPoint>),
     /// --compare: compare two JSON reports.
+    /// `json`: print the comparison as JSON (--output-format=json).
     Compare {
         before: PathBuf,
         after: PathBuf,
+        json: bool,
     },
     /// --install-extras=DIR[,fio]: write the binary, man page and completions under
     /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).

@@ -136,6 +136,9 @@ pub(super) fn compare(raw: &Raw) -> Result<Command, ConfigError> {
         [a, b] if raw.sections.is_empty() => Ok(Command::Compare {
             before: a.clone(),
             after: b.clone(),
+            json: raw.flags.output_formats.iter().any(|f| {
+                matches!(f, super::OutputFormat::Json | super::OutputFormat::JsonPlus)
+            }),
         }),
         _ => Err(ConfigError(
             "--compare takes two JSON reports and nothing else: ferrio --compare before.json after.json"
