@@ -66,6 +66,7 @@ fn prepare(inv: &Invocation) -> Result<Prepared, String> {
 fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, String> {
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
+    let prometheus = live::prometheus::Endpoint::bind(&inv.flags.reports)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -138,6 +139,7 @@ fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, S
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
+    let prometheus = prometheus.map(|p| p.serve(live.hub(), &threads, steadystate.clone()));
     let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
     if let Some(t) = trigger {
@@ -169,6 +171,9 @@ fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, S
     }
     keep(&report);
     write_reports(&mut out, &inv, &report, &live)?;
+    if let Some(p) = prometheus {
+        p.finish(&stop);
+    }
     if inv.flags.bandwidth_log {
         crate::tools::trigger::write_bandwidth_logs()?;
     }

@@ -136,7 +136,10 @@ fn reports_without_interval_samples_use_fios_sample_summaries() {
     let bw = metric(c, "bandwidth");
     let (lo, hi) = (f(&bw["ci95_low_pct"]), f(&bw["ci95_high_pct"]));
     let model = (1.0 / 1.05 - 1.0) * 100.0;
-    assert!(lo <= model && model <= hi && hi < 0.0, "model {model}% outside [{lo}, {hi}]");
+    assert!(
+        lo <= model && model <= hi && hi < 0.0,
+        "model {model}% outside [{lo}, {hi}]"
+    );
     let p99 = metric(c, "p99 latency");
     assert_eq!(p99["verdict"], "no interval samples");
     assert!(p99["ci95_low_pct"].is_null());

@@ -170,6 +170,7 @@ pub(super) const FLAGS: &[Flag] = &[
     super::reports::CV_LIMIT,
     super::reports::HTML,
     super::reports::PROMETHEUS,
+    super::reports::PROMETHEUS_LINGER,
     super::reports::COMPARE,
     flag(
         &["section"],

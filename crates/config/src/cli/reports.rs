@@ -111,6 +111,20 @@ pub(super) const PROMETHEUS: Flag = flag(
     },
 );
 
+pub(super) const PROMETHEUS_LINGER: Flag = flag(
+    &["prometheus-linger"],
+    None,
+    Arg::Value,
+    "T",
+    "ferrio: after the run, serve the final values until\na scrape has read them, at most T (seconds by default)",
+    |r, v| {
+        let v = v.unwrap_or("");
+        let us = parse_time(v, TimeUnit::S).map_err(|e| flag_err("prometheus-linger", v, &e))?;
+        r.flags.reports.prometheus_linger_ms = us / 1000;
+        Ok(())
+    },
+);
+
 pub(super) const COMPARE: Flag = flag(
     &["compare"],
     None,

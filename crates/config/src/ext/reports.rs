@@ -20,6 +20,9 @@ pub struct ReportFlags {
     pub html: Option<PathBuf>,
     /// `--prometheus=ADDR`: serve live metrics at http://ADDR/metrics during the run.
     pub prometheus: Option<String>,
+    /// `--prometheus-linger=T`: after the run, keep serving the final values until
+    /// one scrape has read them, at most T (milliseconds).
+    pub prometheus_linger_ms: u64,
     /// `--compare`: the positional arguments are two JSON reports to compare.
     pub compare: bool,
 }
@@ -33,6 +36,7 @@ impl Default for ReportFlags {
             cv_limit_pct: 5.0,
             html: None,
             prometheus: None,
+            prometheus_linger_ms: 0,
             compare: false,
         }
     }
