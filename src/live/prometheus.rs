@@ -176,6 +176,9 @@ fn serve_loop(
     }
 }
 
+/// (when, ios, bytes) of one job and direction at the previous scrape.
+type Seen = (Instant, u64, u64);
+
 /// What a scrape reads.
 struct State {
     hub: Arc<Hub>,
@@ -184,7 +187,7 @@ struct State {
     plans: Vec<ThreadPlan>,
     steadystate: Arc<SteadyStateFactory>,
     /// (job, dir) → (when, ios, bytes) at the previous scrape, for the rate gauges.
-    last: Mutex<HashMap<(usize, usize), (Instant, u64, u64)>>,
+    last: Mutex<HashMap<(usize, usize), Seen>>,
     /// The first scrape's rates are since the endpoint started serving.
     created: Instant,
 }
