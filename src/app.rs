@@ -171,6 +171,7 @@ fn run_inner(inv: Invocation, keep: &mut dyn FnMut(&RunReport)) -> Result<i32, S
     }
     keep(&report);
     write_reports(&mut out, &inv, &report, &live)?;
+    crate::sweep::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
         p.finish(&stop);
     }

@@ -105,7 +105,9 @@ fn prometheus_scrapes_a_running_job_and_its_totals_match_the_json() {
     loop {
         let t = get(prom_port, "/api/v1/targets").unwrap_or_default();
         let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
-        let health = v["data"]["activeTargets"][0]["health"].as_str().unwrap_or("");
+        let health = v["data"]["activeTargets"][0]["health"]
+            .as_str()
+            .unwrap_or("");
         if health == "down" || health == "up" {
             break;
         }

@@ -70,7 +70,7 @@ fn sim_depth_sweep_follows_littles_law_in_every_row() {
             );
             // Little's law on the table's own numbers.
             assert!(((x * lat / 1e9) / n - 1.0).abs() <= 0.01, "{dist} N={n}");
-            assert_eq!(r["rw"], "read");
+            assert_eq!(r["dir"], "read");
             assert!(num(&r["bw_bytes"]["mean"]) > 0.0);
         }
     }
@@ -89,7 +89,10 @@ fn text_and_csv_tables_have_a_row_per_point_and_direction() {
     let out = run_ok(&a);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("| bs | iodepth | job | rw "), "{text}");
+    assert!(
+        lines[0].starts_with("| bs | iodepth | job | dir "),
+        "{text}"
+    );
     // 2 bs × 2 depths × (read, write) rows, after the header and the rule.
     let table: Vec<&&str> = lines.iter().filter(|l| l.starts_with("| ")).collect();
     assert_eq!(table.len(), 9, "{text}");
@@ -99,7 +102,7 @@ fn text_and_csv_tables_have_a_row_per_point_and_direction() {
     );
     let csv_head = lines
         .iter()
-        .position(|l| l.starts_with("bs,iodepth,job,rw"))
+        .position(|l| l.starts_with("bs,iodepth,job,dir"))
         .unwrap();
     let csv = &lines[csv_head + 1..];
     assert_eq!(csv.len(), 8, "{text}");

@@ -157,3 +157,15 @@ fn print(
     }
     Ok(())
 }
+
+/// `--html=FILE` for a single run.
+pub fn write_run_html(
+    flags: &ferrio_config::GlobalFlags,
+    report: &RunReport,
+) -> Result<(), String> {
+    match &flags.reports.html {
+        Some(path) => std::fs::write(path, ferrio_report::html::run_page(report))
+            .map_err(|e| format!("cannot write --html '{}': {e}", path.display())),
+        None => Ok(()),
+    }
+}

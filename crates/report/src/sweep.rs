@@ -173,7 +173,7 @@ fn kiops(iops: f64) -> String {
 /// The Markdown table (readable as text).
 pub fn render_text(t: &Table) -> String {
     let mut head: Vec<String> = t.axes.clone();
-    head.extend(["job", "rw", "IOPS", "BW MiB/s", "mean lat us"].map(String::from));
+    head.extend(["job", "dir", "IOPS", "BW MiB/s", "mean lat us"].map(String::from));
     head.extend(PERCENTILES.iter().map(|p| format!("p{p} us")));
     let repeated = t.repeat > 1;
     if repeated {
@@ -272,7 +272,7 @@ fn csv_cell(s: &str) -> String {
 pub fn render_csv(t: &Table) -> String {
     let names = Metrics::default().named().map(|n| n.0);
     let mut head: Vec<String> = t.axes.iter().map(|a| csv_cell(a)).collect();
-    head.extend(["job", "rw", "runs"].map(String::from));
+    head.extend(["job", "dir", "runs"].map(String::from));
     for n in names {
         head.push(n.to_string());
         if t.repeat > 1 {
@@ -333,7 +333,7 @@ pub fn render_json(t: &Table) -> String {
             }
             o.obj("point", point);
             o.str("job", &r.job);
-            o.str("rw", r.dir);
+            o.str("dir", r.dir);
             o.int("runs", r.runs.len() as u64);
             for (i, n) in names.iter().enumerate() {
                 let s = r.spread(i);
@@ -402,7 +402,7 @@ mod tests {
         let text = render_text(&t);
         let lines: Vec<&str> = text.lines().collect();
         assert!(
-            lines[0].starts_with("| iodepth | job | rw   |  IOPS |"),
+            lines[0].starts_with("| iodepth | job | dir  |  IOPS |"),
             "{text}"
         );
         assert!(
@@ -414,7 +414,7 @@ mod tests {
         assert!(text.contains("stopped after 2 of 3 points"));
         let csv = render_csv(&t);
         let l: Vec<&str> = csv.lines().collect();
-        assert!(l[0].starts_with("iodepth,job,rw,runs,bw_bytes,bw_bytes_stddev"));
+        assert!(l[0].starts_with("iodepth,job,dir,runs,bw_bytes,bw_bytes_stddev"));
         assert!(l[1].ends_with(",0") && l[2].ends_with(",1"), "{csv}");
         let json = render_json(&t);
         assert!(json.contains("\"unstable\" : 1"), "{json}");
