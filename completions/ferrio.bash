@@ -7,12 +7,12 @@ _ferrio_words='
     --name= --output-format= --output= --minimal --append-terse
     --append-terse= --terse-version= --eta= --eta-interval= --eta-newline=
     --status-interval= --json-lines --interval-percentiles= --sweep=
-    --repeat= --settle= --cv-limit= --html= --prometheus= --compare
-    --section= --readonly --parse-only --merge-blktrace-only --showcmd
-    --cmdhelp --cmdhelp= --enghelp --enghelp= --debug= --bandwidth-log
-    --trigger-file= --trigger-timeout= --trigger= --trigger-remote=
-    --idle-prof= --max-jobs= --alloc-size= --warnings-fatal --aux-path=
-    --cpuclock-test --clock-bench --install-extras= --memcpytest
+    --repeat= --settle= --cv-limit= --html= --prometheus=
+    --prometheus-linger= --compare --section= --readonly --parse-only
+    --merge-blktrace-only --showcmd --cmdhelp --cmdhelp= --enghelp --enghelp=
+    --debug= --bandwidth-log --trigger-file= --trigger-timeout= --trigger=
+    --trigger-remote= --idle-prof= --max-jobs= --alloc-size= --warnings-fatal
+    --aux-path= --cpuclock-test --clock-bench --install-extras= --memcpytest
     --memcpytest= --version --help --description= --filename= --directory=
     --filename_format= --nrfiles= --nr_files= --size= --filesize= --io_size=
     --io_limit= --offset= --fileoffset= --offset_increment= --number_ios=
@@ -64,36 +64,36 @@ _ferrio_words='
 _ferrio_next='
     name output-format output terse-version eta eta-interval eta-newline
     status-interval interval-percentiles sweep repeat settle cv-limit html
-    prometheus section debug trigger-file trigger-timeout trigger
-    trigger-remote idle-prof max-jobs alloc-size aux-path install-extras
-    description filename directory filename_format nrfiles nr_files size
-    filesize io_size io_limit offset fileoffset offset_increment number_ios
-    fill_device fill_fs direct buffered sync fsync fdatasync end_fsync
-    fsync_on_close create_on_open create_only allow_file_create
-    allow_mounted_write overwrite unlink fallocate invalidate rw readwrite
-    rw_sequencer rwmixread rwmixwrite bs blocksize bsrange blocksize_range
-    bssplit blockalign ba ioengine iodepth sim_lat sim_channels sim_bw
-    sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw iodepth_batch
-    iodepth_batch_submit iodepth_batch_complete_min iodepth_batch_complete
-    iodepth_batch_complete_max iodepth_low sqthread_poll_cpu nonvectored
-    force_async hipri_percentage nowait mem iomem iomem_align mem_align
-    cpus_allowed_policy numjobs wait_for runtime timeout ramp_time startdelay
-    loops steadystate ss steadystate_duration ss_dur steadystate_ramp_time
-    ss_ramp steadystate_check_interval ss_interval rate rate_min ratemin
-    rate_iops rate_iops_min rate_process rate_cycle ratecycle
-    rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks
-    thinktime_blocks_type thinktime_iotime randrepeat allrandrepeat randseed
-    fio_seeds file_service_type random_generator random_distribution
-    percentage_random scramble_buffers buffer_pattern unified_rw_reporting
-    percentile_list clat_percentiles lat_percentiles slat_percentiles
-    disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime
-    kb_base unit_base disk_util clocksource cpus_allowed nice read_iolog
-    replay_no_stall replay_redirect replay_scale replay_align write_iolog
-    write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec
-    log_hist_msec log_hist_coarseness log_window_value log_max_value
-    log_offset log_prio log_issue_time log_unix_epoch per_job_logs
-    continue_on_error ignore_error error_dump create_serialize create_fsync
-    unique_filename softrandommap
+    prometheus prometheus-linger section debug trigger-file trigger-timeout
+    trigger trigger-remote idle-prof max-jobs alloc-size aux-path
+    install-extras description filename directory filename_format nrfiles
+    nr_files size filesize io_size io_limit offset fileoffset
+    offset_increment number_ios fill_device fill_fs direct buffered sync
+    fsync fdatasync end_fsync fsync_on_close create_on_open create_only
+    allow_file_create allow_mounted_write overwrite unlink fallocate
+    invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs blocksize
+    bsrange blocksize_range bssplit blockalign ba ioengine iodepth sim_lat
+    sim_channels sim_bw sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw
+    iodepth_batch iodepth_batch_submit iodepth_batch_complete_min
+    iodepth_batch_complete iodepth_batch_complete_max iodepth_low
+    sqthread_poll_cpu nonvectored force_async hipri_percentage nowait mem
+    iomem iomem_align mem_align cpus_allowed_policy numjobs wait_for runtime
+    timeout ramp_time startdelay loops steadystate ss steadystate_duration
+    ss_dur steadystate_ramp_time ss_ramp steadystate_check_interval
+    ss_interval rate rate_min ratemin rate_iops rate_iops_min rate_process
+    rate_cycle ratecycle rate_ignore_thinktime thinktime thinktime_spin
+    thinktime_blocks thinktime_blocks_type thinktime_iotime randrepeat
+    allrandrepeat randseed fio_seeds file_service_type random_generator
+    random_distribution percentage_random scramble_buffers buffer_pattern
+    unified_rw_reporting percentile_list clat_percentiles lat_percentiles
+    slat_percentiles disable_lat disable_clat disable_slat gtod_reduce
+    bwavgtime iopsavgtime kb_base unit_base disk_util clocksource
+    cpus_allowed nice read_iolog replay_no_stall replay_redirect replay_scale
+    replay_align write_iolog write_bw_log write_iops_log write_lat_log
+    write_hist_log log_avg_msec log_hist_msec log_hist_coarseness
+    log_window_value log_max_value log_offset log_prio log_issue_time
+    log_unix_epoch per_job_logs continue_on_error ignore_error error_dump
+    create_serialize create_fsync unique_filename softrandommap
 '
 
 # Replies: the words in $1 that start with $_ferrio_val (after its last comma,

@@ -21,6 +21,7 @@ complete -c ferrio -l settle -x -d 'ferrio: pause T between sweep points and rep
 complete -c ferrio -l cv-limit -x -d 'ferrio: flag a point unstable when its throughput\'s coefficient of variation across repeats exceeds PCT (default 5)'
 complete -c ferrio -l html -x -d 'ferrio: also write a self-contained HTML report (charts; no network needed to view it)'
 complete -c ferrio -l prometheus -x -d 'ferrio: serve live metrics for Prometheus at http://ADDR/metrics during the run (e.g. 127.0.0.1:9269)'
+complete -c ferrio -l prometheus-linger -x -d 'ferrio: after the run, serve the final values until a scrape has read them, at most T (seconds by default)'
 complete -c ferrio -l compare -d 'ferrio: compare two JSON reports given as arguments (ferrio --compare before.json after.json)'
 complete -c ferrio -l section -x -d 'run only job section NAME of the job files (repeatable)'
 complete -c ferrio -l readonly -d 'refuse any job that would write or trim'

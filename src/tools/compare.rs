@@ -81,6 +81,10 @@ fn load(p: &Path) -> Result<Value, String> {
     let mut it = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
     match it.next() {
         Some(Ok(v)) if v.get("jobs").is_some_and(Value::is_array) => Ok(v),
+        // A sweep table (--sweep ... --output-format=json).
+        Some(Ok(v)) if v.get("sweep").is_some() && v.get("rows").is_some_and(Value::is_array) => {
+            Ok(v)
+        }
         Some(Ok(_)) => Err(format!(
             "'{}' is not a fio/ferrio JSON report (no \"jobs\")",
             p.display()
@@ -90,8 +94,76 @@ fn load(p: &Path) -> Result<Value, String> {
     }
 }
 
+/// Two sweep tables (`--sweep ... --output-format=json`): rows paired by point, job
+/// and direction; each row's pooled interval samples (its runs' summaries otherwise).
+fn compare_sweeps(a: &Value, b: &Value) -> Result<Vec<Outcome>, String> {
+    let rows = |v: &Value| v["rows"].as_array().cloned().unwrap_or_default();
+    let (ra, rb) = (rows(a), rows(b));
+    let mut out = Vec::new();
+    for x in &ra {
+        let Some(y) = rb
+            .iter()
+            .find(|y| y["point"] == x["point"] && y["job"] == x["job"] && y["dir"] == x["dir"])
+        else {
+            continue;
+        };
+        let Some(dir) = DIRS.iter().find(|d| x["dir"] == **d) else {
+            continue;
+        };
+        let point: Vec<String> = x["point"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+            .collect();
+        let name = format!("{} [{}]", x["job"].as_str().unwrap_or(""), point.join(" "));
+        out.push(compare_dir(
+            &name,
+            dir,
+            (&as_dir(x), x.get("intervals")),
+            (&as_dir(y), y.get("intervals")),
+        ));
+    }
+    if out.is_empty() {
+        return Err("the two sweeps have no point, job and direction in common".into());
+    }
+    Ok(out)
+}
+
+/// A sweep row in the shape of a fio direction object, for [`compare_dir`]'s fallbacks.
+fn as_dir(row: &Value) -> Value {
+    let m = |k: &str, s: &str| row[k][s].as_f64().unwrap_or(0.0);
+    let mut pct = serde_json::Map::new();
+    for (p, key) in [
+        ("50", "50.000000"),
+        ("99", "99.000000"),
+        ("99.9", "99.900000"),
+    ] {
+        pct.insert(key.into(), json!(m(&format!("lat_p{p}_ns"), "mean")));
+    }
+    json!({
+        "io_bytes": 1,
+        "bw_mean": m("bw_bytes", "mean") / 1024.0,
+        "bw_dev": m("bw_bytes", "stddev") / 1024.0,
+        "bw_samples": row["runs"],
+        "iops_mean": m("iops", "mean"),
+        "iops_stddev": m("iops", "stddev"),
+        "iops_samples": row["runs"],
+        "lat_ns": {"N": 1, "mean": m("lat_mean_ns", "mean"), "percentile": pct},
+    })
+}
+
 /// Jobs paired by name (the k-th job of a name with the k-th of the same name).
 fn compare(a: &Value, b: &Value) -> Result<Vec<Outcome>, String> {
+    match (a.get("sweep").is_some(), b.get("sweep").is_some()) {
+        (true, true) => return compare_sweeps(a, b),
+        (false, false) => {}
+        _ => {
+            return Err(
+                "one report is a sweep table and the other a run: compare like with like".into(),
+            )
+        }
+    }
     let jobs = |v: &Value| -> Vec<(usize, String)> {
         v["jobs"]
             .as_array()

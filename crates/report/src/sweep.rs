@@ -95,6 +95,8 @@ pub struct Row {
     /// "read", "write" or "trim".
     pub dir: &'static str,
     pub runs: Vec<Metrics>,
+    /// Every run's per-interval samples, pooled (for `--compare` of two sweeps).
+    pub intervals: Vec<crate::series::Row>,
 }
 
 impl Row {
@@ -130,7 +132,8 @@ impl Table {
     /// Add one run of a point: a row per job and direction that did I/O (the same rows
     /// again for a repeat of the point).
     pub fn add_run(&mut self, labels: &[String], report: &RunReport) {
-        for job in &report.jobs {
+        for (j, job) in report.jobs.iter().enumerate() {
+            let series = report.series.iter().find(|s| s.job == j);
             for (d, dir) in job.dir.iter().enumerate() {
                 if dir.total_ios == 0 {
                     continue;
@@ -147,7 +150,16 @@ impl Table {
                         job: job.name.clone(),
                         dir: DIRS[d],
                         runs: vec![m],
+                        intervals: Vec::new(),
                     }),
+                }
+                if let (Some(s), Some(r)) = (
+                    series,
+                    self.rows
+                        .iter_mut()
+                        .find(|r| r.labels == labels && r.job == job.name && r.dir == DIRS[d]),
+                ) {
+                    r.intervals.extend(s.rows(d));
                 }
             }
         }
@@ -348,11 +360,29 @@ pub fn render_json(t: &Table) -> String {
                 o.obj(n, m);
             }
             o.int("unstable", u8::from(r.unstable(t.cv_limit_pct)));
+            if !r.intervals.is_empty() {
+                o.obj("intervals", intervals_json(&r.intervals));
+            }
             Value::Obj(o)
         })
         .collect();
     root.arr("rows", rows);
     print_root(&root)
+}
+
+/// The pooled interval samples as columns (the keys of `"ferrio_intervals"`).
+fn intervals_json(rows: &[crate::series::Row]) -> Object {
+    let mut c = Object::new();
+    let col = |f: &dyn Fn(&crate::series::Row) -> f64| -> Vec<Value> {
+        rows.iter().map(|r| Value::Float(f(r))).collect()
+    };
+    c.arr("bw_bytes", col(&|r| r.bw));
+    c.arr("iops", col(&|r| r.iops));
+    c.arr("lat_mean_ns", col(&|r| r.lat_mean_ns));
+    for (i, p) in crate::series::PERCENTILES.iter().enumerate() {
+        c.arr(&format!("lat_p{p}_ns"), col(&|r| r.lat_pct_ns[i] as f64));
+    }
+    c
 }
 
 #[cfg(test)]
@@ -373,6 +403,7 @@ mod tests {
                     lat_pct_ns: [900.0, 2000.0, 3000.0],
                 })
                 .collect(),
+            intervals: Vec::new(),
         }
     }
 
