@@ -216,3 +216,52 @@ fn two_sweeps_are_compared_point_by_point() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("like with like"));
 }
+
+/// A long run's interval samples stay bounded: neighbours merge pairwise past 2048
+/// intervals, and the merged samples still hold (nearly) every I/O of the run.
+#[test]
+fn long_runs_keep_a_bounded_number_of_interval_samples() {
+    let v = run_json(&[
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--size=1g",
+        "--rw=randread",
+        "--bs=4k",
+        "--sim_lat=fixed:100us",
+        "--bwavgtime=10",
+        "--time_based",
+        "--runtime=60s",
+    ]);
+    let s = &v["ferrio_intervals"][0];
+    let ios: Vec<f64> = s["read"]["iops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(f)
+        .collect();
+    let t: Vec<u64> = s["read"]["t_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert!(
+        ios.len() <= 2048 && ios.len() >= 1024,
+        "{} intervals",
+        ios.len()
+    );
+    // Rates over each interval's own span add up to the run's I/Os.
+    let mut prev = 0;
+    let mut total = 0.0;
+    for (r, t) in ios.iter().zip(&t) {
+        total += r * (t - prev) as f64 / 1000.0;
+        prev = *t;
+    }
+    let want = f(&v["jobs"][0]["read"]["total_ios"]);
+    assert!(
+        (total / want - 1.0).abs() < 0.01,
+        "series {total} I/Os, JSON {want}"
+    );
+    assert_eq!(s["interval_ms"], 40, "10 ms doubled twice");
+}

@@ -15,6 +15,10 @@ use ferrio_stats::LatencyHistogram;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+/// At most this many intervals are kept per thread: past it, neighbours merge pairwise
+/// and the interval doubles, so a day-long run's series stays small.
+const MAX_INTERVALS: usize = 2048;
+
 /// Collects each thread's intervals when it finishes, keyed by (job index, clone).
 #[derive(Default)]
 pub struct SeriesFactory {
@@ -118,6 +122,27 @@ impl SeriesObserver {
             self.base.clat[d] = s.clat.clone();
         }
         self.intervals.push(iv);
+        if self.intervals.len() >= MAX_INTERVALS {
+            self.coalesce();
+        }
+    }
+
+    /// Merge neighbouring intervals pairwise; later cuts come twice as far apart.
+    fn coalesce(&mut self) {
+        let old = std::mem::take(&mut self.intervals);
+        let mut it = old.into_iter();
+        while let Some(mut a) = it.next() {
+            if let Some(b) = it.next() {
+                a.t_ms = b.t_ms;
+                for (x, y) in a.dir.iter_mut().zip(&b.dir) {
+                    x.bytes += y.bytes;
+                    x.ios += y.ios;
+                    x.lat.add(&y.lat);
+                }
+            }
+            self.intervals.push(a);
+        }
+        self.interval_ns *= 2;
     }
 }
 
