@@ -63,8 +63,7 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
             inv.flags.output = None;
             inv.flags.eta = EtaMode::Never;
             inv.flags.reports.html = None;
-            let mut got = None;
-            let rc = app::run_keeping(inv, &mut |rep| got = Some(rep.clone()));
+            let (got, rc) = app::run_keeping(inv);
             if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
                 code = EXIT_INTERRUPTED;
                 break 'points;
@@ -118,11 +117,14 @@ fn print(
     let mut text = String::new();
     for f in &flags.output_formats {
         match f {
-            OutputFormat::Normal | OutputFormat::Interval => {
+            // The multi-host formats have no meaning for a sweep: their kind of output.
+            OutputFormat::Normal | OutputFormat::Interval | OutputFormat::Hosts => {
                 text.push_str(&sweep::render_text(table))
             }
-            OutputFormat::Terse => text.push_str(&sweep::render_csv(table)),
-            OutputFormat::Json | OutputFormat::JsonPlus => {
+            OutputFormat::Terse | OutputFormat::HostsCsv => {
+                text.push_str(&sweep::render_csv(table))
+            }
+            OutputFormat::Json | OutputFormat::JsonPlus | OutputFormat::HostsJson => {
                 text.push_str(&sweep::render_json(table));
                 text.push('\n');
             }

@@ -10,6 +10,7 @@ use ferrio_stats::steadystate::SparseHistogram;
 pub const PERCENTILES: [f64; 4] = [50.0, 90.0, 99.0, 99.9];
 
 /// One direction during one interval.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IntervalDir {
     pub bytes: u64,
@@ -19,6 +20,7 @@ pub struct IntervalDir {
 }
 
 /// One interval: it ended `t_ms` after the job's measured phase began.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Interval {
     pub t_ms: u64,
@@ -39,6 +41,7 @@ pub struct Row {
 }
 
 /// One job's intervals (`job` indexes `RunReport::jobs`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct JobSeries {
     pub job: usize,
