@@ -6,21 +6,23 @@
 _ferrio_words='
     --name= --output-format= --output= --minimal --append-terse
     --append-terse= --terse-version= --eta= --eta-interval= --eta-newline=
-    --status-interval= --json-lines --interval-percentiles= --section=
-    --readonly --parse-only --merge-blktrace-only --showcmd --cmdhelp
-    --cmdhelp= --enghelp --enghelp= --debug= --bandwidth-log --trigger-file=
-    --trigger-timeout= --trigger= --trigger-remote= --idle-prof= --max-jobs=
-    --alloc-size= --warnings-fatal --aux-path= --cpuclock-test --clock-bench
-    --install-extras= --memcpytest --memcpytest= --version --help --server
-    --server= --client= --remote-config= --auth-token-file= --tls-cert=
-    --tls-key= --tls-ca= --tls-client-ca= --tls-client-cert=
-    --tls-client-key= --server-allow= --server-enable= --server-max-jobs=
-    --server-max-job-size= --server-once --server-stdio --client-timeout=
-    --ssh-config= --ssh-command= --description= --filename= --directory=
-    --filename_format= --nrfiles= --nr_files= --size= --filesize= --io_size=
-    --io_limit= --offset= --fileoffset= --offset_increment= --offset_align=
-    --number_ios= --fill_device= --fill_fs= --direct= --buffered= --sync=
-    --fsync= --fdatasync= --end_fsync= --fsync_on_close= --create_on_open=
+    --status-interval= --json-lines --interval-percentiles= --sweep=
+    --repeat= --settle= --cv-limit= --html= --prometheus=
+    --prometheus-linger= --compare --section= --readonly --parse-only
+    --merge-blktrace-only --showcmd --cmdhelp --cmdhelp= --enghelp --enghelp=
+    --debug= --bandwidth-log --trigger-file= --trigger-timeout= --trigger=
+    --trigger-remote= --idle-prof= --max-jobs= --alloc-size= --warnings-fatal
+    --aux-path= --cpuclock-test --clock-bench --install-extras= --memcpytest
+    --memcpytest= --version --help --server --server= --client=
+    --remote-config= --auth-token-file= --tls-cert= --tls-key= --tls-ca=
+    --tls-client-ca= --tls-client-cert= --tls-client-key= --server-allow=
+    --server-enable= --server-max-jobs= --server-max-job-size= --server-once
+    --server-stdio --client-timeout= --ssh-config= --ssh-command=
+    --description= --filename= --directory= --filename_format= --nrfiles=
+    --nr_files= --size= --filesize= --io_size= --io_limit= --offset=
+    --fileoffset= --offset_increment= --offset_align= --number_ios=
+    --fill_device= --fill_fs= --direct= --buffered= --sync= --fsync=
+    --fdatasync= --end_fsync= --fsync_on_close= --create_on_open=
     --create_only= --allow_file_create= --allow_mounted_write= --overwrite=
     --unlink= --fallocate= --invalidate= --rw= --readwrite= --rw_sequencer=
     --rwmixread= --rwmixwrite= --bs= --blocksize= --bsrange=
@@ -78,10 +80,11 @@ _ferrio_words='
 # Options and flags whose value may be the next word (`--rw read`).
 _ferrio_next='
     name output-format output terse-version eta eta-interval eta-newline
-    status-interval interval-percentiles section debug trigger-file
-    trigger-timeout trigger trigger-remote idle-prof max-jobs alloc-size
-    aux-path install-extras client remote-config auth-token-file tls-cert
-    tls-key tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
+    status-interval interval-percentiles sweep repeat settle cv-limit html
+    prometheus prometheus-linger section debug trigger-file trigger-timeout
+    trigger trigger-remote idle-prof max-jobs alloc-size aux-path
+    install-extras client remote-config auth-token-file tls-cert tls-key
+    tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
     server-enable server-max-jobs server-max-job-size client-timeout
     ssh-config ssh-command description filename directory filename_format
     nrfiles nr_files size filesize io_size io_limit offset fileoffset

@@ -12,5 +12,6 @@ pub mod live;
 pub mod net;
 pub mod random;
 pub mod runner;
+pub mod sweep;
 pub mod sys;
 pub mod tools;

@@ -25,6 +25,12 @@ fn dispatch(command: Command) -> i32 {
     match command {
         Command::Run(inv) => ferrio::app::run(inv),
         Command::Check(inv) => ferrio::app::check(inv),
+        Command::Sweep(points) => ferrio::sweep::run(points),
+        Command::Compare {
+            before,
+            after,
+            json,
+        } => ferrio::tools::compare::main(&before, &after, json),
         Command::InstallExtras { dir, fio_link } => ferrio::install::install_extras(&dir, fio_link),
         Command::Print(text) => {
             print!("{text}");

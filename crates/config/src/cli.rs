@@ -25,6 +25,10 @@ mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod reports;
+mod row;
+
+pub use reports::SweepPoint;
 mod net;
 
 /// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
@@ -122,6 +126,8 @@ pub struct GlobalFlags {
     pub idle_prof: Option<IdleProf>,
     /// --warnings-fatal: a job warning is an error.
     pub warnings_fatal: bool,
+    /// --sweep, --repeat, --html, --prometheus, --compare (docs/reports.md).
+    pub reports: crate::ext::ReportFlags,
     /// --server, --client and their companions (docs/multihost.md).
     pub net: NetFlags,
 }
@@ -167,6 +173,7 @@ impl Default for GlobalFlags {
             trigger: TriggerFlags::default(),
             idle_prof: None,
             warnings_fatal: false,
+            reports: Default::default(),
             net: NetFlags::default(),
         }
     }
@@ -200,6 +207,15 @@ pub enum Command {
     MemcpyTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --sweep / --repeat: run every point in order, then print one table.
+    Sweep(Vec<SweepPoint>),
+    /// --compare: compare two JSON reports.
+    /// `json`: print the comparison as JSON (--output-format=json).
+    Compare {
+        before: PathBuf,
+        after: PathBuf,
+        json: bool,
+    },
     /// --server: serve runs to clients (the flags say where and what is allowed).
     Server(GlobalFlags),
     /// --client: send the job files to the hosts and print their results.
@@ -258,6 +274,9 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
 }
 
 fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+    if raw.flags.reports.compare {
+        return reports::compare(&raw);
+    }
     if let Some(c) = net_command(&mut raw)? {
         return Ok(c);
     }
@@ -277,6 +296,13 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     };
     if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
         return Ok(Command::Print(String::new()));
+    }
+    if raw.flags.reports.is_series() {
+        let points = reports::sweep(&raw, &file_sections, &ov)?;
+        return Ok(match raw.parse_only {
+            true => Command::Check(points[0].inv.clone()),
+            false => Command::Sweep(points),
+        });
     }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
     if raw.flags.warnings_fatal {

@@ -16,69 +16,8 @@ use crate::table;
 use crate::values::{parse_int, parse_time, TimeUnit};
 use std::path::PathBuf;
 
-/// Whether a flag takes a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Arg {
-    /// A bare flag (`--readonly`).
-    None,
-    /// `--flag=VALUE` or `--flag VALUE`.
-    Value,
-    /// `--flag` or `--flag=VALUE`; never takes the next argument.
-    Optional,
-}
-
-/// Stores what the flag says into the run being parsed (or sets the answer to print
-/// instead of running). The value is `None` for bare flags.
-pub(super) type Handler = fn(&mut Raw, Option<&str>) -> Result<(), ConfigError>;
-
-/// What ferrio does with a flag.
-pub(super) enum Action {
-    Handle(Handler),
-    /// A fio flag ferrio refuses; the text says why (and what to use instead).
-    Refuse(&'static str),
-}
-
-pub(super) struct Flag {
-    /// The name and its aliases, without `--`.
-    pub names: &'static [&'static str],
-    /// fio's one-letter form (`-v`), if fio has one.
-    pub short: Option<char>,
-    pub arg: Arg,
-    /// The value's placeholder in `--help` (`FMT` gives `--output-format=FMT`).
-    pub meta: &'static str,
-    /// `--help` text; `\n` continues on the next line.
-    pub help: &'static str,
-    pub action: Action,
-}
-
-const fn flag(
-    names: &'static [&'static str],
-    short: Option<char>,
-    arg: Arg,
-    meta: &'static str,
-    help: &'static str,
-    handler: Handler,
-) -> Flag {
-    Flag {
-        names,
-        short,
-        arg,
-        meta,
-        help,
-        action: Action::Handle(handler),
-    }
-}
-
-const fn refused(names: &'static [&'static str], short: char, arg: Arg, why: &'static str) -> Flag {
-    Flag {
-        names,
-        short: Some(short),
-        arg,
-        meta: "",
-        help: "",
-        action: Action::Refuse(why),
-    }
-}
+use super::row::{flag, refused, Flag};
+pub(super) use super::row::{Action, Arg};
 
 fn val(v: Option<&str>) -> &str {
     v.unwrap_or("")
@@ -223,6 +162,14 @@ pub(super) const FLAGS: &[Flag] = &[
         "percentiles of the interval lines\n(default 50:90:99:99.9)",
         |r, v| live_flag(&mut r.flags.live, "interval-percentiles", val(v)),
     ),
+    super::reports::SWEEP,
+    super::reports::REPEAT,
+    super::reports::SETTLE,
+    super::reports::CV_LIMIT,
+    super::reports::HTML,
+    super::reports::PROMETHEUS,
+    super::reports::PROMETHEUS_LINGER,
+    super::reports::COMPARE,
     flag(
         &["section"],
         Some('x'),
