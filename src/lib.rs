@@ -13,3 +13,4 @@ pub mod random;
 pub mod runner;
 pub mod sys;
 pub mod tools;
+pub mod verify;

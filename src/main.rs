@@ -39,6 +39,10 @@ fn dispatch(command: Command) -> i32 {
             ferrio::tools::idle::print_calibration(&mut std::io::stdout());
             0
         }
+        Command::CrcTest(types) => {
+            ferrio::verify::crctest::run(&types, &mut std::io::stdout());
+            0
+        }
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
             0

@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 // PACING: the rate wait, think time and minimum-rate check (glue to runner::pacing).
 mod pace;
+// VERIFY: verify data in written blocks, the read-back (glue to crate::verify).
+mod verify;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -56,6 +58,8 @@ pub struct Worker<'a> {
     // PACING
     pacer: crate::runner::pacing::Pacer,
     waiter: crate::runner::pacing::Waiter<'a>,
+    // VERIFY
+    verify: Option<crate::verify::Verifier>,
 }
 
 impl<'a> Worker<'a> {
@@ -92,6 +96,13 @@ impl<'a> Worker<'a> {
             // PACING
             pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
             waiter: Default::default(),
+            // VERIFY: none for a diskless engine (fio pretends to verify there).
+            verify: crate::verify::Verifier::new(
+                spec,
+                (plan.job_index as u32 + plan.clone + 1) as u16,
+                plan.seed,
+            )
+            .filter(|_| !plan.caps.diskless),
             io,
         }
     }
@@ -105,8 +116,11 @@ impl<'a> Worker<'a> {
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
         let mut now = self.clock.now_ns();
+        // VERIFY: verify_only issues nothing but the verify reads.
+        let verify_only = self.verify_dry_run();
         loop {
-            if stop.load(Ordering::Relaxed)
+            if verify_only
+                || stop.load(Ordering::Relaxed)
                 || self.acct.error.is_some()
                 || now >= self.lim.deadline_ns
             {
@@ -141,7 +155,9 @@ impl<'a> Worker<'a> {
                 Some(t) => t,
                 None => self.clock.now_ns(),
             };
+            self.verify_backlog(); // VERIFY
         }
+        self.verify_phase(stop, now); // VERIFY
         self.finish(now, usage_start)
     }
 
@@ -302,6 +318,13 @@ impl<'a> Worker<'a> {
         if work == BufferWork::BeforeStart {
             self.io.units.prepare_buffer(idx);
         }
+        // VERIFY: a verified write's data and headers, before its start as in fio;
+        // they replace any refill or scramble.
+        let work = if io.op == IoOp::Write && self.verify_stamp(idx) {
+            BufferWork::None
+        } else {
+            work
+        };
         let start_ns = self.read_clock();
         let issue_ns = if work == BufferWork::AfterStart {
             self.io.units.prepare_buffer(idx);

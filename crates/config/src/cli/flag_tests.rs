@@ -11,7 +11,12 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
         err(&["--client=host", "--name=t"], &[]),
         "flag '--client' is not supported (at command line): fio's client/server mode (--server, --client, --daemonize, --remote-config) is not supported by ferrio; run ferrio on the machine under test"
     );
-    assert!(err(&["--crctest"], &[]).contains("come with verify support"));
+    assert!(matches!(run(&["--crctest"], &[]), Ok(Command::CrcTest(t)) if t.len() == 14));
+    assert!(matches!(
+        run(&["--crctest=sha1,md5"], &[]),
+        Ok(Command::CrcTest(t)) if t == ["md5", "sha1"]
+    ));
+    assert!(err(&["--crctest=murmur3"], &[]).contains("allowed: md5, crc64"));
     assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
     let i = inv(
         &[

@@ -10,6 +10,7 @@ pub mod logs;
 pub mod pacing;
 pub mod sim;
 pub mod steadystate;
+pub mod verify;
 
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
@@ -18,3 +19,4 @@ pub use logs::LogSpec;
 pub use pacing::PacingSpec;
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
+pub use verify::VerifySpec;

@@ -1,0 +1,174 @@
+//! The worker's verify glue (the rules live in `crate::verify`): each write's
+//! buffer gets its data and headers before its start is stamped, the blocks
+//! written are logged, and they are read back and checked — every
+//! verify_backlog writes when the queue is empty, and after the writes. The
+//! reads are accounted as reads (fio reports its verify phase so); a failure is
+//! printed as fio prints it and goes to the error policy as EILSEQ, so
+//! continue_on_error=verify counts it and goes on.
+
+use super::super::units::UnitTimes;
+use super::Worker;
+use crate::engine::{IoOp, IoUnit};
+use crate::sys::memory::AlignedBuf;
+use crate::verify::log::Piece;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+impl<'a> Worker<'a> {
+    /// A write is about to start from unit `idx`: give its buffer verify data.
+    /// False when the job does not verify.
+    #[inline]
+    pub(super) fn verify_stamp(&mut self, idx: usize) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        let u = &self.io.units.io[idx];
+        let (file, offset) = (u.file, u.offset);
+        let t = self.clock.now_ns();
+        if let Some(buf) = self.io.units.buffer_mut(idx) {
+            v.stamp(buf, file, offset, t);
+        }
+        true
+    }
+
+    /// verify_only: walk the workload's writes without issuing them, logging each.
+    /// True when the job verifies only (the I/O loop is then skipped).
+    pub(super) fn verify_dry_run(&mut self) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        if !v.only {
+            return false;
+        }
+        let mut left = self.lim.pass_bytes;
+        while left > 0 {
+            let io = self.pattern.next_io(left);
+            if io.len == 0 {
+                break;
+            }
+            left = left.saturating_sub(io.len);
+            if io.op == IoOp::Write {
+                v.would_write(io.file, io.offset, io.len as usize);
+            }
+        }
+        true
+    }
+
+    /// verify_backlog: a round is due and nothing is in flight.
+    pub(super) fn verify_backlog(&mut self) {
+        let due = self.verify.as_ref().is_some_and(|v| v.backlog_due());
+        if !due || self.st.inflight > 0 || self.st.busy.is_some() || !self.st.retry.is_empty() {
+            return;
+        }
+        let v = self.verify.as_mut().expect("checked");
+        v.since_backlog = 0;
+        let batch = v.log.take(v.batch as usize);
+        self.verify_blocks(batch, None);
+    }
+
+    /// After the writes: read back and check every block still logged — unless the
+    /// job stopped early (an error, a signal, its runtime), as fio.
+    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) {
+        let Some(v) = self.verify.as_mut() else {
+            return;
+        };
+        if !v.do_verify && !v.only
+            || self.acct.error.is_some()
+            || stop.load(Ordering::Relaxed)
+            || self.st.inflight > 0
+            || (now >= self.lim.deadline_ns && !v.only)
+        {
+            return;
+        }
+        let n = v.log.len();
+        let all = v.log.take(n);
+        self.verify_blocks(all, Some(stop));
+    }
+
+    /// Read and check `pieces` in order; stops at a fatal failure (or any with
+    /// verify_fatal) and at `stop`.
+    fn verify_blocks(&mut self, pieces: Vec<Piece>, stop: Option<&AtomicBool>) {
+        let Some(max) = pieces.iter().map(|p| p.len).max() else {
+            return;
+        };
+        let mut buf = AlignedBuf::new(max, crate::sys::memory::page_size());
+        for p in pieces {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return;
+            }
+            let fd = self.io.fds[p.file];
+            let start = self.clock.now_ns();
+            let mut done = 0usize;
+            let mut err = 0i32;
+            while done < p.len {
+                let r = crate::sys::io::pread(
+                    fd,
+                    buf.as_mut_ptr().wrapping_add(done),
+                    p.len - done,
+                    p.offset + done as u64,
+                );
+                if r <= 0 {
+                    err = if r < 0 { (-r) as i32 } else { libc::EIO };
+                    break;
+                }
+                done += r as usize;
+            }
+            let end = self.clock.now_ns();
+            let path = self.plan.files[p.file].path.clone();
+            let unit = IoUnit {
+                op: IoOp::Read,
+                file: p.file,
+                fd,
+                offset: p.offset,
+                len: p.len,
+                buf: buf.as_mut_ptr(),
+                result: if err != 0 {
+                    -(err as i64)
+                } else {
+                    p.len as i64
+                },
+                done_ns: None,
+            };
+            let times = UnitTimes {
+                due_ns: start,
+                start_ns: start,
+                issue_ns: start,
+            };
+            self.acct
+                .complete(&unit, times, end, Some(&path), self.st.ramping);
+            if err != 0 {
+                if self.acct.error.is_some() {
+                    return;
+                }
+                continue;
+            }
+            let v = self.verify.as_ref().expect("verifying");
+            let block = &mut buf.as_mut_slice()[..p.len];
+            let failures = v.check(block, &p, &path);
+            if failures.is_empty() {
+                continue;
+            }
+            let mut lines = Vec::new();
+            for f in &failures {
+                lines.extend(f.lines.iter().cloned());
+                if v.dump {
+                    lines.extend(v.dump_failure(f, block, &p, &path));
+                }
+            }
+            for l in &lines {
+                eprintln!("{l}");
+            }
+            let first = failures[0].at;
+            let fatal = v.fatal;
+            let goes_on = self.acct.io_error(IoOp::Read, libc::EILSEQ, || {
+                format!(
+                    "verify ({}) failed at file {} offset {first}",
+                    v.layout.kind.name(),
+                    path.display()
+                )
+            });
+            if !goes_on || fatal {
+                return;
+            }
+        }
+    }
+}

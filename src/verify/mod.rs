@@ -1,0 +1,156 @@
+//! Data verification (docs/verify.md): every written block carries fio 3.33's
+//! verify header and checksum (laid out byte for byte as fio's, so either tool
+//! verifies the other's data), the written blocks are logged, and after the
+//! writes (or every verify_backlog writes) they are read back and checked, with
+//! fio's failure lines. The worker's glue is runner::worker::run::verify.
+
+pub mod block;
+pub mod checksum;
+pub mod crctest;
+pub mod fill;
+pub mod header;
+pub mod log;
+
+use block::{Expect, Failure, Layout};
+use ferrio_config::ext::verify::VerifyKind;
+use ferrio_config::JobSpec;
+use log::{Piece, PieceLog};
+use std::path::Path;
+
+/// A job thread's verify state.
+pub struct Verifier {
+    pub layout: Layout,
+    pub log: PieceLog,
+    /// Seeds of the blocks' data.
+    rng: u64,
+    /// fio's numberio: the job's writes so far (16 bits in the header).
+    numberio: u16,
+    /// Writes since the last backlog round.
+    pub since_backlog: u64,
+    pub backlog: u64,
+    pub batch: u64,
+    pub fatal: bool,
+    pub dump: bool,
+    /// Check the header's seed (verify_header_seed).
+    check_seed: bool,
+    /// Check numberio (fio: fixed block size, not time_based).
+    check_numberio: bool,
+    /// verify_only: nothing is written, what is on disk is checked.
+    pub only: bool,
+    pub do_verify: bool,
+}
+
+impl Verifier {
+    /// The verifier of a job thread, None when the job does not verify.
+    pub fn new(spec: &JobSpec, thread: u16, seed: u64) -> Option<Verifier> {
+        let v = &spec.verify;
+        if !v.on() {
+            return None;
+        }
+        let fixed = spec.bs[1].min == spec.bs[1].max && spec.bs[1].split.len() <= 1;
+        Some(Verifier {
+            layout: Layout::for_job(spec, thread),
+            log: PieceLog::default(),
+            rng: seed ^ 0x0005_eed0_ff10_u64,
+            numberio: 0,
+            since_backlog: 0,
+            backlog: v.backlog,
+            batch: if v.backlog_batch > 0 {
+                v.backlog_batch
+            } else {
+                v.backlog
+            },
+            fatal: v.fatal,
+            dump: v.dump,
+            check_seed: v.header_seed && !v.only,
+            check_numberio: fixed && !spec.time_based && !v.only,
+            only: v.only,
+            do_verify: v.do_verify,
+        })
+    }
+
+    /// A block is written: fill `buf` with its data and headers, and log it.
+    pub fn stamp(&mut self, buf: &mut [u8], file: usize, offset: u64, time_ns: u64) {
+        let seed = self.next_seed();
+        let nio = self.numberio;
+        self.numberio = self.numberio.wrapping_add(1);
+        self.since_backlog += 1;
+        self.layout.fill(buf, offset, seed, nio, time_ns);
+        if self.layout.kind != VerifyKind::Null {
+            self.log.insert(Piece {
+                file,
+                offset,
+                len: buf.len(),
+                seed: Some(seed),
+                numberio: Some(nio),
+            });
+        }
+    }
+
+    /// verify_only: a block the workload would write (its contents unknown).
+    pub fn would_write(&mut self, file: usize, offset: u64, len: usize) {
+        self.log.insert(Piece {
+            file,
+            offset,
+            len,
+            seed: None,
+            numberio: None,
+        });
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        // splitmix64: distinct, well-spread seeds.
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A verify_backlog round is due.
+    pub fn backlog_due(&self) -> bool {
+        self.backlog > 0 && self.since_backlog >= self.backlog && !self.log.is_empty()
+    }
+
+    /// Check one block read back into `buf`.
+    pub fn check(&self, buf: &mut [u8], p: &Piece, path: &Path) -> Vec<Failure> {
+        let exp = Expect {
+            offset: p.offset,
+            seed: p.seed.filter(|_| self.check_seed),
+            numberio: p.numberio.filter(|_| self.check_numberio),
+        };
+        self.layout
+            .check_block(buf, exp, &path.display().to_string(), self.fatal)
+    }
+
+    /// verify_dump: the block as read (and as it should be) next to fio's names,
+    /// `<file name>.<offset>.received` / `.expected` (`.hdr_fail` for a bad header),
+    /// in the working directory. Returns the lines telling where.
+    pub fn dump_failure(&self, f: &Failure, block: &[u8], p: &Piece, path: &Path) -> Vec<String> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let rel = (f.at - p.offset) as usize;
+        let got = &block[rel..(rel + f.len).min(block.len())];
+        let mut lines = Vec::new();
+        let mut put = |kind: &str, bytes: &[u8]| {
+            let file = format!("{name}.{}.{kind}", f.at);
+            if std::fs::write(&file, bytes).is_ok() {
+                lines.push(format!("       {kind} data dumped as {file}"));
+            }
+        };
+        if f.header {
+            put("hdr_fail", got);
+            return lines;
+        }
+        put("received", got);
+        if let Some(seed) = p.seed {
+            let mut want = vec![0u8; block.len()];
+            self.layout
+                .fill(&mut want, p.offset, seed, p.numberio.unwrap_or(0), 0);
+            put("expected", &want[rel..rel + got.len()]);
+        }
+        lines
+    }
+}
