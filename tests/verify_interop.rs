@@ -43,6 +43,9 @@ fn job(file: &str, extra: &[&str]) -> Vec<String> {
     a
 }
 
+/// One tool's run of a job.
+type Tool = fn(&[String]) -> Output;
+
 fn fio(args: &[String]) -> Output {
     Command::new("fio").args(args).output().expect("run fio")
 }
@@ -77,7 +80,7 @@ fn cross(kind_opts: &[&str], fio_writes: bool) {
     let mut c = kind_opts.to_vec();
     c.push("--verify_only=1");
     let check = job(&file, &c);
-    let (wr, ck): (fn(&[String]) -> Output, fn(&[String]) -> Output) = if fio_writes {
+    let (wr, ck): (Tool, Tool) = if fio_writes {
         (fio, ferrio_out)
     } else {
         (ferrio_out, fio)
