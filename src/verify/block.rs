@@ -4,7 +4,7 @@
 
 use super::checksum;
 use super::header::{Header, HDR_LEN, MAGIC};
-use ferrio_config::ext::verify::{VerifyKind, VerifySpec};
+use ferrio_config::ext::verify::{effective_interval, VerifyKind, VerifySpec};
 use ferrio_config::JobSpec;
 
 /// How the job lays verify data out in its blocks.
@@ -42,29 +42,11 @@ pub struct Failure {
     pub header: bool,
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 impl Layout {
     /// The layout for a job (fio's fixup_options rules for verify_interval).
     pub fn for_job(spec: &JobSpec, thread: u16) -> Layout {
         let v: &VerifySpec = &spec.verify;
-        let (wmin, wmax) = (spec.bs[1].min, spec.bs[1].max);
-        let mut interval = v.interval;
-        if wmax != wmin && interval == 0 {
-            interval = wmin;
-        }
-        if interval > wmin {
-            interval = wmin;
-        }
-        if interval == 0 || wmin % interval != 0 || wmax % interval != 0 {
-            interval = gcd(wmin, wmax);
-        }
+        let interval = effective_interval(v.interval, spec.bs[1].min, spec.bs[1].max);
         Layout {
             kind: v.kind,
             interval: interval as usize,
@@ -87,29 +69,6 @@ impl Layout {
         } else {
             len
         }
-    }
-
-    /// Check that the layout fits the job's blocks (fio refuses these at run time).
-    pub fn check(&self, min_bs: u64) -> Result<(), String> {
-        if self.kind == VerifyKind::Null || self.kind == VerifyKind::None {
-            return Ok(());
-        }
-        let inc = self.inc(min_bs as usize);
-        if inc <= self.hdr_size() {
-            return Err(format!(
-                "verify={}: the verify interval ({inc} bytes) must be larger than its header and checksum ({} bytes)",
-                self.kind.name(),
-                self.hdr_size()
-            ));
-        }
-        if self.offset > 0 && self.offset + self.hdr_size() > inc {
-            return Err(format!(
-                "verify_offset={} too large: header ({} bytes) must fit in the interval ({inc} bytes)",
-                self.offset,
-                self.hdr_size()
-            ));
-        }
-        Ok(())
     }
 
     /// Fill `buf` (the block written at `offset`) with data and headers.
@@ -346,11 +305,7 @@ impl Layout {
 
 /// Header plus checksum bytes of a kind (fio's __hdr_size).
 pub fn hdr_size(kind: VerifyKind) -> usize {
-    match kind {
-        VerifyKind::PatternNoHdr => 0,
-        VerifyKind::None | VerifyKind::Null => HDR_LEN,
-        k => HDR_LEN + checksum::size(k),
-    }
+    kind.hdr_size()
 }
 
 /// fio's memswp: swap the header's bytes with those at `offset` in the interval.

@@ -18,21 +18,7 @@ use md5::Digest;
 
 /// Bytes of checksum after the 40-byte header (fio's vhdr_* sizes).
 pub fn size(kind: VerifyKind) -> usize {
-    match kind {
-        VerifyKind::Md5 => 16,
-        VerifyKind::Crc64 => 8,
-        VerifyKind::Crc32 | VerifyKind::Crc32c | VerifyKind::Xxhash => 4,
-        VerifyKind::Crc16 => 2,
-        VerifyKind::Crc7 => 1,
-        VerifyKind::Sha256 => 64,
-        VerifyKind::Sha512 => 128,
-        VerifyKind::Sha3_224 => 28,
-        VerifyKind::Sha3_256 => 32,
-        VerifyKind::Sha3_384 => 48,
-        VerifyKind::Sha3_512 => 64,
-        VerifyKind::Sha1 => 20,
-        _ => 0,
-    }
+    kind.checksum_len()
 }
 
 const CRC32_FIO: crc::Algorithm<u32> = crc::Algorithm {

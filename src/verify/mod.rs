@@ -38,6 +38,8 @@ pub struct Verifier {
     /// verify_only: nothing is written, what is on disk is checked.
     pub only: bool,
     pub do_verify: bool,
+    /// The job only reads: each read is checked as it completes.
+    pub inline_reads: bool,
 }
 
 impl Verifier {
@@ -66,6 +68,7 @@ impl Verifier {
             check_numberio: fixed && !spec.time_based && !v.only,
             only: v.only,
             do_verify: v.do_verify,
+            inline_reads: !spec.writes(),
         })
     }
 
@@ -145,11 +148,18 @@ impl Verifier {
             return lines;
         }
         put("received", got);
-        if let Some(seed) = p.seed {
+        // The header passed its checks: its seed and counter rebuild the block.
+        let h = header::Header::read(got);
+        let seed = p.seed.unwrap_or(h.rand_seed);
+        if self.layout.kind != VerifyKind::PatternNoHdr || !self.layout.pattern.is_empty() {
             let mut want = vec![0u8; block.len()];
-            self.layout
-                .fill(&mut want, p.offset, seed, p.numberio.unwrap_or(0), 0);
-            put("expected", &want[rel..rel + got.len()]);
+            self.layout.fill(&mut want, p.offset, seed, h.numberio, 0);
+            let want = &mut want[rel..rel + got.len()];
+            if self.layout.kind != VerifyKind::PatternNoHdr {
+                // The same time stamp as written (the header's own checksum with it).
+                want[..header::HDR_LEN].copy_from_slice(&got[..header::HDR_LEN]);
+            }
+            put("expected", want);
         }
         lines
     }

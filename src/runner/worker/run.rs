@@ -403,6 +403,9 @@ impl<'a> Worker<'a> {
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
         self.acct
             .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
+        if self.verify.is_some() {
+            self.verify_read(idx); // VERIFY: a read-only job checks what it reads
+        }
     }
 
     /// Submit the pending units: one commit, then (fio) the depth map counts them at

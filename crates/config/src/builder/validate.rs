@@ -55,6 +55,7 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     {
         return Err(at("verify=pattern needs verify_pattern=".into()));
     }
+    job.verify.check(job.bs[1].min, job.bs[1].max).map_err(at)?;
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

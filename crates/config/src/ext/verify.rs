@@ -82,6 +82,33 @@ impl VerifyKind {
         VERIFY_KINDS.iter().find(|e| e.2 == code).map(|e| e.1)
     }
 
+    /// Bytes of checksum after the 40-byte header (fio's vhdr_* sizes).
+    pub fn checksum_len(self) -> usize {
+        match self {
+            VerifyKind::Md5 => 16,
+            VerifyKind::Crc64 => 8,
+            VerifyKind::Crc32 | VerifyKind::Crc32c | VerifyKind::Xxhash => 4,
+            VerifyKind::Crc16 => 2,
+            VerifyKind::Crc7 => 1,
+            VerifyKind::Sha256 => 64,
+            VerifyKind::Sha512 => 128,
+            VerifyKind::Sha3_224 => 28,
+            VerifyKind::Sha3_256 => 32,
+            VerifyKind::Sha3_384 => 48,
+            VerifyKind::Sha3_512 => 64,
+            VerifyKind::Sha1 => 20,
+            _ => 0,
+        }
+    }
+
+    /// Header plus checksum bytes at the start of each interval (fio's __hdr_size).
+    pub fn hdr_size(self) -> usize {
+        match self {
+            VerifyKind::PatternNoHdr => 0,
+            k => HDR_LEN + k.checksum_len(),
+        }
+    }
+
     /// The name fio prints for it (verify=<name>).
     pub fn name(self) -> &'static str {
         match self {
@@ -93,6 +120,33 @@ impl VerifyKind {
                 .unwrap_or("none"),
         }
     }
+}
+
+/// fio's verify header: 40 bytes before each interval's checksum.
+pub const HDR_LEN: usize = 40;
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// fio's verify_interval after its fix-ups (init.c): at most the smallest write
+/// size, a divisor of the smallest and largest, the write size by default.
+pub fn effective_interval(given: u64, wmin: u64, wmax: u64) -> u64 {
+    let mut interval = given;
+    if wmax != wmin && interval == 0 {
+        interval = wmin;
+    }
+    if interval > wmin {
+        interval = wmin;
+    }
+    if interval == 0 || wmin % interval != 0 || wmax % interval != 0 {
+        interval = gcd(wmin, wmax);
+    }
+    interval
 }
 
 /// The job's verify options.
@@ -152,6 +206,29 @@ impl VerifySpec {
     /// Blocks carry verify data (verify= set to something but none).
     pub fn on(&self) -> bool {
         self.kind != VerifyKind::None
+    }
+
+    /// The header and checksum must fit in each interval of the smallest block
+    /// (fio fails such a job at its first write: "Blocksize too small").
+    pub fn check(&self, wmin: u64, wmax: u64) -> Result<(), String> {
+        if matches!(self.kind, VerifyKind::None | VerifyKind::Null) {
+            return Ok(());
+        }
+        let inc = effective_interval(self.interval, wmin, wmax) as usize;
+        let hs = self.kind.hdr_size();
+        if inc <= hs {
+            return Err(format!(
+                "verify={}: each verify interval ({inc} bytes) must be larger than its header and checksum ({hs} bytes); use a larger bs or verify_interval",
+                self.kind.name()
+            ));
+        }
+        if self.offset > 0 && self.offset as usize + hs > inc {
+            return Err(format!(
+                "verify_offset={}: the header and checksum ({hs} bytes) must fit in the verify interval ({inc} bytes) from there",
+                self.offset
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -10,7 +10,9 @@ use super::super::units::UnitTimes;
 use super::Worker;
 use crate::engine::{IoOp, IoUnit};
 use crate::sys::memory::AlignedBuf;
+use crate::verify::block::Failure;
 use crate::verify::log::Piece;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 impl<'a> Worker<'a> {
@@ -28,6 +30,39 @@ impl<'a> Worker<'a> {
             v.stamp(buf, file, offset, t);
         }
         true
+    }
+
+    /// A read-only job with verify checks every block it reads (fio verifies each
+    /// read of a job that does not write).
+    pub(super) fn verify_read(&mut self, idx: usize) {
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        let u = &self.io.units.io[idx];
+        if !v.inline_reads || u.op != IoOp::Read || u.result != u.len as i64 {
+            return;
+        }
+        let p = Piece {
+            file: u.file,
+            offset: u.offset,
+            len: u.len,
+            seed: None,
+            numberio: None,
+        };
+        let path = self.plan.files[p.file].path.clone();
+        let Some(block) = self.io.units.buffer_mut(idx) else {
+            return;
+        };
+        let failures = v.check(block, &p, &path);
+        if !failures.is_empty() {
+            let mut dumped = Vec::new();
+            for f in &failures {
+                if v.dump {
+                    dumped.extend(v.dump_failure(f, block, &p, &path));
+                }
+            }
+            self.verify_failed(&failures, dumped, &path);
+        }
     }
 
     /// verify_only: walk the workload's writes without issuing them, logging each.
@@ -147,28 +182,38 @@ impl<'a> Worker<'a> {
             if failures.is_empty() {
                 continue;
             }
-            let mut lines = Vec::new();
-            for f in &failures {
-                lines.extend(f.lines.iter().cloned());
-                if v.dump {
-                    lines.extend(v.dump_failure(f, block, &p, &path));
+            let mut dumped = Vec::new();
+            if v.dump {
+                for f in &failures {
+                    dumped.extend(v.dump_failure(f, block, &p, &path));
                 }
             }
-            for l in &lines {
-                eprintln!("{l}");
-            }
-            let first = failures[0].at;
-            let fatal = v.fatal;
-            let goes_on = self.acct.io_error(IoOp::Read, libc::EILSEQ, || {
-                format!(
-                    "verify ({}) failed at file {} offset {first}",
-                    v.layout.kind.name(),
-                    path.display()
-                )
-            });
+            let goes_on = self.verify_failed(&failures, dumped, &path);
+            let fatal = self.verify.as_ref().is_some_and(|v| v.fatal);
             if !goes_on || fatal {
                 return;
             }
         }
+    }
+
+    /// Print a block's failures as fio does and hand them to the error policy as
+    /// one EILSEQ; true when the job goes on.
+    fn verify_failed(&mut self, failures: &[Failure], dumped: Vec<String>, path: &Path) -> bool {
+        for f in failures {
+            for l in &f.lines {
+                eprintln!("{l}");
+            }
+        }
+        for l in dumped {
+            eprintln!("{l}");
+        }
+        let first = failures[0].at;
+        let kind = self.verify.as_ref().map_or("", |v| v.layout.kind.name());
+        self.acct.io_error(IoOp::Read, libc::EILSEQ, || {
+            format!(
+                "verify ({kind}) failed at file {} offset {first}",
+                path.display()
+            )
+        })
     }
 }
