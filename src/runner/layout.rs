@@ -21,6 +21,9 @@ struct Need {
     job: String,
     /// Job name of the first thread wanting this file (for the "Laying out" line).
     readonly: bool,
+    /// A fill_device job without a size writes until the device is full: the file
+    /// grows with its writes, as in fio, and is not laid out to the (unbounded) size.
+    unbounded: bool,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -43,6 +46,11 @@ pub fn lay_out(
             if n.job.is_empty() {
                 n.job = t.spec.name.clone();
             }
+            if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
+                n.unbounded = true;
+                n.create_allowed |= t.spec.allow_file_create;
+                continue;
+            }
             n.size = n.size.max(f.region.start + f.region.len);
             let reads = t.spec.rw.kind.directions()[0];
             n.fill |= reads || t.spec.overwrite || !t.spec.writes();
@@ -53,6 +61,18 @@ pub fn lay_out(
     }
     for (path, need) in needs {
         let current = std::fs::metadata(&path).ok().map(|m| m.len());
+        if need.unbounded && need.size == 0 {
+            if current.is_none() && need.create_allowed && !need.readonly {
+                std::fs::File::create(&path).map_err(|e| {
+                    format!(
+                        "job '{}': cannot create '{}': {e}",
+                        need.job,
+                        path.display()
+                    )
+                })?;
+            }
+            continue;
+        }
         if current.is_some_and(|c| c >= need.size) {
             continue;
         }
