@@ -32,7 +32,7 @@ complete -c ferrio -l idle-prof -x -a 'system percpu calibrate' -d 'report how i
 complete -c ferrio -l max-jobs -x -d 'accepted, no effect (fio 3.33 ignores it too)'
 complete -c ferrio -l alloc-size -x -d 'accepted, no effect: ferrio has no fixed-size shared memory pool for fio\'s smalloc to size'
 complete -c ferrio -l warnings-fatal -d 'make the job warnings (e.g. time_based without runtime) errors'
-complete -c ferrio -l aux-path -x -d 'where fio puts verify state files; ferrio writes none (verify_state_save is not supported yet), so a note on stderr'
+complete -c ferrio -l aux-path -x -d 'where fio puts verify state files; ferrio writes none (no verify_state_save yet), so a note on stderr'
 complete -c ferrio -l cpuclock-test -d 'check the CPU clock source and exit'
 complete -c ferrio -l clock-bench -d 'measure clock read costs and exit'
 complete -c ferrio -l install-extras -r -F -d 'install the binary, man page and completions under DIR (DIR/bin, DIR/share); DIR,fio also links DIR/bin/fio'

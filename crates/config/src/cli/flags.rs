@@ -441,7 +441,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('K'),
         Arg::Value,
         "DIR",
-        "where fio puts verify state files; ferrio writes none\n(verify_state_save is not supported yet), so a note on stderr",
+        "where fio puts verify state files; ferrio writes none\n(no verify_state_save yet), so a note on stderr",
         |r, v| {
             if val(v).is_empty() {
                 return Err(flag_err("aux-path", "", "a directory"));
