@@ -40,6 +40,8 @@ pub struct Verifier {
     pub do_verify: bool,
     /// The job only reads: each read is checked as it completes.
     pub inline_reads: bool,
+    /// The verify phase's blocks, by (file, offset): each read of one is checked.
+    pub phase: std::collections::HashMap<(usize, u64), Piece>,
 }
 
 impl Verifier {
@@ -69,6 +71,7 @@ impl Verifier {
             only: v.only,
             do_verify: v.do_verify,
             inline_reads: !spec.writes(),
+            phase: Default::default(),
         })
     }
 

@@ -117,10 +117,20 @@ impl<'a> Worker<'a> {
         let mut usage_start = Usage::thread();
         let mut now = self.clock.now_ns();
         // VERIFY: verify_only issues nothing but the verify reads.
-        let verify_only = self.verify_dry_run();
+        if !self.verify_dry_run() {
+            now = self.io_loop(stop, now, &mut usage_start);
+        }
+        // VERIFY: the written blocks are read back through the same loop.
+        if self.verify_phase(stop, now) {
+            now = self.io_loop(stop, now, &mut usage_start);
+        }
+        self.finish(now, usage_start)
+    }
+
+    /// The loop itself: step until a stopping rule fires; returns the last time read.
+    fn io_loop(&mut self, stop: &AtomicBool, mut now: u64, usage_start: &mut Usage) -> u64 {
         loop {
-            if verify_only
-                || stop.load(Ordering::Relaxed)
+            if stop.load(Ordering::Relaxed)
                 || self.acct.error.is_some()
                 || now >= self.lim.deadline_ns
             {
@@ -130,7 +140,7 @@ impl<'a> Worker<'a> {
                 // Ramp over: everything measured so far is discarded.
                 self.st.ramping = false;
                 self.acct.reset(now);
-                usage_start = Usage::thread();
+                *usage_start = Usage::thread();
                 self.stats_start_ns = now;
                 self.pacer.restart(now); // PACING
             }
@@ -157,8 +167,7 @@ impl<'a> Worker<'a> {
             };
             self.verify_backlog(); // VERIFY
         }
-        self.verify_phase(stop, now); // VERIFY
-        self.finish(now, usage_start)
+        now
     }
 
     /// One iteration of the loop: queue, reap, wrap. False when the job is over.

@@ -1,19 +1,24 @@
 //! The worker's verify glue (the rules live in `crate::verify`): each write's
 //! buffer gets its data and headers before its start is stamped, the blocks
-//! written are logged, and they are read back and checked — every
-//! verify_backlog writes when the queue is empty, and after the writes. The
-//! reads are accounted as reads (fio reports its verify phase so); a failure is
-//! printed as fio prints it and goes to the error policy as EILSEQ, so
-//! continue_on_error=verify counts it and goes on.
+//! written are logged, and they are read back and checked — after the writes
+//! through the job's own engine and depth (the I/O loop runs once more over
+//! reads of the logged blocks), and every verify_backlog writes, when the queue
+//! is empty, by direct reads. The reads are accounted as reads (fio reports its
+//! verify phase so); a failure is printed as fio prints it and goes to the error
+//! policy as EILSEQ, so continue_on_error=verify counts it and goes on.
 
+use super::super::state::LoopState;
 use super::super::units::UnitTimes;
 use super::Worker;
 use crate::engine::{IoOp, IoUnit};
+use crate::runner::pattern::Pattern;
+use crate::runner::replay::{Entry, IoLog};
 use crate::sys::memory::AlignedBuf;
 use crate::verify::block::Failure;
 use crate::verify::log::Piece;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 impl<'a> Worker<'a> {
     /// A write is about to start from unit `idx`: give its buffer verify data.
@@ -39,15 +44,19 @@ impl<'a> Worker<'a> {
             return;
         };
         let u = &self.io.units.io[idx];
-        if !v.inline_reads || u.op != IoOp::Read || u.result != u.len as i64 {
+        if u.op != IoOp::Read || u.result != u.len as i64 {
             return;
         }
-        let p = Piece {
-            file: u.file,
-            offset: u.offset,
-            len: u.len,
-            seed: None,
-            numberio: None,
+        let p = match v.phase.get(&(u.file, u.offset)) {
+            Some(p) => *p,
+            None if v.inline_reads => Piece {
+                file: u.file,
+                offset: u.offset,
+                len: u.len,
+                seed: None,
+                numberio: None,
+            },
+            None => return,
         };
         let path = self.plan.files[p.file].path.clone();
         let Some(block) = self.io.units.buffer_mut(idx) else {
@@ -61,7 +70,11 @@ impl<'a> Worker<'a> {
                     dumped.extend(v.dump_failure(f, block, &p, &path));
                 }
             }
-            self.verify_failed(&failures, dumped, &path);
+            let goes_on = self.verify_failed(&failures, dumped, &path);
+            if goes_on && v_fatal(&self.verify) {
+                // verify_fatal: issue nothing more; what is in flight completes.
+                self.lim.max_ios = self.st.issued_ios;
+            }
         }
     }
 
@@ -100,11 +113,13 @@ impl<'a> Worker<'a> {
         self.verify_blocks(batch, None);
     }
 
-    /// After the writes: read back and check every block still logged — unless the
-    /// job stopped early (an error, a signal, its runtime), as fio.
-    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) {
+    /// After the writes: point the loop at reads of every block still logged —
+    /// through the job's engine at its depth, as fio's verify phase — unless the
+    /// job stopped early (an error, a signal, its runtime), as fio. True when the
+    /// loop is to run again for them.
+    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) -> bool {
         let Some(v) = self.verify.as_mut() else {
-            return;
+            return false;
         };
         if !v.do_verify && !v.only
             || self.acct.error.is_some()
@@ -112,11 +127,42 @@ impl<'a> Worker<'a> {
             || self.st.inflight > 0
             || (now >= self.lim.deadline_ns && !v.only)
         {
-            return;
+            return false;
         }
         let n = v.log.len();
-        let all = v.log.take(n);
-        self.verify_blocks(all, Some(stop));
+        let pieces = v.log.take(n);
+        if pieces.is_empty() {
+            return false;
+        }
+        let entries = pieces
+            .iter()
+            .map(|p| Entry {
+                file: p.file,
+                op: IoOp::Read,
+                offset: p.offset,
+                len: p.len as u64,
+            })
+            .collect();
+        let names = self
+            .plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        let mut plan = self.plan.clone();
+        plan.replay = Some(Arc::new(IoLog { names, entries }));
+        let regions: Vec<_> = self.plan.files.iter().map(|f| f.region).collect();
+        self.pattern = Pattern::for_thread(&plan, &regions, None);
+        self.lim.pass_bytes = pieces.iter().map(|p| p.len as u64).sum();
+        // One pass over the blocks, whatever loops, time_based or runtime say.
+        self.lim.max_ios = pieces.len() as u64;
+        self.lim.deadline_ns = u64::MAX;
+        self.st = LoopState::new(&self.lim, false);
+        v.phase = pieces
+            .into_iter()
+            .map(|p| ((p.file, p.offset), p))
+            .collect();
+        true
     }
 
     /// Read and check `pieces` in order; stops at a fatal failure (or any with
@@ -216,4 +262,8 @@ impl<'a> Worker<'a> {
             )
         })
     }
+}
+
+fn v_fatal(v: &Option<crate::verify::Verifier>) -> bool {
+    v.as_ref().is_some_and(|v| v.fatal)
 }
