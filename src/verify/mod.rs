@@ -40,8 +40,8 @@ pub struct Verifier {
     pub do_verify: bool,
     /// The job only reads: each read is checked as it completes.
     pub inline_reads: bool,
-    /// The verify phase's blocks, by (file, offset): each read of one is checked.
-    pub phase: std::collections::HashMap<(usize, u64), Piece>,
+    /// The verify phase's blocks in (file, offset) order: each read of one is checked.
+    pub phase: Vec<Piece>,
 }
 
 impl Verifier {
@@ -111,6 +111,14 @@ impl Verifier {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// The verify phase's block at (file, offset), if any.
+    pub fn phase_piece(&self, file: usize, offset: u64) -> Option<Piece> {
+        self.phase
+            .binary_search_by_key(&(file, offset), |p| (p.file, p.offset))
+            .ok()
+            .map(|i| self.phase[i])
     }
 
     /// A verify_backlog round is due.

@@ -47,8 +47,8 @@ impl<'a> Worker<'a> {
         if u.op != IoOp::Read || u.result != u.len as i64 {
             return;
         }
-        let p = match v.phase.get(&(u.file, u.offset)) {
-            Some(p) => *p,
+        let p = match v.phase_piece(u.file, u.offset) {
+            Some(p) => p,
             None if v.inline_reads => Piece {
                 file: u.file,
                 offset: u.offset,
@@ -158,10 +158,8 @@ impl<'a> Worker<'a> {
         self.lim.max_ios = pieces.len() as u64;
         self.lim.deadline_ns = u64::MAX;
         self.st = LoopState::new(&self.lim, false);
-        v.phase = pieces
-            .into_iter()
-            .map(|p| ((p.file, p.offset), p))
-            .collect();
+        // Taken in (file, offset) order: looked up by binary search.
+        v.phase = pieces;
         true
     }
 
