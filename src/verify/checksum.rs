@@ -31,10 +31,12 @@ const CRC32_FIO: crc::Algorithm<u32> = crc::Algorithm {
     check: 0x89a1_897f,
     residue: 0,
 };
-const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&CRC32_FIO);
-const CRC64: crc::Crc<u64> = crc::Crc::<u64>::new(&crc::CRC_64_REDIS);
-const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_ARC);
-const CRC7: crc::Crc<u8> = crc::Crc::<u8>::new(&crc::CRC_7_MMC);
+// Slice-by-16 tables: several times the speed of byte-at-a-time (fio's own loop).
+type Fast = crc::Table<16>;
+const CRC32: crc::Crc<u32, Fast> = crc::Crc::<u32, Fast>::new(&CRC32_FIO);
+const CRC64: crc::Crc<u64, Fast> = crc::Crc::<u64, Fast>::new(&crc::CRC_64_REDIS);
+const CRC16: crc::Crc<u16, Fast> = crc::Crc::<u16, Fast>::new(&crc::CRC_16_ARC);
+const CRC7: crc::Crc<u8, Fast> = crc::Crc::<u8, Fast>::new(&crc::CRC_7_MMC);
 
 /// fio's crc32c (also the header's own checksum): the register without the final
 /// inversion.

@@ -82,15 +82,14 @@ impl Verifier {
         self.numberio = self.numberio.wrapping_add(1);
         self.since_backlog += 1;
         self.layout.fill(buf, offset, seed, nio, time_ns);
-        if self.layout.kind != VerifyKind::Null {
-            self.log.insert(Piece {
-                file,
-                offset,
-                len: buf.len(),
-                seed: Some(seed),
-                numberio: Some(nio),
-            });
-        }
+        // verify=null logs too: its blocks are read back, and pass (fio's "pretend").
+        self.log.insert(Piece {
+            file,
+            offset,
+            len: buf.len(),
+            seed: Some(seed),
+            numberio: Some(nio),
+        });
     }
 
     /// verify_only: a block the workload would write (its contents unknown).
