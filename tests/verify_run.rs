@@ -254,3 +254,48 @@ fn crctest_prints_each_checksum_like_fio() {
     let o = ferrio().arg("--crctest=murmur3").output().unwrap();
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn trimmed_blocks_must_read_back_as_zeros() {
+    // fio 3.33 aborts on this job (an assertion in fio_ro_check): ferrio runs it.
+    let dir = scratch();
+    let file = file_in(dir.path(), "t.dat");
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=write",
+            "--verify=crc32c",
+            "--trim_percentage=50",
+            "--trim_backlog=8",
+        ],
+    ));
+    assert!(ok, "{err}");
+    let j = &v["jobs"][0];
+    let trims = j["trim"]["total_ios"].as_u64().unwrap();
+    assert!(trims > 8 && trims < 56, "about half of 64 blocks: {trims}");
+    assert_eq!(
+        bytes(&v, "read"),
+        256 << 10,
+        "trimmed blocks are verified too"
+    );
+    let data = std::fs::read(&file).unwrap();
+    let zero = data
+        .chunks(4096)
+        .filter(|b| b.iter().all(|&x| x == 0))
+        .count();
+    assert_eq!(zero as u64, trims, "each trim punched its block");
+    // Without trim_verify_zero the trimmed blocks are not read back.
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=write",
+            "--verify=crc32c",
+            "--trim_percentage=50",
+            "--trim_backlog=8",
+            "--trim_verify_zero=0",
+        ],
+    ));
+    assert!(ok, "{err}");
+    let trims = v["jobs"][0]["trim"]["total_ios"].as_u64().unwrap();
+    assert_eq!(bytes(&v, "read"), (64 - trims) * 4096);
+}

@@ -14,6 +14,8 @@ pub struct Piece {
     pub seed: Option<u64>,
     /// The job's write counter when it was issued (None: unknown).
     pub numberio: Option<u16>,
+    /// Trimmed since written: it must read back as zeros.
+    pub trimmed: bool,
 }
 
 #[derive(Default)]
@@ -46,6 +48,22 @@ impl PieceLog {
         self.map.insert((p.file, p.offset), p);
     }
 
+    /// Mark the block written at (file, offset) with `len` bytes trimmed, or drop it
+    /// from the log (`keep` false). False when a later write replaced it.
+    pub fn trimmed(&mut self, file: usize, offset: u64, len: usize, keep: bool) -> bool {
+        match self.map.get_mut(&(file, offset)) {
+            Some(p) if p.len == len => {
+                if keep {
+                    p.trimmed = true;
+                } else {
+                    self.map.remove(&(file, offset));
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Take up to `n` blocks, lowest (file, offset) first.
     pub fn take(&mut self, n: usize) -> Vec<Piece> {
         let mut out = Vec::with_capacity(n.min(self.map.len()));
@@ -70,6 +88,7 @@ mod tests {
             len,
             seed: None,
             numberio: None,
+            trimmed: false,
         }
     }
 

@@ -42,6 +42,14 @@ pub struct Verifier {
     pub inline_reads: bool,
     /// The verify phase's blocks in (file, offset) order: each read of one is checked.
     pub phase: Vec<Piece>,
+    /// trim_percentage: blocks picked to be trimmed, oldest first.
+    pub trims: std::collections::VecDeque<(usize, u64, usize)>,
+    pub trim_percentage: u32,
+    pub trim_backlog: u64,
+    pub trim_batch: u64,
+    pub trim_zero: bool,
+    /// Blocks logged since the last trim round.
+    pub since_trim: u64,
 }
 
 impl Verifier {
@@ -72,6 +80,16 @@ impl Verifier {
             do_verify: v.do_verify,
             inline_reads: !spec.writes(),
             phase: Default::default(),
+            trims: Default::default(),
+            trim_percentage: v.trim_percentage,
+            trim_backlog: v.trim_backlog,
+            trim_batch: if v.trim_batch > 0 {
+                v.trim_batch
+            } else {
+                v.trim_backlog
+            },
+            trim_zero: v.trim_zero,
+            since_trim: 0,
         })
     }
 
@@ -89,7 +107,15 @@ impl Verifier {
             len: buf.len(),
             seed: Some(seed),
             numberio: Some(nio),
+            trimmed: false,
         });
+        if self.trim_backlog > 0 && self.trim_percentage > 0 {
+            // fio's io_u_should_trim: this share of the logged writes, at random.
+            if self.next_seed() % 100 < self.trim_percentage as u64 {
+                self.trims.push_back((file, offset, buf.len()));
+            }
+            self.since_trim += 1;
+        }
     }
 
     /// verify_only: a block the workload would write (its contents unknown).
@@ -100,6 +126,7 @@ impl Verifier {
             len,
             seed: None,
             numberio: None,
+            trimmed: false,
         });
     }
 
@@ -120,6 +147,11 @@ impl Verifier {
             .map(|i| self.phase[i])
     }
 
+    /// A trim round is due (trim_backlog blocks written since the last).
+    pub fn trim_due(&self) -> bool {
+        self.trim_backlog > 0 && self.since_trim >= self.trim_backlog && !self.trims.is_empty()
+    }
+
     /// A verify_backlog round is due.
     pub fn backlog_due(&self) -> bool {
         self.backlog > 0 && self.since_backlog >= self.backlog && !self.log.is_empty()
@@ -127,6 +159,23 @@ impl Verifier {
 
     /// Check one block read back into `buf`.
     pub fn check(&self, buf: &mut [u8], p: &Piece, path: &Path) -> Vec<Failure> {
+        if p.trimmed {
+            // fio's verify_trimmed_io_u: zeros, else the first byte that is not.
+            return match buf.iter().position(|&b| b != 0) {
+                None => Vec::new(),
+                Some(i) => vec![Failure {
+                    lines: vec![format!(
+                        "trim: verify failed at file {} offset {}, length {}, block offset {i}",
+                        path.display(),
+                        p.offset,
+                        buf.len()
+                    )],
+                    at: p.offset,
+                    len: buf.len(),
+                    header: true,
+                }],
+            };
+        }
         let exp = Expect {
             offset: p.offset,
             seed: p.seed.filter(|_| self.check_seed),
@@ -172,5 +221,73 @@ impl Verifier {
             put("expected", want);
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrio_config::ext::verify::VerifyKind;
+
+    fn verifier(kind: VerifyKind) -> Verifier {
+        let mut spec = JobSpec::with_defaults("t", "t.fio:1");
+        spec.verify.kind = kind;
+        Verifier::new(&spec, 1, 42).expect("verifying")
+    }
+
+    #[test]
+    fn a_written_block_checks_and_a_changed_one_does_not() {
+        let mut v = verifier(VerifyKind::Crc32c);
+        let mut buf = vec![0u8; 4096];
+        v.stamp(&mut buf, 0, 8192, 5);
+        let p = v.log.take(1)[0];
+        let path = Path::new("/f");
+        assert!(v.check(&mut buf.clone(), &p, path).is_empty());
+        buf[100] ^= 1;
+        let f = v.check(&mut buf, &p, path);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].lines[0].starts_with("crc32c: verify failed at file /f offset 8192"));
+    }
+
+    #[test]
+    fn a_trimmed_block_must_be_zeros() {
+        let v = verifier(VerifyKind::Md5);
+        let p = Piece {
+            file: 0,
+            offset: 4096,
+            len: 512,
+            seed: None,
+            numberio: None,
+            trimmed: true,
+        };
+        let mut buf = vec![0u8; 512];
+        assert!(v.check(&mut buf, &p, Path::new("/f")).is_empty());
+        buf[300] = 7;
+        let f = v.check(&mut buf, &p, Path::new("/f"));
+        assert_eq!(
+            f[0].lines,
+            ["trim: verify failed at file /f offset 4096, length 512, block offset 300"]
+        );
+    }
+
+    #[test]
+    fn wrong_seed_or_counter_is_a_bad_header() {
+        let mut v = verifier(VerifyKind::Xxhash);
+        let mut buf = vec![0u8; 4096];
+        v.stamp(&mut buf, 0, 0, 0);
+        let mut p = v.log.take(1)[0];
+        p.seed = p.seed.map(|s| s + 1);
+        let f = v.check(&mut buf.clone(), &p, Path::new("/f"));
+        assert!(
+            f[0].lines[0].starts_with("verify: bad header rand_seed"),
+            "{f:?}"
+        );
+        p.seed = None;
+        p.numberio = Some(9);
+        let f = v.check(&mut buf, &p, Path::new("/f"));
+        assert!(
+            f[0].lines[0].starts_with("verify: bad header numberio 0, wanted 9"),
+            "{f:?}"
+        );
     }
 }

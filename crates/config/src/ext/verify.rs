@@ -178,6 +178,15 @@ pub struct VerifySpec {
     pub experimental: bool,
     /// verify_header_seed= (fio 3.36+): check the header's seed (default on).
     pub header_seed: bool,
+    /// trim_percentage=: this share of the written blocks is trimmed again...
+    pub trim_percentage: u32,
+    /// ...trim_backlog_batch= (default trim_backlog) of them every trim_backlog=
+    /// written blocks (0: never, as fio).
+    pub trim_backlog: u64,
+    pub trim_batch: u64,
+    /// trim_verify_zero=: a trimmed block must read back as zeros (else it is not
+    /// verified).
+    pub trim_zero: bool,
 }
 
 impl Default for VerifySpec {
@@ -198,6 +207,10 @@ impl Default for VerifySpec {
             only: false,
             experimental: false,
             header_seed: true,
+            trim_percentage: 0,
+            trim_backlog: 0,
+            trim_batch: 0,
+            trim_zero: true,
         }
     }
 }

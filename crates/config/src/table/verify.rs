@@ -94,4 +94,23 @@ pub const VERIFY: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
+    opt("trim_percentage", K::Int, C::Verify, "Trim (discard) this percentage of the written blocks again, every trim_backlog writes; the verify pass then expects zeros there (trim_verify_zero)", |j, c, v| {
+        j.verify.trim_percentage = c.u32(v)?;
+        Ok(())
+    })
+    .def("0")
+    .range(0, 100),
+    opt("trim_verify_zero", K::Bool, C::Verify, "Verify that trimmed blocks read back as zeros (0: trimmed blocks are not verified)", |j, c, v| {
+        j.verify.trim_zero = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("trim_backlog", K::Int, C::Verify, "Trim after this many blocks are written (trim_percentage does nothing without it, as in fio)", |j, c, v| {
+        j.verify.trim_backlog = c.uint(v)?;
+        Ok(())
+    }),
+    opt("trim_backlog_batch", K::Int, C::Verify, "Trim this many blocks per round (default: trim_backlog)", |j, c, v| {
+        j.verify.trim_batch = c.uint(v)?;
+        Ok(())
+    }),
 ];

@@ -55,6 +55,7 @@ impl<'a> Worker<'a> {
                 len: u.len,
                 seed: None,
                 numberio: None,
+                trimmed: false,
             },
             None => return,
         };
@@ -101,10 +102,23 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// verify_backlog: a round is due and nothing is in flight.
+    /// verify_backlog / trim_backlog: a round is due and nothing is in flight.
     pub(super) fn verify_backlog(&mut self) {
-        let due = self.verify.as_ref().is_some_and(|v| v.backlog_due());
-        if !due || self.st.inflight > 0 || self.st.busy.is_some() || !self.st.retry.is_empty() {
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        let (due, trim) = (v.backlog_due(), v.trim_due());
+        if !(due || trim)
+            || self.st.inflight > 0
+            || self.st.busy.is_some()
+            || !self.st.retry.is_empty()
+        {
+            return;
+        }
+        if trim {
+            self.trim_round();
+        }
+        if !due {
             return;
         }
         let v = self.verify.as_mut().expect("checked");
@@ -161,6 +175,48 @@ impl<'a> Worker<'a> {
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
         true
+    }
+
+    /// trim_backlog: trim the oldest picked blocks (punching holes, as fio does in
+    /// files), accounted as trims; each is then expected to read back as zeros
+    /// (trim_verify_zero) or is no longer verified.
+    fn trim_round(&mut self) {
+        let v = self.verify.as_mut().expect("verifying");
+        v.since_trim = 0;
+        let n = (v.trim_batch as usize).min(v.trims.len());
+        let batch: Vec<_> = v.trims.drain(..n).collect();
+        for (file, offset, len) in batch {
+            let v = self.verify.as_mut().expect("verifying");
+            let keep = v.trim_zero;
+            if !v.log.trimmed(file, offset, len, keep) {
+                continue; // written over since: nothing to trim
+            }
+            let fd = self.io.fds[file];
+            let start = self.clock.now_ns();
+            let r = crate::sys::io::punch_hole(fd, offset, len);
+            let end = self.clock.now_ns();
+            let unit = IoUnit {
+                op: IoOp::Trim,
+                file,
+                fd,
+                offset,
+                len,
+                buf: std::ptr::null_mut(),
+                result: r,
+                done_ns: None,
+            };
+            let times = UnitTimes {
+                due_ns: start,
+                start_ns: start,
+                issue_ns: start,
+            };
+            let path = self.plan.files[file].path.clone();
+            self.acct
+                .complete(&unit, times, end, Some(&path), self.st.ramping);
+            if self.acct.error.is_some() {
+                return;
+            }
+        }
     }
 
     /// Read and check `pieces` in order; stops at a fatal failure (or any with
