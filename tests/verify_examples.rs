@@ -114,6 +114,7 @@ fn basic_verify_on_a_loop_device() {
             "--direct=1",
             "--verify=crc32c",
             "--verify_only=1",
+            "--verify_state_save=0",
             &format!("--filename={}", lo.dev),
             "--output-format=json",
         ])

@@ -47,7 +47,13 @@ fn job(file: &str, extra: &[&str]) -> Vec<String> {
 type Tool = fn(&[String]) -> Output;
 
 fn fio(args: &[String]) -> Output {
-    Command::new("fio").args(args).output().expect("run fio")
+    // No verify state file (fio writes one into the working directory when a
+    // verify fails).
+    Command::new("fio")
+        .args(args)
+        .arg("--verify_state_save=0")
+        .output()
+        .expect("run fio")
 }
 
 fn ferrio_out(args: &[String]) -> Output {
