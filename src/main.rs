@@ -43,6 +43,8 @@ fn dispatch(command: Command) -> i32 {
             ferrio::verify::crctest::run(&types, &mut std::io::stdout());
             0
         }
+        Command::Server(flags) => ferrio::net::server::serve(&flags),
+        Command::Client(flags) => ferrio::net::client::run(&flags),
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
             0

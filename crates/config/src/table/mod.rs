@@ -13,6 +13,7 @@ mod errors;
 mod files;
 mod io;
 mod job;
+mod lifecycle;
 mod logs;
 mod pacing;
 mod random;
@@ -361,6 +362,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(random::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
+        .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
