@@ -15,3 +15,4 @@ pub mod runner;
 pub mod sweep;
 pub mod sys;
 pub mod tools;
+pub mod verify;

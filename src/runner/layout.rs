@@ -24,6 +24,9 @@ struct Need {
     readonly: bool,
     /// The first thread wanting this file that reads it: its buffer options fill it.
     filler: Option<usize>,
+    /// A fill_device job without a size writes until the device is full: the file
+    /// grows with its writes, as in fio, and is not laid out to the (unbounded) size.
+    unbounded: bool,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -46,6 +49,11 @@ pub fn lay_out(
             if n.job.is_empty() {
                 n.job = t.spec.name.clone();
             }
+            if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
+                n.unbounded = true;
+                n.create_allowed |= t.spec.allow_file_create;
+                continue;
+            }
             n.size = n.size.max(f.region.start + f.region.len);
             let reads = t.spec.rw.kind.directions()[0];
             let fills = reads || t.spec.overwrite || !t.spec.writes();
@@ -62,6 +70,18 @@ pub fn lay_out(
     let mut policies: BTreeMap<usize, BufferPolicy> = BTreeMap::new();
     for (path, need) in needs {
         let current = std::fs::metadata(&path).ok().map(|m| m.len());
+        if need.unbounded && need.size == 0 {
+            if current.is_none() && need.create_allowed && !need.readonly {
+                std::fs::File::create(&path).map_err(|e| {
+                    format!(
+                        "job '{}': cannot create '{}': {e}",
+                        need.job,
+                        path.display()
+                    )
+                })?;
+            }
+            continue;
+        }
         if current.is_some_and(|c| c >= need.size) {
             continue;
         }

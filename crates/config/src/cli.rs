@@ -76,6 +76,30 @@ fn parse_memcpy_types(v: Option<&str>) -> Result<Vec<&'static str>, ConfigError>
     Ok(out)
 }
 
+/// `--crctest`'s checksums, in fio's order (the verify= checksums).
+pub const CRC_TYPES: &[&str] = &[
+    "md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash",
+    "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+];
+
+/// `--crctest[=TYPES]`: every checksum when none is given.
+fn parse_crc_types(v: Option<&str>) -> Result<Vec<&'static str>, ConfigError> {
+    let Some(v) = v.filter(|v| !v.is_empty()) else {
+        return Ok(CRC_TYPES.to_vec());
+    };
+    let mut out = Vec::new();
+    for t in v.split(',').map(str::trim) {
+        match CRC_TYPES.iter().find(|m| **m == t) {
+            Some(m) if !out.contains(m) => out.push(*m),
+            Some(_) => {}
+            None => return Err(flag_err("crctest", t, &CRC_TYPES.join(", "))),
+        }
+    }
+    // fio measures them in its table's order whatever order they are asked in.
+    out.sort_by_key(|t| CRC_TYPES.iter().position(|c| c == t));
+    Ok(out)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
     Normal,
@@ -205,6 +229,8 @@ pub enum Command {
     IdleCalibrate,
     /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
     MemcpyTest(Vec<&'static str>),
+    /// --crctest: the checksums to measure (names from [`CRC_TYPES`]).
+    CrcTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
     /// --sweep / --repeat: run every point in order, then print one table.

@@ -338,4 +338,5 @@ pub struct JobSpec {
     pub errors: crate::ext::ErrorPolicy,
     pub zones: crate::ext::ZoneSpec,
     pub buffers: crate::ext::BuffersSpec,
+    pub verify: crate::ext::VerifySpec,
 }

@@ -159,6 +159,15 @@ impl Units {
         self.policy.new_pass();
     }
 
+    /// Unit `idx`'s buffer for its I/O's length (None without real buffers).
+    pub fn buffer_mut(&mut self, idx: usize) -> Option<&mut [u8]> {
+        if !self.real_buffers {
+            return None;
+        }
+        let len = self.io[idx].len.min(self.stride);
+        Some(self.memory.bytes_mut(idx * self.stride, len))
+    }
+
     /// A short transfer moved `bytes` of unit `idx`: point it at the rest.
     pub fn advance(&mut self, idx: usize, bytes: usize) {
         let u = &mut self.io[idx];

@@ -115,6 +115,7 @@ impl JobSpec {
             zones: Default::default(),
             errors: Default::default(),
             buffers: Default::default(),
+            verify: Default::default(),
         }
     }
 

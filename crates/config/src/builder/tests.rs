@@ -581,7 +581,7 @@ fn unknown_unsupported_and_noop() {
         bad(&["lockmem=1m"]),
         "job 'j': option 'lockmem' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["verify_state_load=1"]).contains("not supported by ferrio yet"));
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
     assert!(bad(&["cgroup=x"]).contains("not supported by ferrio yet"));
     assert!(!job(&["disk_util=0"]).disk_util);

@@ -58,6 +58,16 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     job.buffers
         .check(job.size.is_some(), size_bytes, job.bs[1].min, files)
         .map_err(at)?;
+    // verify_pattern alone turns on the header+pattern check (fio).
+    if !job.verify.pattern.is_empty() && !job.verify.kind_set {
+        job.verify.kind = crate::ext::verify::VerifyKind::Pattern;
+    }
+    if job.verify.kind == crate::ext::verify::VerifyKind::PatternNoHdr
+        && job.verify.pattern.is_empty()
+    {
+        return Err(at("verify=pattern needs verify_pattern=".into()));
+    }
+    job.verify.check(job.bs[1].min, job.bs[1].max).map_err(at)?;
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

@@ -386,7 +386,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('K'),
         Arg::Value,
         "DIR",
-        "where fio puts verify state files; ferrio writes none\n(verify is not supported yet), so a note on stderr",
+        "where fio puts verify state files; ferrio writes none\n(no verify_state_save yet), so a note on stderr",
         |r, v| {
             if val(v).is_empty() {
                 return Err(flag_err("aux-path", "", "a directory"));
@@ -530,8 +530,23 @@ pub(super) const FLAGS: &[Flag] = &[
         "fio refuses it too (deprecated); use write_lat_log in the job"),
     refused(&["inflate-log"], 'X', Arg::Value,
         "compressed logs (log_compression) are not supported by ferrio yet, so there is nothing to inflate"),
-    refused(&["crctest"], 'G', Arg::Optional,
-        "checksum speed tests come with verify support, which ferrio does not have yet"),
+    flag(
+        &["crctest"],
+        Some('G'),
+        Arg::Optional,
+        "TYPES",
+        "measure the verify checksums' speed and exit (TYPES: a\ncomma list of md5, crc64, crc32, crc32c, crc16, crc7,\nsha1, sha256, sha512, xxhash, sha3-224/256/384/512;\nhelp lists them)",
+        |r, v| {
+            if matches!(v, Some("help" | "list")) {
+                let list: String = super::CRC_TYPES.iter().map(|n| format!("{n}\n")).collect();
+                answer(r, Command::Print(list));
+                return Ok(());
+            }
+            let types = super::parse_crc_types(v)?;
+            answer(r, Command::CrcTest(types));
+            Ok(())
+        },
+    ),
     refused(&["profile"], 'p', Arg::Value,
         "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
     refused(&["daemonize"], 'D', Arg::Value,

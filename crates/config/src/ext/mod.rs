@@ -13,6 +13,7 @@ pub mod pacing;
 pub mod reports;
 pub mod sim;
 pub mod steadystate;
+pub mod verify;
 pub mod zones;
 
 pub use buffers::{BuffersSpec, DedupeMode};
@@ -25,4 +26,5 @@ pub use pacing::PacingSpec;
 pub use reports::{ReportFlags, SweepAxis};
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
+pub use verify::VerifySpec;
 pub use zones::{SimZoneSpec, ZoneSpec};

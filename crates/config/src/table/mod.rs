@@ -22,6 +22,7 @@ mod sim;
 mod stats;
 mod steadystate;
 mod unsupported;
+mod verify;
 mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
@@ -116,13 +117,15 @@ pub enum Category {
     Stats,
     Process,
     Errors,
+    /// Data verification.
+    Verify,
     /// Accepted, value checked, no effect.
     NoOp,
     Unsupported,
 }
 
 impl Category {
-    pub const ALL: [Category; 15] = [
+    pub const ALL: [Category; 16] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -136,6 +139,7 @@ impl Category {
         Category::Stats,
         Category::Process,
         Category::Errors,
+        Category::Verify,
         Category::NoOp,
         Category::Unsupported,
     ];
@@ -155,6 +159,7 @@ impl Category {
             Category::Stats => "Statistics and units",
             Category::Process => "Process placement",
             Category::Errors => "Error handling",
+            Category::Verify => "Data verification",
             Category::NoOp => "fio options accepted without effect",
             Category::Unsupported => "fio options not supported by ferrio yet",
         }
@@ -363,6 +368,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
+        .chain(verify::VERIFY)
         .chain(unsupported::UNSUPPORTED)
 }
 
