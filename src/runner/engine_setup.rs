@@ -24,6 +24,11 @@ pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -
         sized: spec.size.is_some() || spec.filesize.is_some(),
         virtual_clock,
         clone: plan.clone,
+        paths: plan.files.iter().map(|f| f.path.clone()).collect(),
+        local: spec.local.clone(),
+        runtime_us: spec.runtime_us,
+        directory: spec.directory.clone(),
+        io_threads_running: None,
     }
 }
 

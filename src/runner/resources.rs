@@ -267,6 +267,7 @@ mod tests {
                     "libaio" => DepthLimit::AioMaxNr,
                     _ => DepthLimit::None,
                 },
+                accounting: Default::default(),
             },
             files: Vec::new(),
             pass_bytes: 1,

@@ -9,7 +9,7 @@ use super::account::Accounting;
 use super::setup::Io;
 use super::state::{Limits, LoopState};
 use super::units::{BufferWork, UnitTimes};
-use crate::engine::{IoOp, Queued};
+use crate::engine::{Accounting as Counts, IoOp, Queued};
 use crate::runner::observer::{Observers, Verdict};
 use crate::runner::pattern::{Pattern, Region};
 use crate::runner::plan::ThreadPlan;
@@ -75,7 +75,7 @@ impl<'a> Worker<'a> {
         Worker {
             plan,
             clock,
-            acct: Accounting::new(spec, synchronous, observers, begin_ns),
+            acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
             st: LoopState::new(&lim, spec.ramp_time_us > 0),
             lim,
             batching: spec.engine.batching(depth),
@@ -378,8 +378,9 @@ impl<'a> Worker<'a> {
     fn complete(&mut self, idx: usize, now: u64) {
         let u = &self.io.units.io[idx];
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
-        self.acct
-            .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
+        let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
+        let t = self.io.units.times[idx];
+        self.acct.complete(u, t, now, path, self.st.ramping, timed);
     }
 
     /// Submit the pending units: one commit, then (fio) the depth map counts them at
@@ -472,6 +473,7 @@ impl<'a> Worker<'a> {
     /// time-based job does the same work under both.
     fn new_pass(&mut self) {
         self.pattern.reset_pass();
+        self.io.engine.new_pass();
         let spec = &self.plan.spec;
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {
@@ -539,9 +541,15 @@ impl<'a> Worker<'a> {
         }
         self.io.files.clear();
         if spec.unlink {
+            // Engines that work on names (the metadata engines) made them even when
+            // diskless; a directory engine's names are directories.
+            let named = self.plan.caps.accounting == Counts::FileOps;
             for f in &self.plan.files {
-                if !f.device && !self.plan.caps.diskless {
-                    let _ = std::fs::remove_file(&f.path);
+                if !f.device && (named || !self.plan.caps.diskless) {
+                    let gone = std::fs::remove_file(&f.path);
+                    if named && gone.is_err() && f.path.is_dir() {
+                        let _ = std::fs::remove_dir(&f.path);
+                    }
                 }
             }
         }

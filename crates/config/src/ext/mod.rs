@@ -1,11 +1,12 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection and logging.
+//! detection, logging and the local engines' options.
 
 pub mod engine;
 pub mod errors;
 pub mod live;
+pub mod local;
 pub mod logs;
 pub mod pacing;
 pub mod sim;
@@ -14,6 +15,7 @@ pub mod steadystate;
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
 pub use live::LiveFlags;
+pub use local::LocalSpec;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;
 pub use sim::SimSpec;

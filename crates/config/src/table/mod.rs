@@ -13,6 +13,7 @@ mod errors;
 mod files;
 mod io;
 mod job;
+mod local;
 mod logs;
 mod pacing;
 mod random;
@@ -23,6 +24,7 @@ mod unsupported;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
 pub use io::ENGINES_NOT_YET;
+pub use local::METADATA_ENGINES;
 
 use crate::spec::JobSpec;
 use crate::values::{self, TimeUnit};
@@ -347,6 +349,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
         .chain(sim::SIM)
+        .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)

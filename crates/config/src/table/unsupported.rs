@@ -64,7 +64,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("numa_mem_policy", "NUMA memory policy"),
     u("offset_align", "Offset alignment"),
     u("opendir", "Use all files below a directory"),
-    u("openfiles", "Files kept open at once"),
     u("pre_read", "Pre-read files into memory"),
     u("prio", "I/O priority"),
     u("prioclass", "I/O priority class"),
