@@ -192,9 +192,6 @@ pub struct EngineOptions {
     pub runtime_us: Option<u64>,
     /// The job's directory= (e4defrag's donor file goes there), if given.
     pub directory: Option<PathBuf>,
-    /// Where this thread's exit_on_io_done learns that every I/O job has ended: the
-    /// number of threads still running that do I/O (cpuio and exec threads excluded).
-    pub io_threads_running: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).

@@ -28,7 +28,6 @@ pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -
         local: spec.local.clone(),
         runtime_us: spec.runtime_us,
         directory: spec.directory.clone(),
-        io_threads_running: None,
     }
 }
 

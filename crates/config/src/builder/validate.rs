@@ -81,6 +81,9 @@ fn local_engines(job: &mut JobSpec) -> Result<(), String> {
                     "ioengine=cpuio needs cpuload= (the percentage of a CPU to use)".into(),
                 );
             }
+            if job.local.exit_on_io_done {
+                return Err("exit_on_io_done=1 is not supported by ferrio yet (a cpuio job runs for its runtime)".into());
+            }
             job.local.cpuload = job.local.cpuload.min(100);
             job.local.cpu_think_us(job.local.cpuchunks_us)
         }
@@ -88,6 +91,13 @@ fn local_engines(job: &mut JobSpec) -> Result<(), String> {
             if job.local.program.is_none() {
                 return Err("ioengine=exec needs program= (the program to run)".into());
             }
+            if job.runtime_us.is_none() {
+                return Err(
+                    "ioengine=exec needs runtime= (the program runs for the job's runtime)".into(),
+                );
+            }
+            // The program runs for the runtime whatever size says (fio: time-based).
+            job.time_based = true;
             // fio checks on the program every 50 ms.
             50_000
         }
