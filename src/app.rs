@@ -159,7 +159,8 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
-    write_reports(&mut out, &inv, &report, &live)?;
+    let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
+    write_reports(&mut out, &inv, &report, &live, &md_table)?;
     if inv.flags.bandwidth_log {
         crate::tools::trigger::write_bandwidth_logs()?;
     }
@@ -206,6 +207,7 @@ fn write_reports(
     inv: &Invocation,
     report: &RunReport,
     live: &live::Live,
+    md_table: &str,
 ) -> Result<(), String> {
     let mut text = String::new();
     for f in &inv.flags.output_formats {
@@ -215,7 +217,11 @@ fn write_reports(
             continue;
         }
         match f {
-            OutputFormat::Normal => text.push_str(&normal::render(report)),
+            OutputFormat::Normal => {
+                text.push_str(&normal::render(report));
+                // Beyond fio: the metadata engines' rates (empty without them).
+                text.push_str(md_table);
+            }
             OutputFormat::Terse => {
                 text.push_str(&terse::render_version(report, inv.flags.terse_version))
             }

@@ -357,3 +357,61 @@ fn openfiles_below_nrfiles_is_refused_for_engines_that_hold_files_open() {
     );
     assert!(listing(d.path()).is_empty(), "nothing touched");
 }
+
+#[test]
+fn normal_output_ends_with_an_mdtest_style_rate_table() {
+    let d = scratch();
+    let dir = format!("--directory={}", path_str(d.path()));
+    let out = run_ok(&[
+        &dir,
+        "--name=c",
+        "--ioengine=dircreate",
+        "--nrfiles=6",
+        "--filesize=4k",
+        "--numjobs=2",
+        "--name=s",
+        "--stonewall",
+        "--ioengine=filestat",
+        "--nrfiles=5",
+        "--filesize=4k",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table = &text[text.find("SUMMARY rate").expect("the table")..];
+    let row = |op: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(op))
+            .unwrap_or_else(|| panic!("{op}: {table}"));
+        line.split(':')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(row("Directory creation")[5], "12", "two threads x 6 mkdirs");
+    assert_eq!(row("File stat")[5], "5");
+    let rates: Vec<f64> = row("Directory creation")[..5]
+        .iter()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(
+        rates[0] >= rates[2] && rates[2] >= rates[1] && rates[1] > 0.0,
+        "max >= mean >= min: {rates:?}"
+    );
+    assert!(
+        !table.contains("File creation"),
+        "kinds nobody did are left out"
+    );
+    // Other engines print no table; JSON stays fio's.
+    let out = run_ok(&["--name=n", "--ioengine=null", "--size=1m"]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("SUMMARY rate"));
+    let out = run_ok(&[
+        &dir,
+        "--name=c2",
+        "--ioengine=dircreate",
+        "--nrfiles=2",
+        "--output-format=json",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("SUMMARY"));
+}

@@ -218,6 +218,17 @@ pub const ENGINES: &[Entry] = &[
     },
 ];
 
+/// The metadata engines' operations, as mdtest names them (in its order), for the
+/// table after the normal output.
+pub const OPERATIONS: &[(&str, &str)] = &[
+    ("dircreate", "Directory creation"),
+    ("dirstat", "Directory stat"),
+    ("dirdelete", "Directory removal"),
+    ("filecreate", "File creation"),
+    ("filestat", "File stat"),
+    ("filedelete", "File removal"),
+];
+
 /// The row for `name`.
 pub fn find(name: &str) -> Option<&'static Entry> {
     ENGINES.iter().find(|e| e.name == name)
@@ -260,6 +271,19 @@ mod tests {
                 e.name
             );
         }
+    }
+
+    #[test]
+    fn every_operation_is_a_registered_metadata_engine() {
+        for (name, _) in OPERATIONS {
+            let e = find(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(e.caps.accounting, Accounting::FileOps, "{name}");
+        }
+        let file_ops = ENGINES
+            .iter()
+            .filter(|e| e.caps.accounting == Accounting::FileOps)
+            .count();
+        assert_eq!(file_ops, OPERATIONS.len());
     }
 
     #[test]

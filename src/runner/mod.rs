@@ -9,6 +9,7 @@ pub mod engine_setup;
 pub mod iolog;
 pub mod layout;
 pub mod logs;
+pub mod metaops;
 pub mod observer;
 pub mod pacing;
 pub mod pattern;

@@ -5,6 +5,7 @@
 
 pub mod interval;
 pub mod json;
+pub mod mdtable;
 pub mod model;
 pub mod normal;
 pub mod terse;
