@@ -21,7 +21,7 @@ impl FallocEngine {
 }
 
 /// Open `fd`'s file again read-write.
-pub fn reopen_rw(fd: RawFd) -> io::Result<File> {
+fn reopen_rw(fd: RawFd) -> io::Result<File> {
     std::fs::OpenOptions::new()
         .read(true)
         .write(true)
