@@ -269,6 +269,10 @@ fn write_prerun_lines(
     clock_note: Option<&str>,
 ) {
     for t in threads {
+        // fio prints no header for engines that do no I/O (FIO_NOIO: cpuio, exec).
+        if t.caps.accounting == crate::engine::Accounting::NoData {
+            continue;
+        }
         match t.clone {
             0 => {
                 let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));

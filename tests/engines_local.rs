@@ -434,3 +434,37 @@ fn e4defrag_outside_ext4_fails_the_io_and_needs_a_donor() {
         "reads are refused (EINVAL), as fio"
     );
 }
+
+#[test]
+fn cpuio_normal_output_has_no_header_and_no_bandwidth_like_fio() {
+    let args = [
+        "--name=burn",
+        "--ioengine=cpuio",
+        "--cpuload=50",
+        "--cpuchunks=5000",
+        "--time_based",
+        "--runtime=200ms",
+    ];
+    let out = run_ok(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v = run_json(&args);
+    assert_eq!(
+        job0(&v, "read")["runtime"].as_u64(),
+        Some(0),
+        "no data, no runtime"
+    );
+    assert_eq!(job0(&v, "read")["bw"].as_u64(), Some(0));
+    let mut outputs = vec![("ferrio", text.to_string())];
+    if have_fio() {
+        let o = Command::new("fio").args(args).output().unwrap();
+        outputs.push(("fio", String::from_utf8_lossy(&o.stdout).to_string()));
+    }
+    for (who, text) in outputs {
+        assert!(!text.contains("(g=0)"), "{who}: no job header:\n{text}");
+        assert!(
+            !text.contains("READ:"),
+            "{who}: no group bandwidth line:\n{text}"
+        );
+        assert!(text.contains("issued rwts: total="), "{who}:\n{text}");
+    }
+}
