@@ -101,7 +101,7 @@ complete -c ferrio -l stat_type -x -a 'stat lstat statx' -d 'filestat/dirstat: t
 complete -c ferrio -l cpuload -x -d 'cpuio: percentage of one CPU to use (required by ioengine=cpuio; above 100 counts as 100)'
 complete -c ferrio -l cpuchunks -x -d 'cpuio: length of one CPU burn cycle (usec)'
 complete -c ferrio -l cpumode -x -a 'noop qsort' -d 'cpuio: what a burn cycle does'
-complete -c ferrio -l exit_on_io_done -x -a '0 1' -d 'cpuio: end the job once every job that does I/O has ended (only 0 is supported yet)'
+complete -c ferrio -l exit_on_io_done -x -a '0 1' -d 'cpuio: end the job once every job that does I/O (not cpuio or exec) has ended, started or not'
 complete -c ferrio -l program -x -d 'exec: the program to run in the background for the job\'s runtime (searched in PATH)'
 complete -c ferrio -l arguments -x -d 'exec: the program\'s arguments, split at spaces; %r is the runtime in seconds, %n the job\'s name'
 complete -c ferrio -l grace_time -x -d 'exec: seconds between SIGTERM at the job\'s end and SIGKILL'

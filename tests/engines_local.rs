@@ -79,20 +79,47 @@ fn cpuio_burns_cycles_counted_as_ios_without_bytes() {
 }
 
 #[test]
-fn cpuio_needs_cpuload_and_refuses_exit_on_io_done() {
-    for (extra, want) in [
-        ("--cpumode=noop", "needs cpuload="),
-        ("--exit_on_io_done=1", "exit_on_io_done=1 is not supported"),
-    ] {
-        let mut a = vec!["--name=c", "--ioengine=cpuio", "--runtime=1", extra];
-        if extra.starts_with("--exit") {
-            a.push("--cpuload=10");
-        }
-        let out = ferrio().args(&a).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{a:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(want), "{err}");
-    }
+fn cpuio_needs_cpuload() {
+    let out = ferrio()
+        .args([
+            "--name=c",
+            "--ioengine=cpuio",
+            "--runtime=1",
+            "--cpumode=noop",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs cpuload="), "{err}");
+}
+
+#[test]
+fn cpuio_with_exit_on_io_done_ends_when_the_io_jobs_have() {
+    // A 60 s burner beside a small write job: it stops once the writer is done
+    // (an I/O job later in the file, not yet started, would count too).
+    let d = scratch();
+    let dir = format!("--directory={}", path_str(d.path()));
+    let args = [
+        &dir,
+        "--name=burn",
+        "--ioengine=cpuio",
+        "--cpuload=50",
+        "--cpuchunks=10000",
+        "--time_based",
+        "--runtime=60",
+        "--exit_on_io_done=1",
+        "--name=io",
+        "--ioengine=psync",
+        "--size=1m",
+        "--rw=write",
+        "--bs=4k",
+    ];
+    let v = run_json(&args);
+    let burn = &v["jobs"][0];
+    assert_eq!(burn["error"].as_u64(), Some(0));
+    assert!(burn["job_runtime"].as_u64().unwrap() < 60_000, "{burn}");
+    assert_eq!(v["jobs"][1]["write"]["total_ios"].as_u64(), Some(256));
 }
 
 #[test]

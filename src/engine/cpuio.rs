@@ -2,10 +2,13 @@
 //! burn cycle — a busy loop of cpuchunks µs (cpumode=noop) or four sorts of 256 Ki
 //! integers (cpumode=qsort) — and the think time after it (set from cpuload when the
 //! job is built) idles the rest, so the thread uses cpuload percent of a CPU. In
-//! qsort mode the think time follows how long the last sort took, as in fio.
+//! qsort mode the think time follows how long the last sort took, as in fio. With
+//! exit_on_io_done=1 the job ends once every thread that does I/O has finished.
 
 use super::{EngineOptions, IoEngine, IoUnit, Queued};
 use ferrio_config::ext::local::{CpuMode, LocalSpec};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// fio sorts this many 32-bit integers (1 MiB).
@@ -17,6 +20,10 @@ pub struct CpuEngine {
     data: Vec<i32>,
     /// The think time the last sort asks for.
     think_ns: Option<u64>,
+    /// exit_on_io_done: the run's count of unfinished I/O threads.
+    io_left: Option<Arc<AtomicUsize>>,
+    /// No I/O thread was left: the job is over.
+    ended: bool,
 }
 
 impl CpuEngine {
@@ -30,6 +37,11 @@ impl CpuEngine {
             spec: o.local.clone(),
             data,
             think_ns: None,
+            io_left: o
+                .io_threads_left
+                .clone()
+                .filter(|_| o.local.exit_on_io_done),
+            ended: false,
         }
     }
 
@@ -74,6 +86,13 @@ fn spin(us: u64) {
 
 impl IoEngine for CpuEngine {
     fn queue(&mut self, _index: usize, u: &mut IoUnit) -> Queued {
+        if let Some(left) = &self.io_left {
+            if left.load(Ordering::SeqCst) == 0 {
+                self.ended = true;
+                u.result = u.len as i64;
+                return Queued::Completed;
+            }
+        }
         match self.spec.cpumode {
             CpuMode::Noop => spin(self.spec.cpuchunks_us),
             CpuMode::Qsort => self.qsort(),
@@ -85,6 +104,10 @@ impl IoEngine for CpuEngine {
 
     fn think_time_ns(&self) -> Option<u64> {
         self.think_ns
+    }
+
+    fn ended(&self) -> bool {
+        self.ended
     }
 }
 

@@ -157,6 +157,11 @@ pub trait IoEngine: Send {
     fn think_time_ns(&self) -> Option<u64> {
         None
     }
+    /// With [`Accounting::NoData`]: the engine ended its job (cpuio's
+    /// exit_on_io_done once no I/O thread is left); checked after each I/O.
+    fn ended(&self) -> bool {
+        false
+    }
 }
 
 /// What an engine is given at creation: its own tuning and the few facts about the
@@ -192,6 +197,9 @@ pub struct EngineOptions {
     pub runtime_us: Option<u64>,
     /// The job's directory= (e4defrag's donor file goes there), if given.
     pub directory: Option<PathBuf>,
+    /// How many threads that do I/O (every engine but the no-data ones) have not
+    /// finished yet, started or not: cpuio's exit_on_io_done waits for 0.
+    pub io_threads_left: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).

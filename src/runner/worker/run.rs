@@ -45,6 +45,8 @@ pub struct Worker<'a> {
     batching: Batching,
     pattern: Pattern,
     synchronous: bool,
+    /// The engine moves no data (cpuio, exec): it may end the job itself.
+    no_data: bool,
     /// fsync=N / fdatasync=N: sync every this many writes (0: never).
     sync_every: u32,
     /// The sync is an fdatasync.
@@ -81,6 +83,7 @@ impl<'a> Worker<'a> {
             batching: spec.engine.batching(depth),
             pattern: Pattern::for_thread(plan, &regions, io.iolog.take()),
             synchronous,
+            no_data: plan.caps.accounting == Counts::NoData,
             sync_every: if spec.fsync > 0 {
                 spec.fsync
             } else {
@@ -155,6 +158,11 @@ impl<'a> Worker<'a> {
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
                     let done = self.read_clock();
+                    if self.no_data && self.io.engine.ended() {
+                        // cpuio's exit_on_io_done: the I/O is not one (fio: BUSY, done).
+                        self.io.units.free.push(idx);
+                        return false;
+                    }
                     match self.residual(idx) {
                         Residual::Done => {
                             self.acct.queue_completed(self.st.inflight);

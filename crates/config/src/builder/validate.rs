@@ -81,9 +81,6 @@ fn local_engines(job: &mut JobSpec) -> Result<(), String> {
                     "ioengine=cpuio needs cpuload= (the percentage of a CPU to use)".into(),
                 );
             }
-            if job.local.exit_on_io_done {
-                return Err("exit_on_io_done=1 is not supported by ferrio yet (a cpuio job runs for its runtime)".into());
-            }
             job.local.cpuload = job.local.cpuload.min(100);
             job.local.cpu_think_us(job.local.cpuchunks_us)
         }

@@ -54,7 +54,7 @@ pub const LOCAL: &[OptSpec] = &[
     .def("noop")
     .vals(&[("noop", "NOOP instructions (a busy loop)"), ("qsort", "QSORT computation")])
     .private_to(&["cpuio"]),
-    opt("exit_on_io_done", K::Bool, C::Engine, "cpuio: end the job once every job that does I/O has ended (only 0 is supported yet)", |j, c, v| {
+    opt("exit_on_io_done", K::Bool, C::Engine, "cpuio: end the job once every job that does I/O (not cpuio or exec) has ended, started or not", |j, c, v| {
         j.local.exit_on_io_done = c.bool(v)?;
         Ok(())
     })
