@@ -144,6 +144,7 @@ fn fio_own_samples_when_given() {
         "filedelete-ioengine.fio",
         "cpuio.fio",
         "ftruncate.fio",
+        "falloc.fio",
     ] {
         run_job(&dir.join(name));
     }
