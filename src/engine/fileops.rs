@@ -9,6 +9,7 @@
 
 use super::{EngineOptions, IoEngine, IoUnit, Queued};
 use ferrio_config::ext::local::StatType;
+use std::collections::VecDeque;
 use std::ffi::CString;
 use std::fs::File;
 use std::io;
@@ -46,8 +47,10 @@ pub struct FileOpsEngine {
     paths: Vec<PathBuf>,
     /// Per file: its operation was done in this pass.
     done: Vec<bool>,
-    /// Files filecreate opened in this pass (closed when it ends, as fio's close_file).
-    open: Vec<File>,
+    /// Files filecreate holds open, oldest first: closed when the pass ends (fio's
+    /// close_file), or earlier to keep at most `max_open` (openfiles=).
+    open: VecDeque<File>,
+    max_open: usize,
     /// The last queued I/O carried an operation.
     last_timed: bool,
 }
@@ -59,7 +62,8 @@ impl FileOpsEngine {
             stat_type: o.local.stat_type,
             paths: o.paths.clone(),
             done: vec![false; o.paths.len()],
-            open: Vec::new(),
+            open: VecDeque::new(),
+            max_open: o.local.openfiles.map_or(usize::MAX, |n| n.max(1) as usize),
             last_timed: false,
         }
     }
@@ -75,7 +79,12 @@ impl FileOpsEngine {
                     .truncate(false)
                     .mode(0o600)
                     .open(path)?;
-                self.open.push(f);
+                if self.open.len() == self.max_open {
+                    // Closed before the next create, as fio closes a file it is done
+                    // with when openfiles is reached (not timed).
+                    self.open.pop_front();
+                }
+                self.open.push_back(f);
                 Ok(())
             }
             FileOp::StatFile | FileOp::StatDir => stat(path, self.stat_type),
@@ -219,6 +228,24 @@ mod tests {
         let mut u = unit(1);
         e.queue(0, &mut u);
         assert!(e.timed(), "a new pass operates again");
+    }
+
+    #[test]
+    fn filecreate_keeps_at_most_openfiles_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = EngineOptions {
+            paths: (0..5).map(|i| dir.path().join(format!("f{i}"))).collect(),
+            ..Default::default()
+        };
+        o.local.openfiles = Some(2);
+        let mut e = FileOpsEngine::new(FileOp::CreateFile, &o);
+        for f in 0..5 {
+            e.queue(0, &mut unit(f));
+            assert!(e.open.len() <= 2);
+        }
+        assert_eq!(e.open.len(), 2);
+        e.new_pass();
+        assert!(e.open.is_empty());
     }
 
     #[test]
