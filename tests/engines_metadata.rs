@@ -129,6 +129,29 @@ fn filecreate_times_one_create_per_file_and_pass_like_fio() {
             "--bs=4k",
             "--loops=3",
         ],
+        // Which latency options stop the samples: disable_lat and gtod_reduce do,
+        // disable_clat does not (fio's engine checks disable_lat only).
+        &[
+            "--name=a",
+            "--ioengine=filecreate",
+            "--nrfiles=2",
+            "--filesize=4k",
+            "--disable_lat=1",
+        ],
+        &[
+            "--name=b",
+            "--ioengine=filecreate",
+            "--nrfiles=2",
+            "--filesize=4k",
+            "--disable_clat=1",
+        ],
+        &[
+            "--name=c",
+            "--ioengine=filecreate",
+            "--nrfiles=2",
+            "--filesize=4k",
+            "--gtod_reduce=1",
+        ],
         // size= split over the files; two clones, each with its own names.
         &[
             "--name=s",
@@ -147,11 +170,17 @@ fn filecreate_times_one_create_per_file_and_pass_like_fio() {
         } else {
             "read"
         };
-        assert!(j[d]["clat_ns"]["N"].as_u64().unwrap() > 0, "{args:?}");
+        let untimed = args.contains(&"--disable_lat=1") || args.contains(&"--gtod_reduce=1");
+        assert_eq!(
+            j[d]["clat_ns"]["N"].as_u64().unwrap() == 0,
+            untimed,
+            "{args:?}"
+        );
         assert_eq!(j[d]["lat_ns"]["N"].as_u64(), Some(0), "{args:?}: only clat");
         // Created empty (filecreate writes nothing).
         assert!(files.iter().all(|f| f.ends_with(":f0")), "{files:?}");
     }
+    assert_eq!(cases[2][0], "--name=l");
     let (v, files) = same_as_fio(cases[2], &nothing);
     assert_eq!(v["jobs"][0]["read"]["clat_ns"]["N"].as_u64(), Some(9));
     assert_eq!(v["jobs"][0]["read"]["total_ios"].as_u64(), Some(6 * 3));

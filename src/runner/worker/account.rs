@@ -224,8 +224,9 @@ impl Accounting {
             Counts::NoData => bytes = 0,
             Counts::FileOps => {
                 // fio: the operation's time is a clat sample (add_clat_sample from
-                // the engine), nothing else is timed and no latency bucket marked.
-                let clat = (self.rec.clat && timed).then_some(clat);
+                // the engine), nothing else is timed and no latency bucket marked;
+                // the engine takes it unless disable_lat (or gtod_reduce) is set.
+                let clat = (self.rec.lat && timed).then_some(clat);
                 self.stats.complete_file_op(d, bytes, clat);
                 return;
             }
