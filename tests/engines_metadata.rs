@@ -444,3 +444,28 @@ fn normal_output_ends_with_an_mdtest_style_rate_table() {
     ]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("SUMMARY"));
 }
+
+#[test]
+fn filestat_and_filedelete_open_no_files_so_nrfiles_may_exceed_the_descriptor_limit() {
+    let d = scratch();
+    let dir = format!("--directory={}", path_str(d.path()));
+    for engine in ["filestat", "filedelete"] {
+        let cmd = format!(
+            "ulimit -n 64 && exec {} {dir} --name=s --ioengine={engine} --nrfiles=300 --filesize=4k --output-format=json",
+            ferrio_bin()
+        );
+        let out = Command::new("sh").args(["-c", &cmd]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = parse_json(&out.stdout);
+        assert_eq!(
+            v["jobs"][0]["read"]["clat_ns"]["N"].as_u64(),
+            Some(300),
+            "{engine}"
+        );
+    }
+    assert!(listing(d.path()).is_empty(), "filedelete removed all 300");
+}
