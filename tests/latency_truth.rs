@@ -128,11 +128,12 @@ fn timing(v: &Value, dir: &str) -> Timing {
     }
 }
 
-/// Runs each job with both tools, alternating, `rounds` times, and keeps each
-/// tool's best (lowest) value of every measure: on a shared machine the best run is
-/// the one least disturbed by others.
-fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
-    let mut best = Timing {
+/// Runs each job with both tools, alternating (fio, ferrio, fio, ferrio, …), `rounds`
+/// times each, and keeps each tool's best (lowest) value of every measure: on a shared
+/// machine the best run is the one least disturbed by others, and alternating gives
+/// both tools the same chances at a quiet moment. Returns (fio, ferrio).
+fn best_of_both(args: &[String], dir: &str, rounds: usize) -> (Timing, Timing) {
+    let worst = || Timing {
         lat_minus_clat: f64::MAX,
         median_gap: f64::MAX,
         p50: f64::MAX,
@@ -140,16 +141,21 @@ fn best_of(fio: bool, args: &[String], dir: &str, rounds: usize) -> Timing {
         p999: f64::MAX,
         iops: 0.0,
     };
+    let mut best = [worst(), worst()];
     for _ in 0..rounds {
-        let t = timing(&run_tool(fio, args), dir);
-        best.lat_minus_clat = best.lat_minus_clat.min(t.lat_minus_clat);
-        best.median_gap = best.median_gap.min(t.median_gap);
-        best.p50 = best.p50.min(t.p50);
-        best.p99 = best.p99.min(t.p99);
-        best.p999 = best.p999.min(t.p999);
-        best.iops = best.iops.max(t.iops);
+        for (i, fio) in [true, false].into_iter().enumerate() {
+            let t = timing(&run_tool(fio, args), dir);
+            let b = &mut best[i];
+            b.lat_minus_clat = b.lat_minus_clat.min(t.lat_minus_clat);
+            b.median_gap = b.median_gap.min(t.median_gap);
+            b.p50 = b.p50.min(t.p50);
+            b.p99 = b.p99.min(t.p99);
+            b.p999 = b.p999.min(t.p999);
+            b.iops = b.iops.max(t.iops);
+        }
     }
-    best
+    let [f, o] = best;
+    (f, o)
 }
 
 #[test]
@@ -197,54 +203,87 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         // Asynchronous completions depend on when the reaping thread runs, which other
         // load on a 2-core machine disturbs most: one more round each for those.
         let rounds = if extra.is_empty() { 2 } else { 3 };
-        let f = best_of(true, &args, dir, rounds);
-        let o = best_of(false, &args, dir, rounds);
-        let what = format!(
-            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} \
-             IOPS {:.0}; fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} IOPS {:.0}",
-            o.lat_minus_clat,
-            o.median_gap,
-            o.p50,
-            o.p99,
-            o.p999,
-            o.iops,
-            f.lat_minus_clat,
-            f.median_gap,
-            f.p50,
-            f.p99,
-            f.p999,
-            f.iops
-        );
-        eprintln!("{what}");
-        // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
-        // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
-        // The typical gap is what fio's is, plus what an unoptimised test build
-        // spends scrambling a buffer; the mean may only not be grossly above.
-        // (For asynchronous engines the gap is slat, which holds ferrio's own,
-        // unoptimised in a test build, submission code.)
-        let slack = if extra.is_empty() { 1_000.0 } else { 3_000.0 };
-        assert!(
+        // A defect (ferrio's own work inside a latency) shows in every measurement; a
+        // burst of load from elsewhere shows in some. So a job passes when one of up
+        // to three measurements meets every bound, and fails when none does.
+        let mut failures = Vec::new();
+        for _ in 0..3 {
+            let (f, o) = best_of_both(&args, dir, rounds);
+            match within_bounds(engine, rw, &f, &o, extra.is_empty()) {
+                Ok(what) => {
+                    eprintln!("{what}");
+                    failures.clear();
+                    break;
+                }
+                Err(why) => {
+                    eprintln!("{why}");
+                    failures.push(why);
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
+/// Whether ferrio's timing `o` is within the bounds of fio's `f` on the same job:
+/// Ok(summary) or Err(summary with the bound it broke).
+fn within_bounds(
+    engine: &str,
+    rw: &str,
+    f: &Timing,
+    o: &Timing,
+    synchronous: bool,
+) -> Result<String, String> {
+    let what = format!(
+        "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} \
+         IOPS {:.0}; fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} IOPS {:.0}",
+        o.lat_minus_clat,
+        o.median_gap,
+        o.p50,
+        o.p99,
+        o.p999,
+        o.iops,
+        f.lat_minus_clat,
+        f.median_gap,
+        f.p50,
+        f.p99,
+        f.p999,
+        f.iops
+    );
+    // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
+    // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
+    // The typical gap is what fio's is, plus what an unoptimised test build
+    // spends scrambling a buffer; the mean may only not be grossly above.
+    // (For asynchronous engines the gap is slat, which holds ferrio's own,
+    // unoptimised in a test build, submission code.)
+    let slack = if synchronous { 1_000.0 } else { 3_000.0 };
+    // With iodepth > 1 a completion waits until the loop comes round to reap it, so
+    // clat scales with the loop's own speed (Little's law: depth / IOPS). The test
+    // runs an unoptimised ferrio against a release fio, so the percentiles are
+    // compared per unit of throughput there; a synchronous I/O's clat is the system
+    // call alone and is compared as it is.
+    let scale = if synchronous {
+        1.0
+    } else {
+        (f.iops / o.iops).max(1.0)
+    };
+    let bounds = [
+        (
+            "median lat-clat",
             o.median_gap <= 2.0 * f.median_gap.max(0.0) + slack,
-            "{what}"
-        );
-        assert!(
+        ),
+        (
+            "mean lat-clat",
             o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
-            "{what}"
-        );
-        // With iodepth > 1 a completion waits until the loop comes round to reap it, so
-        // clat scales with the loop's own speed (Little's law: depth / IOPS). The test
-        // runs an unoptimised ferrio against a release fio, so the percentiles are
-        // compared per unit of throughput there; a synchronous I/O's clat is the system
-        // call alone and is compared as it is.
-        let scale = if extra.is_empty() {
-            1.0
-        } else {
-            (f.iops / o.iops).max(1.0)
-        };
-        assert!(o.p50 <= 2.0 * f.p50 * scale + 2_000.0, "{what}");
-        assert!(o.p99 <= 3.0 * f.p99 * scale + 20_000.0, "{what}");
+        ),
+        ("clat p50", o.p50 <= 2.0 * f.p50 * scale + 2_000.0),
+        ("clat p99", o.p99 <= 3.0 * f.p99 * scale + 20_000.0),
         // The tail is where a shared machine disturbs most: only a gross excess.
-        assert!(o.p999 <= 5.0 * f.p999 * scale + 100_000.0, "{what}");
+        ("clat p99.9", o.p999 <= 5.0 * f.p999 * scale + 100_000.0),
+    ];
+    match bounds.iter().find(|(_, ok)| !ok) {
+        None => Ok(what),
+        Some((name, _)) => Err(format!("{what}: {name} out of bounds")),
     }
 }
 
@@ -271,7 +310,7 @@ fn engine_works(engine: &str, file: &str) -> bool {
     };
     let works = ok(std::process::Command::new("fio")) && ok(ferrio());
     if !works {
-        eprintln!("SKIP {engine}: not available here");
+        common::skip::skip(&format!("{engine} is not available here"));
     }
     works
 }

@@ -28,6 +28,7 @@ const SYNC: Capabilities = Capabilities {
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
+    queues_when_deep: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -37,6 +38,7 @@ const ASYNC: Capabilities = Capabilities {
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
+    queues_when_deep: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -47,6 +49,7 @@ const FILE_OPS: Capabilities = Capabilities {
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::FileOps,
+    queues_when_deep: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -56,6 +59,7 @@ const NO_IO: Capabilities = Capabilities {
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::NoData,
+    queues_when_deep: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -99,8 +103,9 @@ pub const ENGINES: &[Entry] = &[
             virtual_time: false,
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
+            queues_when_deep: true,
         },
-        create: |_| Ok(Box::new(null::NullEngine)),
+        create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
     Entry {
         name: "sim",
@@ -111,6 +116,7 @@ pub const ENGINES: &[Entry] = &[
             virtual_time: true,
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
+            queues_when_deep: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -119,6 +125,7 @@ pub const ENGINES: &[Entry] = &[
         help: "Linux io_uring: asynchronous, batched submission and completion",
         caps: Capabilities {
             depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
+            queues_when_deep: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -128,6 +135,7 @@ pub const ENGINES: &[Entry] = &[
         help: "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1",
         caps: Capabilities {
             depth_limit: DepthLimit::AioMaxNr,
+            queues_when_deep: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),

@@ -268,6 +268,7 @@ mod tests {
                     _ => DepthLimit::None,
                 },
                 accounting: Default::default(),
+                queues_when_deep: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

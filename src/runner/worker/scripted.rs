@@ -117,6 +117,7 @@ impl ScriptedEngine {
             virtual_time: true,
             depth_limit: Default::default(),
             accounting: Default::default(),
+            queues_when_deep: false,
         }
     }
 

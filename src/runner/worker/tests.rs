@@ -44,6 +44,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             virtual_time: true,
             depth_limit: Default::default(),
             accounting: Default::default(),
+            queues_when_deep: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),

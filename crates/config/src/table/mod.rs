@@ -13,6 +13,7 @@ mod errors;
 mod files;
 mod io;
 mod job;
+mod lifecycle;
 mod local;
 mod logs;
 mod pacing;
@@ -359,6 +360,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(random::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
+        .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
         .chain(unsupported::UNSUPPORTED)
