@@ -240,7 +240,8 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         *k = Some(report);
         return Ok(code);
     }
-    write_reports(&mut out, &inv, &report, &live)?;
+    let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
+    write_reports(&mut out, &inv, &report, &live, &md_table)?;
     crate::sweep::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
         p.finish(&stop);
@@ -284,6 +285,7 @@ fn write_reports(
     inv: &Invocation,
     report: &RunReport,
     live: &live::Live,
+    md_table: &str,
 ) -> Result<(), String> {
     let mut text = String::new();
     for f in &inv.flags.output_formats {
@@ -293,7 +295,11 @@ fn write_reports(
             continue;
         }
         match f {
-            OutputFormat::Normal => text.push_str(&normal::render(report)),
+            OutputFormat::Normal => {
+                text.push_str(&normal::render(report));
+                // Beyond fio: the metadata engines' rates (empty without them).
+                text.push_str(md_table);
+            }
             OutputFormat::Terse => {
                 text.push_str(&terse::render_version(report, inv.flags.terse_version))
             }
@@ -345,6 +351,10 @@ fn write_prerun_lines(
     clock_note: Option<&str>,
 ) {
     for t in threads {
+        // fio prints no header for engines that do no I/O (FIO_NOIO: cpuio, exec).
+        if t.caps.accounting == crate::engine::Accounting::NoData {
+            continue;
+        }
         match t.clone {
             0 => {
                 let _ = writeln!(pre, "{}", normal::job_header(&header_of(t)));

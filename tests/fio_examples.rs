@@ -140,7 +140,72 @@ fn fio_own_samples_when_given() {
         "iometer-file-access-server.fio",
         "rand-zones.fio",
         "backwards-read.fio",
+        "filestat-ioengine.fio",
+        "filedelete-ioengine.fio",
+        "cpuio.fio",
+        "ftruncate.fio",
+        "falloc.fio",
     ] {
         run_job(&dir.join(name));
+    }
+}
+
+/// Each job's (read, write, trim) total_ios and clat sample counts.
+fn ios_and_ops(v: &serde_json::Value) -> Vec<(String, u64, u64)> {
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let sum = |k: &str| -> u64 {
+                ["read", "write", "trim"]
+                    .iter()
+                    .map(|d| match k {
+                        "ios" => j[d]["total_ios"].as_u64().unwrap(),
+                        _ => j[d]["clat_ns"]["N"].as_u64().unwrap(),
+                    })
+                    .sum()
+            };
+            (
+                j["jobname"].as_str().unwrap().to_string(),
+                sum("ios"),
+                sum("ops"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn metadata_examples_time_one_operation_per_file() {
+    for (name, jobs, files) in [
+        ("filecreate.fio", 4, 200),
+        ("filestat.fio", 3, 50),
+        ("filedelete.fio", 3, 50),
+    ] {
+        let v = run_example(name);
+        let got = ios_and_ops(&v);
+        assert_eq!(got.len(), jobs, "{name}");
+        for (job, ios, ops) in got {
+            assert_eq!((ios, ops), (files, files), "{name} {job}");
+        }
+    }
+    let v = run_example("dirs.fio");
+    let got: Vec<(String, u64)> = ios_and_ops(&v)
+        .into_iter()
+        .map(|(j, _, ops)| (j, ops))
+        .collect();
+    assert_eq!(
+        got,
+        [("mk", 30), ("st", 30), ("st", 30), ("rm", 30)].map(|(j, n)| (j.to_string(), n))
+    );
+}
+
+#[test]
+fn cpuio_exec_falloc_and_ftruncate_examples_run() {
+    for name in ["cpuio.fio", "exec.fio", "falloc.fio", "ftruncate.fio"] {
+        let v = run_example(name);
+        for j in v["jobs"].as_array().unwrap() {
+            assert_eq!(j["error"].as_u64(), Some(0), "{name}: {j}");
+        }
     }
 }

@@ -8,6 +8,12 @@
 //! the queue is full. That lets one I/O loop drive synchronous and asynchronous
 //! engines alike.
 
+mod cpuio;
+mod e4defrag;
+mod exec;
+mod falloc;
+mod fileops;
+mod ftruncate;
 mod io_uring;
 mod libaio;
 mod mmap;
@@ -15,13 +21,15 @@ mod null;
 mod posixaio;
 pub mod registry;
 pub mod sim;
+mod splice;
 mod sync;
 pub mod zone;
 
-use ferrio_config::ext::{EngineTuning, SimSpec};
+use ferrio_config::ext::{EngineTuning, LocalSpec, SimSpec};
 use std::io;
 use std::ops::Range;
 use std::os::fd::RawFd;
+use std::path::PathBuf;
 
 /// What an I/O unit asks the engine to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,9 +88,25 @@ pub struct Capabilities {
     pub virtual_time: bool,
     /// The kernel's limit on the queue depth, checked before the run.
     pub depth_limit: DepthLimit,
+    /// What a completed I/O counts for in the statistics.
+    pub accounting: Accounting,
     /// Synchronous only at iodepth=1; above it `queue` queues and `commit` completes
     /// the batch (fio's null engine). See [`capabilities_for`].
     pub queues_when_deep: bool,
+}
+
+/// What the runner records for an engine's completed I/Os.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Accounting {
+    /// Bytes, I/O count, slat/clat/lat: an engine that moves data.
+    #[default]
+    Data,
+    /// fio's FIO_FAKEIO + FIO_NOSTATS (the metadata engines): bytes and I/Os are
+    /// counted, but only the I/Os that carried a file operation
+    /// ([`IoEngine::timed`]) give a latency, as a clat sample alone.
+    FileOps,
+    /// fio's FIO_NOIO (cpuio, exec): I/Os are counted and timed, no bytes move.
+    NoData,
 }
 
 /// A kernel limit on an engine's queue depth (iodepth), checked when the run is planned.
@@ -127,6 +151,25 @@ pub trait IoEngine: Send {
     fn zoned(&mut self) -> Option<&mut dyn zone::ZonedDevice> {
         None
     }
+    /// A new pass over the files begins (loops, a time_based wrap): fio closes and
+    /// reopens every file between passes, so the metadata engines operate again.
+    fn new_pass(&mut self) {}
+    /// With [`Accounting::FileOps`]: whether the I/O last completed by `queue`
+    /// carried a file operation (its time is then the operation's latency).
+    fn timed(&self) -> bool {
+        true
+    }
+    /// With a think time configured, the think time the engine wants after the I/O
+    /// just completed (cpuio's qsort mode adapts it to how long the sort took);
+    /// None keeps the configured one.
+    fn think_time_ns(&self) -> Option<u64> {
+        None
+    }
+    /// With [`Accounting::NoData`]: the engine ended its job (cpuio's
+    /// exit_on_io_done once no I/O thread is left); checked after each I/O.
+    fn ended(&self) -> bool {
+        false
+    }
 }
 
 /// What an engine is given at creation: its own tuning and the few facts about the
@@ -154,6 +197,17 @@ pub struct EngineOptions {
     pub virtual_clock: Option<ferrio_clock::VirtualHandle>,
     /// The numjobs clone this engine serves (fio's $jobnum), for per-clone seeds.
     pub clone: u32,
+    /// The thread's files, in file order (the metadata engines operate on the names).
+    pub paths: Vec<PathBuf>,
+    /// The local engines' options (stat_type, cpuio, exec, e4defrag).
+    pub local: LocalSpec,
+    /// The job's runtime= (exec: %r, and when the program is stopped), µs.
+    pub runtime_us: Option<u64>,
+    /// The job's directory= (e4defrag's donor file goes there), if given.
+    pub directory: Option<PathBuf>,
+    /// How many threads that do I/O (every engine but the no-data ones) have not
+    /// finished yet, started or not: cpuio's exit_on_io_done waits for 0.
+    pub io_threads_left: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).

@@ -4,9 +4,11 @@
 //! The `ioengine` option in ferrio-config lists the same names and help (config sits
 //! below this crate and cannot read this table); a test below proves the two agree.
 
+use super::fileops::{FileOp, FileOpsEngine};
 use super::sync::{Flavor, SyncEngine};
+use super::{cpuio, e4defrag, exec, falloc, ftruncate, splice};
 use super::{io_uring, libaio, mmap, null, posixaio, sim};
-use super::{Capabilities, DepthLimit, EngineOptions, IoEngine};
+use super::{Accounting, Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
 pub struct Entry {
@@ -25,6 +27,7 @@ const SYNC: Capabilities = Capabilities {
     diskless: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
+    accounting: Accounting::Data,
     queues_when_deep: false,
 };
 
@@ -34,6 +37,28 @@ const ASYNC: Capabilities = Capabilities {
     diskless: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
+    accounting: Accounting::Data,
+    queues_when_deep: false,
+};
+
+/// The metadata engines: one timed file operation per file and pass; files are
+/// laid out by the runner only for those that operate on existing files.
+const FILE_OPS: Capabilities = Capabilities {
+    synchronous: true,
+    diskless: false,
+    virtual_time: false,
+    depth_limit: DepthLimit::None,
+    accounting: Accounting::FileOps,
+    queues_when_deep: false,
+};
+
+/// No files, no data: cpuio and exec.
+const NO_IO: Capabilities = Capabilities {
+    synchronous: true,
+    diskless: true,
+    virtual_time: false,
+    depth_limit: DepthLimit::None,
+    accounting: Accounting::NoData,
     queues_when_deep: false,
 };
 
@@ -77,6 +102,7 @@ pub const ENGINES: &[Entry] = &[
             diskless: true,
             virtual_time: false,
             depth_limit: DepthLimit::None,
+            accounting: Accounting::Data,
             queues_when_deep: true,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
@@ -89,6 +115,7 @@ pub const ENGINES: &[Entry] = &[
             diskless: true,
             virtual_time: true,
             depth_limit: DepthLimit::None,
+            accounting: Accounting::Data,
             queues_when_deep: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
@@ -125,6 +152,89 @@ pub const ENGINES: &[Entry] = &[
         caps: ASYNC,
         create: |o| Ok(Box::new(posixaio::PosixAioEngine::new(o))),
     },
+    Entry {
+        name: "filecreate",
+        help: "creates each file (open(2) with O_CREAT); one timed operation per file and pass",
+        caps: Capabilities { diskless: true, ..FILE_OPS },
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::CreateFile, o))),
+    },
+    Entry {
+        name: "filestat",
+        help: "stat(2)s each file (stat_type=stat|lstat|statx); one timed operation per file and pass",
+        caps: FILE_OPS,
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::StatFile, o))),
+    },
+    Entry {
+        name: "filedelete",
+        help: "unlink(2)s each file; one timed operation per file and pass",
+        caps: FILE_OPS,
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::DeleteFile, o))),
+    },
+    Entry {
+        name: "dircreate",
+        help: "creates each name as a directory (mkdir(2)); one timed operation per directory and pass",
+        caps: Capabilities { diskless: true, ..FILE_OPS },
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::CreateDir, o))),
+    },
+    Entry {
+        name: "dirstat",
+        help: "stat(2)s each directory (stat_type=stat|lstat|statx); one timed operation per directory and pass",
+        caps: Capabilities { diskless: true, ..FILE_OPS },
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::StatDir, o))),
+    },
+    Entry {
+        name: "dirdelete",
+        help: "removes each directory (rmdir(2)); one timed operation per directory and pass",
+        caps: Capabilities { diskless: true, ..FILE_OPS },
+        create: |o| Ok(Box::new(FileOpsEngine::new(FileOp::DeleteDir, o))),
+    },
+    Entry {
+        name: "cpuio",
+        help: "burns CPU: cpuload percent of one CPU in cpuchunks cycles (cpumode=noop|qsort); no I/O",
+        caps: NO_IO,
+        create: |o| Ok(Box::new(cpuio::CpuEngine::new(o))),
+    },
+    Entry {
+        name: "exec",
+        help: "runs program= in the background for the job's runtime; no I/O",
+        caps: NO_IO,
+        create: |o| Ok(Box::new(exec::ExecEngine::new(o))),
+    },
+    Entry {
+        name: "falloc",
+        help: "fallocate(2): reads allocate (KEEP_SIZE), writes allocate, trims punch holes",
+        caps: SYNC,
+        create: |o| Ok(Box::new(falloc::FallocEngine::new(o))),
+    },
+    Entry {
+        name: "ftruncate",
+        help: "ftruncate(2) to each write's offset; writes only",
+        caps: SYNC,
+        create: |o| Ok(Box::new(ftruncate::FtruncateEngine::new(o))),
+    },
+    Entry {
+        name: "e4defrag",
+        help: "ext4 online defragmentation (EXT4_IOC_MOVE_EXT) against a donor file (donorname=)",
+        caps: SYNC,
+        create: |o| Ok(Box::new(e4defrag::E4defragEngine::new(o)?)),
+    },
+    Entry {
+        name: "splice",
+        help: "splice(2) and vmsplice(2) through a pipe",
+        caps: SYNC,
+        create: |o| Ok(Box::new(splice::SpliceEngine::new(o))),
+    },
+];
+
+/// The metadata engines' operations, as mdtest names them (in its order), for the
+/// table after the normal output.
+pub const OPERATIONS: &[(&str, &str)] = &[
+    ("dircreate", "Directory creation"),
+    ("dirstat", "Directory stat"),
+    ("dirdelete", "Directory removal"),
+    ("filecreate", "File creation"),
+    ("filestat", "File stat"),
+    ("filedelete", "File removal"),
 ];
 
 /// The row for `name`.
@@ -172,10 +282,23 @@ mod tests {
     }
 
     #[test]
+    fn every_operation_is_a_registered_metadata_engine() {
+        for (name, _) in OPERATIONS {
+            let e = find(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(e.caps.accounting, Accounting::FileOps, "{name}");
+        }
+        let file_ops = ENGINES
+            .iter()
+            .filter(|e| e.caps.accounting == Accounting::FileOps)
+            .count();
+        assert_eq!(file_ops, OPERATIONS.len());
+    }
+
+    #[test]
     fn capabilities_are_read_without_creating_an_engine() {
         assert!(super::super::capabilities_of("sim").unwrap().virtual_time);
         assert!(super::super::capabilities_of("psync").unwrap().synchronous);
-        assert!(super::super::capabilities_of("splice").is_none());
+        assert!(super::super::capabilities_of("sg").is_none());
     }
 
     #[test]
@@ -187,7 +310,7 @@ mod tests {
 
     #[test]
     fn an_unknown_engine_is_refused_with_the_list() {
-        let err = super::super::create("splice", EngineOptions::default())
+        let err = super::super::create("sg", EngineOptions::default())
             .err()
             .unwrap();
         assert!(

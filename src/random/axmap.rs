@@ -27,7 +27,23 @@ impl Axmap {
             }
             n = words;
         }
-        Axmap { nr_bits, levels }
+        let mut map = Axmap { nr_bits, levels };
+        map.reset();
+        map
+    }
+
+    /// Every level's bits past its last real one (a block, or a word of the level
+    /// below) are set, so a summary word fills when its real bits do and a search
+    /// never descends into a word that does not exist.
+    fn set_padding(&mut self) {
+        let mut n = self.nr_bits.max(1);
+        for l in &mut self.levels {
+            let used = n % W;
+            if used != 0 {
+                *l.last_mut().expect("a word") |= u64::MAX << used;
+            }
+            n = l.len() as u64;
+        }
     }
 
     /// Whether every block is done.
@@ -39,6 +55,7 @@ impl Axmap {
         for l in &mut self.levels {
             l.fill(0);
         }
+        self.set_padding();
     }
 
     #[inline]
@@ -134,6 +151,27 @@ impl Axmap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_map_whose_summary_words_are_partly_used_finds_free_blocks_to_the_end() {
+        // 25600 blocks: 400 words, whose summary has 7 words, the last one partly
+        // used (100 MiB of 4 KiB blocks once crashed the search).
+        for n in [25600u64, 16640, 64 * 64 + 1, 65, 64, 1] {
+            let mut m = Axmap::new(n);
+            let mut order = Vec::new();
+            let mut b = 0;
+            while let Some(f) = if m.is_set(b) { m.next_free(b) } else { Some(b) } {
+                assert!(f < n, "{n}: {f}");
+                assert_eq!(m.set_run(f, 1), 1);
+                order.push(f);
+                b = (f * 7919 + 13) % n;
+            }
+            assert_eq!(order.len() as u64, n, "{n}: every block once");
+            assert!(m.is_full());
+            m.reset();
+            assert_eq!(m.next_free(n - 1), Some(0), "{n}: wraps to the start");
+        }
+    }
 
     fn slow_next_free(bits: &[bool], bit: usize) -> Option<u64> {
         let n = bits.len();

@@ -6,6 +6,7 @@ use super::plan::ThreadPlan;
 use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
 use super::RunResults;
+use crate::engine::Accounting;
 use crate::sys::diskstats::DiskCounters;
 use crate::sys::rusage::Usage;
 use ferrio_report::unified::Unified;
@@ -27,9 +28,10 @@ pub struct RunInfo {
     pub elapsed_s: u64,
 }
 
-/// ms as fio stores a direction's runtime: rounded up, and only if it moved data.
-fn dir_runtime_ms(stats: &ThreadStats, d: usize) -> u64 {
-    if stats.dir[d].io_bytes == 0 && stats.dir[d].total_ios == 0 {
+/// ms as fio stores a direction's runtime: rounded up, and only if it moved data
+/// (an engine that moves none, such as cpuio, has none: fio's FIO_NOIO).
+fn dir_runtime_ms(stats: &ThreadStats, d: usize, moves_data: bool) -> u64 {
+    if stats.dir[d].io_bytes == 0 && (stats.dir[d].total_ios == 0 || !moves_data) {
         0
     } else {
         stats.runtime_us.div_ceil(1000)
@@ -50,7 +52,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         total_ios: s.dir[d].total_ios + s.dir[d].failed_ios,
         short_ios: s.dir[d].short_ios,
         drop_ios: s.dir[d].drop_ios,
-        runtime_ms: dir_runtime_ms(s, d),
+        runtime_ms: dir_runtime_ms(s, d, plan.caps.accounting != Accounting::NoData),
         slat: s.dir[d].slat.clone(),
         clat: s.dir[d].clat.clone(),
         lat: s.dir[d].lat.clone(),

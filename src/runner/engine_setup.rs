@@ -4,9 +4,16 @@
 use super::plan::ThreadPlan;
 use crate::engine::EngineOptions;
 use ferrio_clock::VirtualHandle;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 
-/// The engine options for `plan`'s thread (`virtual_clock` with clocksource=virtual).
-pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -> EngineOptions {
+/// The engine options for `plan`'s thread (`virtual_clock` with clocksource=virtual;
+/// `io_threads_left`: the run's count of unfinished I/O threads).
+pub fn engine_options(
+    plan: &ThreadPlan,
+    virtual_clock: Option<VirtualHandle>,
+    io_threads_left: Option<Arc<AtomicUsize>>,
+) -> EngineOptions {
     let spec = &plan.spec;
     EngineOptions {
         job: spec.name.clone(),
@@ -24,6 +31,11 @@ pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -
         sized: spec.size.is_some() || spec.filesize.is_some(),
         virtual_clock,
         clone: plan.clone,
+        paths: plan.files.iter().map(|f| f.path.clone()).collect(),
+        local: spec.local.clone(),
+        runtime_us: spec.runtime_us,
+        directory: spec.directory.clone(),
+        io_threads_left,
     }
 }
 
@@ -51,7 +63,10 @@ mod tests {
     #[test]
     fn each_clone_gets_the_region_the_plan_computed() {
         let threads = plan::plan(&[sim_job(SizeOrPercent::Bytes(0))]).unwrap();
-        let opts: Vec<EngineOptions> = threads.iter().map(|t| engine_options(t, None)).collect();
+        let opts: Vec<EngineOptions> = threads
+            .iter()
+            .map(|t| engine_options(t, None, None))
+            .collect();
         assert_eq!(opts[0].regions, vec_of(0..4 << 20));
         assert_eq!(opts[1].regions, vec_of((1 << 20)..(5 << 20)));
         assert!(opts.iter().all(|o| o.sized && o.clone < 2 && o.job == "t"));
@@ -63,7 +78,7 @@ mod tests {
     fn offset_as_a_percentage_is_read_once_by_the_plan() {
         // 50% of the 4 MiB region: the engine sees the plan's start, not a second reading.
         let threads = plan::plan(&[sim_job(SizeOrPercent::Percent(50.0))]).unwrap();
-        let o = engine_options(&threads[1], None);
+        let o = engine_options(&threads[1], None, None);
         let r = &threads[1].files[0].region;
         assert_eq!(o.regions, vec_of(r.start..r.start + r.len));
         assert_eq!(r.start, (2 << 20) + (1 << 20));
@@ -75,6 +90,6 @@ mod tests {
         j.size = None;
         j.time_based = true;
         let threads = plan::plan(&[j]).unwrap();
-        assert!(!engine_options(&threads[0], None).sized);
+        assert!(!engine_options(&threads[0], None, None).sized);
     }
 }

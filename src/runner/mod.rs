@@ -11,6 +11,7 @@ pub mod iolog;
 pub mod job_commands;
 pub mod layout;
 pub mod logs;
+pub mod metaops;
 pub mod observer;
 pub mod pacing;
 pub mod pattern;
@@ -26,7 +27,7 @@ use ferrio_clock::Clock;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
 use recorder::ThreadResult;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -45,6 +46,10 @@ pub fn execute(
     factory: Arc<dyn ObserverFactory>,
 ) -> RunResults {
     let t0 = clock.now_ns();
+    // cpuio's exit_on_io_done: the threads that do I/O and have not finished.
+    let io_left = Arc::new(AtomicUsize::new(
+        threads.iter().filter(|p| does_io(p)).count(),
+    ));
     let mut handles: Vec<Option<JoinHandle<ThreadResult>>> = Vec::with_capacity(threads.len());
     let mut results: Vec<Option<ThreadResult>> = (0..threads.len()).map(|_| None).collect();
     for i in 0..threads.len() {
@@ -67,13 +72,18 @@ pub fn execute(
         let clock = clock.clone();
         let stop = stop.clone();
         let factory = factory.clone();
+        let io_left = io_left.clone();
         let handle = std::thread::Builder::new()
             .name(format!("{}.{}", plan.spec.name, plan.clone))
             .spawn(move || {
-                if sleep_start_delay(&plan, &stop) {
-                    return ThreadResult::default();
+                let r = if sleep_start_delay(&plan, &stop) {
+                    ThreadResult::default()
+                } else {
+                    worker::run_thread(&plan, &clock, &stop, factory.as_ref(), &io_left)
+                };
+                if does_io(&plan) {
+                    io_left.fetch_sub(1, Ordering::SeqCst);
                 }
-                let r = worker::run_thread(&plan, &clock, &stop, factory.as_ref());
                 // exitall: any job's end stops all; exitall_on_error: a job stopped
                 // by an error does (fio's fio_terminate_threads on td->error).
                 if plan.spec.exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
@@ -93,6 +103,11 @@ pub fn execute(
             .collect(),
         wall_ms,
     }
+}
+
+/// Whether a thread does I/O (fio: its engine is not FIO_NOIO).
+fn does_io(p: &ThreadPlan) -> bool {
+    p.caps.accounting != crate::engine::Accounting::NoData
 }
 
 fn join_where(

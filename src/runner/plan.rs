@@ -4,7 +4,7 @@
 use super::pattern::Region;
 use super::replay::IoLog;
 use super::resources::human;
-use crate::engine::{self, Capabilities};
+use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::{affinity, file, mounts};
 use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
@@ -264,7 +264,10 @@ pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u32, filenum:
 }
 
 fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<PlannedFile>, String> {
-    let names: Vec<PathBuf> = if caps.diskless {
+    // Engines that operate on the files' names (the metadata engines) need them even
+    // when no file is laid out or opened.
+    let named = caps.accounting == Accounting::FileOps;
+    let names: Vec<PathBuf> = if caps.diskless && !named {
         vec![PathBuf::from(if spec.filenames.is_empty() {
             spec.name.as_str()
         } else {
@@ -336,6 +339,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             (None, None) => match real {
                 Some(r) => r,
                 // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
+                // fio's metadata engines give every file one smallest block.
+                None if caps.diskless && named => spec.bs.iter().map(|b| b.min).min().unwrap_or(4096),
                 None if caps.diskless || spec.fill_device => u64::MAX / 4 / nfiles.max(1),
                 None => {
                     return Err(format!(

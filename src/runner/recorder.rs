@@ -110,6 +110,18 @@ impl ThreadStats {
         }
     }
 
+    /// Account one I/O of an engine that does file operations: counted with its
+    /// bytes; `clat_ns` when it carried an operation (no lat, no latency bucket).
+    #[inline]
+    pub fn complete_file_op(&mut self, d: usize, bytes: u64, clat_ns: Option<u64>) {
+        let s = &mut self.dir[d];
+        s.io_bytes += bytes;
+        s.total_ios += 1;
+        if let Some(ns) = clat_ns {
+            s.clat.record(ns);
+        }
+    }
+
     /// Account one submission latency (asynchronous engines only, as in fio).
     #[inline]
     pub fn submitted(&mut self, rec: Recording, d: usize, slat_ns: u64) {

@@ -267,6 +267,7 @@ mod tests {
                     "libaio" => DepthLimit::AioMaxNr,
                     _ => DepthLimit::None,
                 },
+                accounting: Default::default(),
                 queues_when_deep: false,
             },
             files: Vec::new(),

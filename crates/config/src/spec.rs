@@ -339,4 +339,5 @@ pub struct JobSpec {
     pub zones: crate::ext::ZoneSpec,
     pub buffers: crate::ext::BuffersSpec,
     pub verify: crate::ext::VerifySpec,
+    pub local: crate::ext::LocalSpec,
 }

@@ -6,6 +6,7 @@
 pub mod html;
 pub mod interval;
 pub mod json;
+pub mod mdtable;
 pub mod model;
 pub mod normal;
 pub mod series;

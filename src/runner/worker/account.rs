@@ -3,7 +3,7 @@
 //! and the observers. Nothing here reads the clock: the loop passes the times in.
 
 use super::units::UnitTimes;
-use crate::engine::{IoOp, IoUnit};
+use crate::engine::{Accounting as Counts, IoOp, IoUnit};
 use crate::runner::observer::{Completion, Observers, Verdict};
 use crate::runner::pacing::LatTarget;
 use crate::runner::recorder::{Recording, Sampler, ThreadStats};
@@ -35,12 +35,20 @@ pub struct Accounting {
     max_lat_ns: [u64; 3],
     /// latency_target=: the queue-depth search, which judges every completion.
     pub lat_target: Option<LatTarget>,
+    /// What the engine's completions count for (data, file operations, no data).
+    counts: Counts,
 }
 
 impl Accounting {
     /// `synchronous`: the engine completes every I/O in `queue` (only then can lat
     /// equal clat for every I/O).
-    pub fn new(spec: &JobSpec, synchronous: bool, observers: Observers, begin_ns: u64) -> Self {
+    pub fn new(
+        spec: &JobSpec,
+        synchronous: bool,
+        counts: Counts,
+        observers: Observers,
+        begin_ns: u64,
+    ) -> Self {
         let reduce = spec.gtod_reduce;
         let rec = Recording {
             slat: !(spec.disable_slat || reduce),
@@ -49,7 +57,11 @@ impl Accounting {
         };
         // lat is recorded as a copy of clat only when nothing reads the statistics
         // during the run (no observers) and both are recorded.
-        let shadow = synchronous && rec.lat && rec.clat && observers.next_due_ns == u64::MAX;
+        let shadow = synchronous
+            && rec.lat
+            && rec.clat
+            && observers.next_due_ns == u64::MAX
+            && counts != Counts::FileOps;
         let mut a = Accounting {
             stats: ThreadStats::default(),
             observers,
@@ -65,6 +77,7 @@ impl Accounting {
             due_lat: spec.pacing.due_lat,
             max_lat_ns: spec.pacing.max_latency_ns,
             lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns),
+            counts,
         };
         if let Some(t) = &a.lat_target {
             a.stats.latency_depth = t.qd;
@@ -181,7 +194,8 @@ impl Accounting {
     }
 
     /// Account one completed unit at `now` (not during ramp: the caller decides). An
-    /// error result goes to the error policy (`io_error`).
+    /// error result goes to the error policy (`io_error`). `timed`: with an engine
+    /// that does file operations, whether this I/O carried one.
     #[inline]
     pub fn complete(
         &mut self,
@@ -190,6 +204,7 @@ impl Accounting {
         now: u64,
         path: Option<&Path>,
         ramping: bool,
+        timed: bool,
     ) {
         let d = ddir_of(u.op);
         if u.result < 0 {
@@ -204,6 +219,11 @@ impl Accounting {
                     u.len
                 )
             });
+            if self.counts == Counts::FileOps && d < 3 {
+                // fio fails the file operation (its open) before the I/O is
+                // issued: no I/O is counted for it.
+                self.stats.dir[d].failed_ios -= 1;
+            }
             return;
         }
         if ramping {
@@ -213,10 +233,22 @@ impl Accounting {
             self.stats.synced(now - t.issue_ns);
             return;
         }
-        let bytes = u.result as u64;
+        let mut bytes = u.result as u64;
         let short = bytes < u.len as u64;
         let clat = now - t.issue_ns;
         let lat = now - t.start_ns;
+        match self.counts {
+            Counts::Data => {}
+            Counts::NoData => bytes = 0,
+            Counts::FileOps => {
+                // fio: the operation's time is a clat sample (add_clat_sample from
+                // the engine), nothing else is timed and no latency bucket marked;
+                // the engine takes it unless disable_lat (or gtod_reduce) is set.
+                let clat = (self.rec.lat && timed).then_some(clat);
+                self.stats.complete_file_op(d, bytes, clat);
+                return;
+            }
+        }
         let mut rec = self.rec;
         if self.lat_shadow[d] {
             if lat == clat {

@@ -27,7 +27,8 @@ use crate::sys::affinity;
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::CpusAllowedPolicy;
 use ferrio_config::ClockSource;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
 
 /// Run one thread to completion. A job with clocksource=virtual runs on a clock of
 /// its own that its engine advances (the simulated device), not on `clock`.
@@ -36,6 +37,7 @@ pub fn run_thread(
     clock: &Clock,
     stop: &AtomicBool,
     factory: &dyn ObserverFactory,
+    io_threads_left: &Arc<AtomicUsize>,
 ) -> ThreadResult {
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
@@ -52,7 +54,10 @@ pub fn run_thread(
     let clock = virtual_clock.as_ref().unwrap_or(clock);
     // PACING: rate waits and think times move the virtual clock too.
     let pace_handle = virtual_handle.clone();
-    let engine = engine::create(&spec.ioengine, engine_options(plan, virtual_handle));
+    let engine = engine::create(
+        &spec.ioengine,
+        engine_options(plan, virtual_handle, Some(io_threads_left.clone())),
+    );
     let mut io = match engine
         .map_err(|e| (libc::EINVAL, e))
         .and_then(|e| setup::Io::open(plan, e))

@@ -9,7 +9,7 @@ use super::account::Accounting;
 use super::setup::Io;
 use super::state::{Limits, LoopState};
 use super::units::{BufferWork, UnitTimes};
-use crate::engine::{IoOp, Queued};
+use crate::engine::{Accounting as Counts, IoOp, Queued};
 use crate::runner::observer::{Observers, Verdict};
 use crate::runner::pattern::{Pattern, Region};
 use crate::runner::plan::ThreadPlan;
@@ -49,6 +49,8 @@ pub struct Worker<'a> {
     batching: Batching,
     pattern: Pattern,
     synchronous: bool,
+    /// The engine moves no data (cpuio, exec): it may end the job itself.
+    no_data: bool,
     /// fsync=N / fdatasync=N: sync every this many writes (0: never).
     sync_every: u32,
     /// The sync is an fdatasync.
@@ -85,12 +87,13 @@ impl<'a> Worker<'a> {
         Worker {
             plan,
             clock,
-            acct: Accounting::new(spec, synchronous, observers, begin_ns),
+            acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
             st: LoopState::new(&lim, spec.ramp_time_us > 0),
             lim,
             batching: spec.engine.batching(depth),
             pattern: Pattern::for_thread(plan, &regions, io.iolog.take()),
             synchronous,
+            no_data: plan.caps.accounting == Counts::NoData,
             sync_every: if spec.fsync > 0 {
                 spec.fsync
             } else {
@@ -197,6 +200,11 @@ impl<'a> Worker<'a> {
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
                     let done = self.read_clock();
+                    if self.no_data && self.io.engine.ended() {
+                        // cpuio's exit_on_io_done: the I/O is not one (fio: BUSY, done).
+                        self.io.units.free.push(idx);
+                        return false;
+                    }
                     match self.residual(idx) {
                         Residual::Done => {
                             self.acct.queue_completed(self.st.inflight);
@@ -432,8 +440,9 @@ impl<'a> Worker<'a> {
             self.zone_done.push((u.offset, u.len as u64));
         }
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
-        self.acct
-            .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
+        let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
+        let t = self.io.units.times[idx];
+        self.acct.complete(u, t, now, path, self.st.ramping, timed);
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads
         }
@@ -531,6 +540,7 @@ impl<'a> Worker<'a> {
         if self.pattern.reset_pass() {
             self.io.units.new_pass();
         }
+        self.io.engine.new_pass();
         let spec = &self.plan.spec;
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {
@@ -598,9 +608,15 @@ impl<'a> Worker<'a> {
         }
         self.io.files.clear();
         if spec.unlink {
+            // Engines that work on names (the metadata engines) made them even when
+            // diskless; a directory engine's names are directories.
+            let named = self.plan.caps.accounting == Counts::FileOps;
             for f in &self.plan.files {
-                if !f.device && !self.plan.caps.diskless {
-                    let _ = std::fs::remove_file(&f.path);
+                if !f.device && (named || !self.plan.caps.diskless) {
+                    let gone = std::fs::remove_file(&f.path);
+                    if named && gone.is_err() && f.path.is_dir() {
+                        let _ = std::fs::remove_dir(&f.path);
+                    }
                 }
             }
         }

@@ -116,6 +116,7 @@ impl ScriptedEngine {
             diskless: true,
             virtual_time: true,
             depth_limit: Default::default(),
+            accounting: Default::default(),
             queues_when_deep: false,
         }
     }

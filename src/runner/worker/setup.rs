@@ -29,7 +29,11 @@ impl Io {
     pub fn open(plan: &ThreadPlan, mut engine: Box<dyn IoEngine>) -> Result<Io, (i32, String)> {
         let spec = &plan.spec;
         let caps = plan.caps;
-        let (files, fds) = if caps.diskless {
+        // Engines that work on the names (the metadata engines) open nothing: fio's
+        // filestat and filedelete never open their files, so nrfiles may exceed
+        // the descriptor limit.
+        let by_name = caps.accounting == crate::engine::Accounting::FileOps;
+        let (files, fds) = if caps.diskless || by_name {
             (
                 plan.files.iter().map(|_| None).collect(),
                 vec![-1; plan.files.len()],
@@ -42,7 +46,7 @@ impl Io {
         } else {
             spec.iodepth.max(1) as usize
         };
-        if spec.direct && !caps.diskless {
+        if spec.direct && !caps.diskless && !by_name {
             direct_io::check_direct_alignment(plan, &files)?;
         }
         let units = Units::new(plan, depth, !caps.diskless)?;

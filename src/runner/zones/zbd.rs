@@ -219,7 +219,7 @@ pub fn prepare_plans(threads: &mut [ThreadPlan]) -> Result<(), String> {
     {
         let spec = t.spec.clone();
         let at = |e: String| format!("job '{}': {e} ({})", spec.name, spec.origin);
-        let opts = crate::runner::engine_setup::engine_options(t, None);
+        let opts = crate::runner::engine_setup::engine_options(t, None, None);
         let mut engine = crate::engine::create(&t.spec.ioengine, opts)?;
         let zs = match engine.zoned() {
             Some(dev) => dev.report().first().map_or(0, |z| z.len),

@@ -116,6 +116,7 @@ impl JobSpec {
             errors: Default::default(),
             buffers: Default::default(),
             verify: Default::default(),
+            local: Default::default(),
         }
     }
 

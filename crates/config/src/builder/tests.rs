@@ -340,9 +340,9 @@ fn engine() {
     ] {
         assert_eq!(job(&[&format!("ioengine={e}")]).ioengine, e);
     }
-    let e = bad(&["ioengine=splice"]);
+    let e = bad(&["ioengine=sg"]);
     assert!(
-        e.contains("I/O engine 'splice' is not supported by ferrio yet"),
+        e.contains("I/O engine 'sg' is not supported by ferrio yet"),
         "{e}"
     );
     let e = bad(&["ioengine=bogus"]);

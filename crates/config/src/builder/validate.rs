@@ -5,6 +5,12 @@ use crate::spec::{ClockSource, JobSpec};
 
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
+    if let Err(e) = local_engines(job) {
+        return Err(ConfigError(format!(
+            "job '{}': {e} (at {})",
+            job.name, job.origin
+        )));
+    }
     let at = |msg: String| ConfigError(format!("job '{}': {msg} (at {})", job.name, job.origin));
     if job.readonly && job.writes() {
         return Err(at(format!(
@@ -79,5 +85,54 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.name, job.origin
         )));
     }
+    Ok(())
+}
+
+/// The local engines' rules (fio's engine init): cpuio and exec pace themselves with
+/// a think time after every I/O and use one file; cpuio needs its load, exec its
+/// program; openfiles below nrfiles only where files are not held open.
+fn local_engines(job: &mut JobSpec) -> Result<(), String> {
+    let engine = job.ioengine.as_str();
+    if let Some(open) = job.local.openfiles {
+        if open < job.nrfiles && !crate::table::METADATA_ENGINES.contains(&engine) {
+            return Err(format!(
+                "openfiles={open} is below nrfiles={}: ferrio keeps every file of a job open, so openfiles may only be smaller with the metadata engines ({}); ioengine is '{engine}'",
+                job.nrfiles,
+                crate::table::METADATA_ENGINES.join(", ")
+            ));
+        }
+    }
+    let think_us = match engine {
+        "cpuio" => {
+            if job.local.cpuload == 0 {
+                return Err(
+                    "ioengine=cpuio needs cpuload= (the percentage of a CPU to use)".into(),
+                );
+            }
+            job.local.cpuload = job.local.cpuload.min(100);
+            job.local.cpu_think_us(job.local.cpuchunks_us)
+        }
+        "exec" => {
+            if job.local.program.is_none() {
+                return Err("ioengine=exec needs program= (the program to run)".into());
+            }
+            if job.runtime_us.is_none() {
+                return Err(
+                    "ioengine=exec needs runtime= (the program runs for the job's runtime)".into(),
+                );
+            }
+            // The program runs for the runtime whatever size says (fio: time-based).
+            job.time_based = true;
+            // fio checks on the program every 50 ms.
+            50_000
+        }
+        _ => return Ok(()),
+    };
+    job.nrfiles = 1;
+    let p = &mut job.pacing;
+    p.thinktime_us = think_us;
+    p.thinktime_spin_us = 0;
+    p.thinktime_blocks = 1;
+    p.blocks_type = crate::ext::pacing::ThinkBlocks::Complete;
     Ok(())
 }

@@ -92,7 +92,7 @@ mod tests {
         );
         let e = enghelp("nope").unwrap_err().0;
         assert!(e.contains("'nope' not found; allowed: psync, sync"), "{e}");
-        assert!(enghelp("splice")
+        assert!(enghelp("sg")
             .unwrap_err()
             .0
             .contains("not supported by ferrio yet"));

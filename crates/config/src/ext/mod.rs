@@ -1,13 +1,14 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection, logging, zones and buffer contents.
+//! detection, logging, zones, buffer contents, verify and the local engines' options.
 
 pub mod buffers;
 pub mod engine;
 pub mod errors;
 pub mod lifecycle;
 pub mod live;
+pub mod local;
 pub mod logs;
 pub mod pacing;
 pub mod reports;
@@ -21,6 +22,7 @@ pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
 pub use lifecycle::LifecycleSpec;
 pub use live::LiveFlags;
+pub use local::LocalSpec;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;
 pub use reports::{ReportFlags, SweepAxis};

@@ -8,17 +8,9 @@ use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 /// To add an engine: a row in the binary's `src/engine/registry.rs`, and the same name
 /// and help in `ioengine`'s value list below (a test there proves the two agree).
 pub const ENGINES_NOT_YET: &[&str] = &[
-    "splice",
     "sg",
     "net",
     "rdma",
-    "falloc",
-    "e4defrag",
-    "filecreate",
-    "filestat",
-    "filedelete",
-    "cpuio",
-    "exec",
     "nbd",
     "dfs",
     "xnvme",
@@ -27,7 +19,6 @@ pub const ENGINES_NOT_YET: &[&str] = &[
     // fio 3.33's other engines (built in or external): devices, services or
     // libraries this build does not drive.
     "netsplice",
-    "ftruncate",
     "gfapi",
     "gfapi_async",
     "mtd",
@@ -257,6 +248,54 @@ pub const ENGINE: &[OptSpec] = &[
         (
             "posixaio",
             "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads",
+        ),
+        (
+            "filecreate",
+            "creates each file (open(2) with O_CREAT); one timed operation per file and pass",
+        ),
+        (
+            "filestat",
+            "stat(2)s each file (stat_type=stat|lstat|statx); one timed operation per file and pass",
+        ),
+        (
+            "filedelete",
+            "unlink(2)s each file; one timed operation per file and pass",
+        ),
+        (
+            "dircreate",
+            "creates each name as a directory (mkdir(2)); one timed operation per directory and pass",
+        ),
+        (
+            "dirstat",
+            "stat(2)s each directory (stat_type=stat|lstat|statx); one timed operation per directory and pass",
+        ),
+        (
+            "dirdelete",
+            "removes each directory (rmdir(2)); one timed operation per directory and pass",
+        ),
+        (
+            "cpuio",
+            "burns CPU: cpuload percent of one CPU in cpuchunks cycles (cpumode=noop|qsort); no I/O",
+        ),
+        (
+            "exec",
+            "runs program= in the background for the job's runtime; no I/O",
+        ),
+        (
+            "falloc",
+            "fallocate(2): reads allocate (KEEP_SIZE), writes allocate, trims punch holes",
+        ),
+        (
+            "ftruncate",
+            "ftruncate(2) to each write's offset; writes only",
+        ),
+        (
+            "e4defrag",
+            "ext4 online defragmentation (EXT4_IOC_MOVE_EXT) against a donor file (donorname=)",
+        ),
+        (
+            "splice",
+            "splice(2) and vmsplice(2) through a pipe",
         ),
     ]),
     opt(

@@ -15,6 +15,7 @@ mod files;
 mod io;
 mod job;
 mod lifecycle;
+mod local;
 mod logs;
 mod pacing;
 mod random;
@@ -27,6 +28,7 @@ mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
 pub use io::ENGINES_NOT_YET;
+pub use local::METADATA_ENGINES;
 
 use crate::spec::JobSpec;
 use crate::values::{self, TimeUnit};
@@ -356,6 +358,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::ENGINE)
         .chain(sim::SIM)
         .chain(zones::ZONES)
+        .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)

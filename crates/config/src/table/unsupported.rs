@@ -40,7 +40,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("numa_cpu_nodes", "NUMA CPU nodes"),
     u("numa_mem_policy", "NUMA memory policy"),
     u("opendir", "Use all files below a directory"),
-    u("openfiles", "Files kept open at once"),
     u("profile", "fio option"),
     u("serialize_overlap", "Avoid overlapping in-flight I/Os"),
     u("significant_figures", "Digits in normal output"),

@@ -83,7 +83,9 @@ impl<'a> Worker<'a> {
             if think.take(self.st.issued_ios, completed, || {
                 last_read.unwrap_or_else(|| clock.now_ns())
             }) {
-                let (spin, total, ignore) = (think.spin_ns, think.total_ns, think.ignore_for_rate);
+                // An engine that paces itself (cpuio's qsort) may ask for another.
+                let total = self.io.engine.think_time_ns().unwrap_or(think.total_ns);
+                let (spin, ignore) = (think.spin_ns, think.ignore_for_rate);
                 self.quiesce();
                 let start = clock.now_ns();
                 let end = start.saturating_add(total).min(self.lim.deadline_ns);

@@ -215,7 +215,7 @@ impl<'a> Worker<'a> {
             };
             let path = self.plan.files[file].path.clone();
             self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping);
+                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
             if self.acct.error.is_some() {
                 return;
             }
@@ -272,7 +272,7 @@ impl<'a> Worker<'a> {
                 issue_ns: start,
             };
             self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping);
+                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
             if err != 0 {
                 if self.acct.error.is_some() {
                     return;

@@ -1,0 +1,100 @@
+//! Options: the local engines' own options — filestat/dirstat (stat_type), cpuio,
+//! exec and e4defrag (docs/engines.md). Each is private to its engines.
+
+use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::ext::local::{CpuMode, StatType};
+
+/// The engines that do one file or directory operation per file and pass (fio's
+/// fileoperations engines): their I/Os move no data.
+pub const METADATA_ENGINES: &[&str] = &[
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "dircreate",
+    "dirstat",
+    "dirdelete",
+];
+
+pub const LOCAL: &[OptSpec] = &[
+    opt("openfiles", K::Int, C::Files, "Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
+        j.local.openfiles = Some(c.u32(v)?);
+        Ok(())
+    })
+    .min(1),
+    opt("stat_type", K::Choice, C::Engine, "filestat/dirstat: the system call that looks each name up", |j, c, v| {
+        j.local.stat_type = match c.choice(v)? {
+            "lstat" => StatType::Lstat,
+            "statx" => StatType::Statx,
+            _ => StatType::Stat,
+        };
+        Ok(())
+    })
+    .def("stat")
+    .vals(&[("stat", "Use stat(2)"), ("lstat", "Use lstat(2)"), ("statx", "Use statx(2)")])
+    .private_to(&["filestat", "dirstat"]),
+    opt("cpuload", K::Int, C::Engine, "cpuio: percentage of one CPU to use (required by ioengine=cpuio; above 100 counts as 100)", |j, c, v| {
+        j.local.cpuload = c.u32(v)?;
+        Ok(())
+    })
+    .private_to(&["cpuio"]),
+    opt("cpuchunks", K::Int, C::Engine, "cpuio: length of one CPU burn cycle (usec)", |j, c, v| {
+        j.local.cpuchunks_us = c.uint(v)?;
+        Ok(())
+    })
+    .def("50000")
+    .min(1)
+    .private_to(&["cpuio"]),
+    opt("cpumode", K::Choice, C::Engine, "cpuio: what a burn cycle does", |j, c, v| {
+        j.local.cpumode = match c.choice(v)? {
+            "qsort" => CpuMode::Qsort,
+            _ => CpuMode::Noop,
+        };
+        Ok(())
+    })
+    .def("noop")
+    .vals(&[("noop", "NOOP instructions (a busy loop)"), ("qsort", "QSORT computation")])
+    .private_to(&["cpuio"]),
+    opt("exit_on_io_done", K::Bool, C::Engine, "cpuio: end the job once every job that does I/O (not cpuio or exec) has ended, started or not", |j, c, v| {
+        j.local.exit_on_io_done = c.bool(v)?;
+        Ok(())
+    })
+    .def("0")
+    .private_to(&["cpuio"]),
+    opt("program", K::Str, C::Engine, "exec: the program to run in the background for the job's runtime (searched in PATH)", |j, _, v| {
+        if v.trim().is_empty() {
+            return Err("empty program".into());
+        }
+        j.local.program = Some(v.to_string());
+        Ok(())
+    })
+    .private_to(&["exec"]),
+    opt("arguments", K::Str, C::Engine, "exec: the program's arguments, split at spaces; %r is the runtime in seconds, %n the job's name", |j, _, v| {
+        j.local.arguments = Some(v.to_string());
+        Ok(())
+    })
+    .private_to(&["exec"]),
+    opt("grace_time", K::Int, C::Engine, "exec: seconds between SIGTERM at the job's end and SIGKILL", |j, c, v| {
+        j.local.grace_time_s = c.uint(v)?;
+        Ok(())
+    })
+    .def("1")
+    .private_to(&["exec"]),
+    opt("std_redirect", K::Bool, C::Engine, "exec: send the program's stdout and stderr to JOBNAME.stdout and JOBNAME.stderr", |j, c, v| {
+        j.local.std_redirect = c.bool(v)?;
+        Ok(())
+    })
+    .def("1")
+    .private_to(&["exec"]),
+    opt("donorname", K::Str, C::Engine, "e4defrag: the file that donates blocks (created in the job's directory; ext4 only)", |j, _, v| {
+        j.local.donorname = Some(v.to_string());
+        Ok(())
+    })
+    .private_to(&["e4defrag"]),
+    opt("inplace", K::Int, C::Engine, "e4defrag: 1 allocates the donor's blocks for each I/O and frees them after it; 0 allocates the whole donor once", |j, c, v| {
+        j.local.inplace = c.uint(v)? == 1;
+        Ok(())
+    })
+    .def("0")
+    .range(0, 1)
+    .private_to(&["e4defrag"]),
+];

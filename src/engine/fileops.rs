@@ -1,0 +1,281 @@
+//! The metadata engines, fio's fileoperations: `filecreate`, `filestat`,
+//! `filedelete`, `dircreate`, `dirstat`, `dirdelete`. Their I/Os move no data (fio's
+//! FIO_FAKEIO); what they measure is one file-system operation per file (or
+//! directory) and pass, where fio opens each file: the first I/O to a file in a pass
+//! carries the operation, and its time is that I/O's completion latency
+//! ([`Accounting::FileOps`](super::Accounting::FileOps)). Every other I/O completes at
+//! once, untimed. fio 3.33 has the three file engines; the directory engines follow
+//! fio 3.37 (dirstat and dirdelete make their directories before the run).
+
+use super::{EngineOptions, IoEngine, IoUnit, Queued};
+use ferrio_config::ext::local::StatType;
+use std::collections::VecDeque;
+use std::ffi::CString;
+use std::fs::File;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// The operation an engine performs on each name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileOp {
+    /// open(2) with O_CREAT|O_RDWR, mode 0600 (the file stays open until the pass ends).
+    CreateFile,
+    StatFile,
+    /// unlink(2).
+    DeleteFile,
+    /// mkdir(2), mode 0700.
+    CreateDir,
+    StatDir,
+    /// rmdir(2).
+    DeleteDir,
+}
+
+impl FileOp {
+    fn on_dirs(self) -> bool {
+        matches!(
+            self,
+            FileOp::CreateDir | FileOp::StatDir | FileOp::DeleteDir
+        )
+    }
+}
+
+pub struct FileOpsEngine {
+    op: FileOp,
+    stat_type: StatType,
+    paths: Vec<PathBuf>,
+    /// Per file: its operation was done in this pass.
+    done: Vec<bool>,
+    /// Files filecreate holds open, oldest first: closed when the pass ends (fio's
+    /// close_file), or earlier to keep at most `max_open` (openfiles=).
+    open: VecDeque<File>,
+    max_open: usize,
+    /// The last queued I/O carried an operation.
+    last_timed: bool,
+}
+
+impl FileOpsEngine {
+    pub fn new(op: FileOp, o: &EngineOptions) -> Self {
+        FileOpsEngine {
+            op,
+            stat_type: o.local.stat_type,
+            paths: o.paths.clone(),
+            done: vec![false; o.paths.len()],
+            open: VecDeque::new(),
+            max_open: o.local.openfiles.map_or(usize::MAX, |n| n.max(1) as usize),
+            last_timed: false,
+        }
+    }
+
+    /// The operation on `path`: Ok, or the errno.
+    fn operate(&mut self, path: &Path) -> io::Result<()> {
+        match self.op {
+            FileOp::CreateFile => {
+                let f = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .mode(0o600)
+                    .open(path)?;
+                if self.open.len() == self.max_open {
+                    // Closed before the next create, as fio closes a file it is done
+                    // with when openfiles is reached (not timed).
+                    self.open.pop_front();
+                }
+                self.open.push_back(f);
+                Ok(())
+            }
+            FileOp::StatFile | FileOp::StatDir => stat(path, self.stat_type),
+            FileOp::DeleteFile => std::fs::remove_file(path),
+            FileOp::CreateDir => std::fs::DirBuilder::new().mode(0o700).create(path),
+            FileOp::DeleteDir => std::fs::remove_dir(path),
+        }
+    }
+}
+
+/// One lookup with the system call stat_type names (std's metadata() would use
+/// statx whatever was asked).
+fn stat(path: &Path, how: StatType) -> io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    let ret = match how {
+        StatType::Stat | StatType::Lstat => {
+            let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+            // SAFETY: `c` is a NUL-terminated path and `st` is a writable stat buffer
+            // that outlives the call.
+            unsafe {
+                if how == StatType::Stat {
+                    libc::stat(c.as_ptr(), st.as_mut_ptr())
+                } else {
+                    libc::lstat(c.as_ptr(), st.as_mut_ptr())
+                }
+            }
+        }
+        StatType::Statx => {
+            // fio resolves the absolute path first, and that is timed too.
+            let abs = std::fs::canonicalize(path)?;
+            let c = CString::new(abs.as_os_str().as_bytes())
+                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+            let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
+            // SAFETY: `c` is a NUL-terminated absolute path (so the directory
+            // descriptor is not used) and `stx` a writable statx buffer.
+            unsafe {
+                libc::statx(
+                    libc::AT_FDCWD,
+                    c.as_ptr(),
+                    0,
+                    libc::STATX_ALL,
+                    stx.as_mut_ptr(),
+                )
+            }
+        }
+    };
+    if ret == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+impl IoEngine for FileOpsEngine {
+    fn setup(&mut self, _fds: &[i32], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
+        // dirstat and dirdelete need their directories (fio's setup_dirs).
+        if matches!(self.op, FileOp::StatDir | FileOp::DeleteDir) {
+            for p in &self.paths {
+                match std::fs::DirBuilder::new().mode(0o700).create(p) {
+                    Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                        return Err(io::Error::new(
+                            e.kind(),
+                            format!("cannot create directory '{}': {e}", p.display()),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        debug_assert!(!self.op.on_dirs() || self.open.is_empty());
+        Ok(())
+    }
+
+    fn queue(&mut self, _index: usize, u: &mut IoUnit) -> Queued {
+        self.last_timed = false;
+        u.result = u.len as i64;
+        if let Some(done) = self.done.get(u.file).copied() {
+            if !done {
+                self.done[u.file] = true;
+                self.last_timed = true;
+                let path = self.paths[u.file].clone();
+                if let Err(e) = self.operate(&path) {
+                    u.result = -(e.raw_os_error().unwrap_or(libc::EIO) as i64);
+                }
+            }
+        }
+        Queued::Completed
+    }
+
+    fn timed(&self) -> bool {
+        self.last_timed
+    }
+
+    fn new_pass(&mut self) {
+        self.done.iter_mut().for_each(|d| *d = false);
+        self.open.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::IoOp;
+
+    fn unit(file: usize) -> IoUnit {
+        IoUnit {
+            op: IoOp::Write,
+            file,
+            fd: -1,
+            offset: 0,
+            len: 4096,
+            buf: std::ptr::null_mut(),
+            result: 0,
+            done_ns: None,
+        }
+    }
+
+    fn engine(op: FileOp, dir: &Path, n: usize) -> FileOpsEngine {
+        let o = EngineOptions {
+            paths: (0..n).map(|i| dir.join(format!("f{i}"))).collect(),
+            ..Default::default()
+        };
+        FileOpsEngine::new(op, &o)
+    }
+
+    #[test]
+    fn the_first_io_to_each_file_in_a_pass_carries_the_operation() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = engine(FileOp::CreateFile, dir.path(), 2);
+        let mut timed = Vec::new();
+        for f in [0, 0, 1, 1] {
+            let mut u = unit(f);
+            assert_eq!(e.queue(0, &mut u), Queued::Completed);
+            assert_eq!(u.result, 4096);
+            timed.push(e.timed());
+        }
+        assert_eq!(timed, [true, false, true, false]);
+        assert!(dir.path().join("f0").exists() && dir.path().join("f1").exists());
+        e.new_pass();
+        let mut u = unit(1);
+        e.queue(0, &mut u);
+        assert!(e.timed(), "a new pass operates again");
+    }
+
+    #[test]
+    fn filecreate_keeps_at_most_openfiles_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = EngineOptions {
+            paths: (0..5).map(|i| dir.path().join(format!("f{i}"))).collect(),
+            ..Default::default()
+        };
+        o.local.openfiles = Some(2);
+        let mut e = FileOpsEngine::new(FileOp::CreateFile, &o);
+        for f in 0..5 {
+            e.queue(0, &mut unit(f));
+            assert!(e.open.len() <= 2);
+        }
+        assert_eq!(e.open.len(), 2);
+        e.new_pass();
+        assert!(e.open.is_empty());
+    }
+
+    #[test]
+    fn a_failed_operation_is_the_ios_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = engine(FileOp::DeleteFile, dir.path(), 1);
+        let mut u = unit(0);
+        e.queue(0, &mut u);
+        assert_eq!(u.result, -(libc::ENOENT as i64));
+    }
+
+    #[test]
+    fn directories_are_made_stat_ed_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut mk = engine(FileOp::CreateDir, dir.path(), 1);
+        mk.queue(0, &mut unit(0));
+        assert!(dir.path().join("f0").is_dir());
+        for how in [StatType::Stat, StatType::Lstat, StatType::Statx] {
+            assert!(stat(&dir.path().join("f0"), how).is_ok());
+            assert!(stat(&dir.path().join("nothing"), how).is_err());
+        }
+        let mut rm = engine(FileOp::DeleteDir, dir.path(), 2);
+        rm.setup(&[], &[]).unwrap();
+        assert!(
+            dir.path().join("f1").is_dir(),
+            "setup makes the directories"
+        );
+        let mut u = unit(1);
+        rm.queue(0, &mut u);
+        assert_eq!(u.result, 4096);
+        assert!(!dir.path().join("f1").exists());
+    }
+}
