@@ -110,12 +110,14 @@ impl BufferPolicy {
             100 => (true, 0),
             p => (spec.zero_buffers, p),
         };
-        let refill = spec.refill_buffers || (compress != 0 && !b.refill_set);
-        // (Verify, when it comes: fio never scrambles a verify job's buffers and turns
-        // refill_buffers on unless it was given — b.refill_set says whether.)
+        // fio never scrambles a verify job's buffers, and turns refill_buffers on for it
+        // unless refill_buffers was given.
+        let verifying = spec.verify.kind != ferrio_config::ext::verify::VerifyKind::None;
+        let refill = spec.refill_buffers || ((compress != 0 || verifying) && !b.refill_set);
         let scramble = spec.scramble_buffers
             && (b.scramble_set || !(spec.zero_buffers && b.zero_set))
-            && !b.compress_given;
+            && !b.compress_given
+            && !verifying;
         let min_write = spec.bs[1].min.max(1);
         let chunk = match b.compress_chunk {
             0 => min_write,

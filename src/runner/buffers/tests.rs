@@ -21,6 +21,14 @@ fn policy(opts: &[&str]) -> BufferPolicy {
 }
 
 #[test]
+fn a_verify_job_refills_and_never_scrambles_as_fios() {
+    let p = policy(&["rw=write", "verify=crc32c"]);
+    assert!((p.refill, p.scramble) == (true, false));
+    let p = policy(&["rw=write", "verify=md5", "refill_buffers=0"]);
+    assert!((p.refill, p.scramble) == (false, false));
+}
+
+#[test]
 fn fios_rules_between_the_options() {
     let p = policy(&["rw=write"]);
     assert!((p.content == Content::Random, p.refill, p.scramble) == (true, false, true));
