@@ -11,6 +11,7 @@
 mod io_uring;
 mod libaio;
 mod mmap;
+mod net;
 mod null;
 mod posixaio;
 pub mod registry;
@@ -65,6 +66,9 @@ pub enum Queued {
     Queued,
     /// No room: reap completions, then try again.
     Busy,
+    /// The peer ended the stream (a network engine's close message or end of
+    /// stream): the job is over and this unit moved nothing (fio's td->done).
+    Ended,
 }
 
 /// Static facts about an engine that change how the runner drives it (one per
@@ -137,6 +141,8 @@ pub struct EngineOptions {
     pub tuning: EngineTuning,
     /// The simulated device's options (`sim_*`), for ioengine=sim.
     pub sim: SimSpec,
+    /// The network engines' options (net, netsplice), resolved by the config.
+    pub net: ferrio_config::ext::net::NetSpec,
     /// The byte range the thread addresses in each of its files, as planned.
     pub regions: Vec<Range<u64>>,
     /// The job set its size (size= or filesize=); without it a diskless job's regions

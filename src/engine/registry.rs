@@ -5,7 +5,7 @@
 //! below this crate and cannot read this table); a test below proves the two agree.
 
 use super::sync::{Flavor, SyncEngine};
-use super::{io_uring, libaio, mmap, null, posixaio, sim};
+use super::{io_uring, libaio, mmap, net, null, posixaio, sim};
 use super::{Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
@@ -119,6 +119,8 @@ pub const ENGINES: &[Entry] = &[
         caps: ASYNC,
         create: |o| Ok(Box::new(posixaio::PosixAioEngine::new(o))),
     },
+    net::NET,
+    net::NETSPLICE,
 ];
 
 /// The row for `name`.
@@ -169,7 +171,7 @@ mod tests {
     fn capabilities_are_read_without_creating_an_engine() {
         assert!(super::super::capabilities_of("sim").unwrap().virtual_time);
         assert!(super::super::capabilities_of("psync").unwrap().synchronous);
-        assert!(super::super::capabilities_of("splice").is_none());
+        assert!(super::super::capabilities_of("rdma").is_none());
     }
 
     #[test]

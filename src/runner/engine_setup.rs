@@ -16,6 +16,7 @@ pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -
         directions: spec.rw.kind.directions(),
         tuning: spec.engine.clone(),
         sim: spec.sim.clone(),
+        net: spec.net.clone(),
         regions: plan
             .files
             .iter()

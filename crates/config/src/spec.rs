@@ -320,4 +320,5 @@ pub struct JobSpec {
     pub logs: crate::ext::LogSpec,
     pub pacing: crate::ext::PacingSpec,
     pub errors: crate::ext::ErrorPolicy,
+    pub net: crate::ext::net::NetSpec,
 }

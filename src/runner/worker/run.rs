@@ -182,6 +182,10 @@ impl<'a> Worker<'a> {
                         return false;
                     }
                 }
+                Queued::Ended => {
+                    self.io.units.free.push(idx);
+                    return false;
+                }
                 Queued::Busy => {
                     self.st.busy = Some(idx);
                     if !self.io.units.pending.is_empty() && self.commit().is_none() {

@@ -110,6 +110,7 @@ impl JobSpec {
             logs: Default::default(),
             pacing: Default::default(),
             errors: Default::default(),
+            net: Default::default(),
         }
     }
 

@@ -46,6 +46,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    (job.net.finish(
+        &job.ioengine,
+        &job.filenames,
+        job.rw.kind.directions(),
+        job.rw.random,
+    ))
+    .map_err(at)?;
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

@@ -7,6 +7,7 @@ pub mod engine;
 pub mod errors;
 pub mod live;
 pub mod logs;
+pub mod net;
 pub mod pacing;
 pub mod sim;
 pub mod steadystate;

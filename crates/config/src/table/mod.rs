@@ -14,6 +14,7 @@ mod files;
 mod io;
 mod job;
 mod logs;
+mod net;
 mod pacing;
 mod random;
 mod sim;
@@ -347,6 +348,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
         .chain(sim::SIM)
+        .chain(net::NET_OPTIONS)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)
