@@ -143,6 +143,8 @@ pub struct EngineOptions {
     pub sim: SimSpec,
     /// The network engines' options (net, netsplice), resolved by the config.
     pub net: ferrio_config::ext::net::NetSpec,
+    /// The run's stop request (signals, exitall), for engines that wait on a peer.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The byte range the thread addresses in each of its files, as planned.
     pub regions: Vec<Range<u64>>,
     /// The job set its size (size= or filesize=); without it a diskless job's regions

@@ -18,6 +18,8 @@ use ferrio_config::ext::net::{is_multicast, NetSpec, Proto};
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// fio's FIO_SYNCIO | FIO_DISKLESSIO: every queue completes, no files.
@@ -76,6 +78,11 @@ pub struct NetEngine {
     /// UDP: where datagrams go (a sender's target; a reader's sender, for pingpong).
     peer: Option<Addr>,
     timeout: Option<Duration>,
+    /// The run's stop request: every wait for the peer looks at it.
+    stop: Option<Arc<AtomicBool>>,
+    /// netsplice: the most bytes one I/O moves through the pipe (half its capacity,
+    /// so a vmsplice of an unaligned buffer never waits for room).
+    chunk: usize,
     send_seq: u64,
 }
 
@@ -98,6 +105,9 @@ impl NetEngine {
         } else {
             None
         };
+        let chunk = pipe.as_ref().map_or(usize::MAX, |(_, w)| {
+            sock::grow_pipe(w.as_raw_fd(), 1 << 20) / 2
+        });
         Ok(NetEngine {
             net: o.net.clone(),
             job: o.job.clone(),
@@ -108,6 +118,8 @@ impl NetEngine {
             sock: None,
             peer: None,
             timeout: (o.net.timeout_us > 0).then(|| Duration::from_micros(o.net.timeout_us)),
+            stop: o.stop.clone(),
+            chunk,
             send_seq: 0,
         })
     }
@@ -169,14 +181,15 @@ impl NetEngine {
             )
             .map_err(|e| err(e, "nodelay (TCP_NODELAY)"))?;
         }
-        if let Some(t) = self.timeout {
-            let tv = libc::timeval {
-                tv_sec: t.as_secs() as libc::time_t,
-                tv_usec: t.subsec_micros() as libc::suseconds_t,
-            };
-            sock::set_opt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, &tv)?;
-            sock::set_opt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_SNDTIMEO, &tv)?;
-        }
+        // Blocking transfers wake every tick (or net_timeout, if shorter) to look at
+        // the stop request and the timeout; a transfer that moves data never does.
+        let t = self.timeout.map_or(sock::TICK, |t| t.min(sock::TICK));
+        let tv = libc::timeval {
+            tv_sec: t.as_secs() as libc::time_t,
+            tv_usec: t.subsec_micros() as libc::suseconds_t,
+        };
+        sock::set_opt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, &tv)?;
+        sock::set_opt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_SNDTIMEO, &tv)?;
         self.sock = Some(fd);
         Ok(())
     }
@@ -215,7 +228,7 @@ impl NetEngine {
             return self.await_open();
         }
         sock::listen(raw, 10).map_err(|e| err(e, "listen"))?;
-        sock::wait(raw, libc::POLLIN, self.deadline())
+        sock::wait(raw, libc::POLLIN, self.deadline(), self.stop.as_deref())
             .map_err(|e| self.no_peer(e, "connection"))?;
         let c = sock::accept(raw).map_err(|e| err(e, "accept"))?;
         self.connected(c)
@@ -223,8 +236,13 @@ impl NetEngine {
 
     /// A UDP reader waits for the sender's open message, and learns its address.
     fn await_open(&mut self) -> io::Result<()> {
-        sock::wait(self.fd(), libc::POLLIN, self.deadline())
-            .map_err(|e| self.no_peer(e, "UDP sender"))?;
+        sock::wait(
+            self.fd(),
+            libc::POLLIN,
+            self.deadline(),
+            self.stop.as_deref(),
+        )
+        .map_err(|e| self.no_peer(e, "UDP sender"))?;
         let mut m = [0u8; 64];
         let (n, from) = sock::recv_from(self.fd(), m.as_mut_ptr(), m.len());
         if n < 0 {
@@ -319,13 +337,22 @@ impl NetEngine {
                     self.timeout.map_or(0.0, |t| t.as_secs_f64())
                 ),
             )
+        } else if e.raw_os_error() == Some(libc::EINTR) {
+            io::Error::new(
+                io::ErrorKind::Interrupted,
+                format!(
+                    "job '{}': stopped while waiting for a {what} on {}",
+                    self.job,
+                    self.where_()
+                ),
+            )
         } else {
             err(e, "poll")
         }
     }
 
     /// Send `len` bytes of `buf`: bytes sent or -errno.
-    fn send(&mut self, buf: *mut u8, len: usize) -> i64 {
+    fn send_once(&mut self, buf: *mut u8, len: usize) -> i64 {
         let fd = self.fd();
         let r = if self.net.proto.is_udp() {
             if len >= SEQ_LEN {
@@ -344,21 +371,21 @@ impl NetEngine {
                 None => -(libc::ENOTCONN as i64),
             }
         } else if let (Some((rd, wr)), true) = (&self.pipe, self.net.proto.is_tcp()) {
-            let n = sock::vmsplice(wr.as_raw_fd(), buf, len);
+            let n = sock::vmsplice(wr.as_raw_fd(), buf, len.min(self.chunk));
             if n > 0 {
-                splice_all(rd.as_raw_fd(), fd, n as usize)
+                splice_all(rd.as_raw_fd(), fd, n as usize, self.stop.as_deref())
             } else {
                 n
             }
         } else {
             sock::send(fd, buf, len, 0)
         };
-        timed_out(r)
+        r
     }
 
     /// Receive up to `len` bytes into `buf`: bytes, 0 when the peer ended the
     /// stream (its close message, or the end of a stream), or -errno.
-    fn recv(&mut self, buf: *mut u8, len: usize) -> i64 {
+    fn recv_once(&mut self, buf: *mut u8, len: usize) -> i64 {
         let fd = self.fd();
         let r = if self.net.proto.is_udp() {
             let (n, from) = sock::recv_from(fd, buf, len);
@@ -369,7 +396,7 @@ impl NetEngine {
             }
             n
         } else if let (Some((rd, wr)), true) = (&self.pipe, self.net.proto.is_tcp()) {
-            let n = sock::splice(fd, wr.as_raw_fd(), len);
+            let n = sock::splice(fd, wr.as_raw_fd(), len.min(self.chunk));
             if n > 0 {
                 vmsplice_all(rd.as_raw_fd(), buf, n as usize)
             } else {
@@ -385,7 +412,49 @@ impl NetEngine {
                 return 0;
             }
         }
-        timed_out(r)
+        r
+    }
+
+    /// Send, waiting for room as long as net_timeout allows (and no stop request).
+    fn send(&mut self, buf: *mut u8, len: usize) -> i64 {
+        let mut waited = Duration::ZERO;
+        loop {
+            let r = self.send_once(buf, len);
+            if let Some(r) = self.patience(r, &mut waited) {
+                return r;
+            }
+        }
+    }
+
+    /// Receive, waiting for data as long as net_timeout allows (and no stop request).
+    fn recv(&mut self, buf: *mut u8, len: usize) -> i64 {
+        let mut waited = Duration::ZERO;
+        loop {
+            let r = self.recv_once(buf, len);
+            if let Some(r) = self.patience(r, &mut waited) {
+                return r;
+            }
+        }
+    }
+
+    /// After a transfer: its result, or None to try again after a socket-timeout
+    /// tick (EAGAIN) — ETIMEDOUT once net_timeout has passed, EINTR on a stop request.
+    fn patience(&self, r: i64, waited: &mut Duration) -> Option<i64> {
+        if r != -(libc::EAGAIN as i64) {
+            return Some(r);
+        }
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Some(-(libc::EINTR as i64));
+        }
+        *waited += self.timeout.map_or(sock::TICK, |t| t.min(sock::TICK));
+        match self.timeout {
+            Some(t) if *waited >= t => Some(-(libc::ETIMEDOUT as i64)),
+            _ => None,
+        }
     }
 
     /// Complete the rest of a pingpong echo (the reply must be whole).
@@ -415,20 +484,16 @@ impl NetEngine {
     }
 }
 
-/// A socket timeout (SO_RCVTIMEO/SO_SNDTIMEO from net_timeout) reads as ETIMEDOUT.
-fn timed_out(r: i64) -> i64 {
-    if r == -(libc::EAGAIN as i64) {
-        -(libc::ETIMEDOUT as i64)
-    } else {
-        r
-    }
-}
-
-/// splice `len` bytes out of the pipe (what vmsplice just put there).
-fn splice_all(pipe: RawFd, to: RawFd, len: usize) -> i64 {
+/// splice `len` bytes out of the pipe (what vmsplice just put there): all of them,
+/// or the pipe would hold stale data — so a full socket is waited for (until a stop
+/// request).
+fn splice_all(pipe: RawFd, to: RawFd, len: usize, stop: Option<&AtomicBool>) -> i64 {
     let mut done = 0;
     while done < len {
         let r = sock::splice(pipe, to, len - done);
+        if r == -(libc::EAGAIN as i64) && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            continue;
+        }
         if r <= 0 {
             return if done > 0 { done as i64 } else { r };
         }

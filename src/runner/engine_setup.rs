@@ -17,6 +17,7 @@ pub fn engine_options(plan: &ThreadPlan, virtual_clock: Option<VirtualHandle>) -
         tuning: spec.engine.clone(),
         sim: spec.sim.clone(),
         net: spec.net.clone(),
+        stop: None,
         regions: plan
             .files
             .iter()

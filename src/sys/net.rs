@@ -6,7 +6,11 @@ use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::Path;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often a wait for a peer looks at the run's stop request.
+pub const TICK: Duration = Duration::from_millis(200);
 
 /// Where a socket binds or connects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,20 +185,28 @@ pub fn accept(fd: RawFd) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(c) })
 }
 
-/// Wait until `fd` is ready for `events` (POLLIN/POLLOUT), or fail with ETIMEDOUT
-/// once `deadline` passes (None: wait as long as it takes).
-pub fn wait(fd: RawFd, events: libc::c_short, deadline: Option<Instant>) -> io::Result<()> {
+/// Wait until `fd` is ready for `events` (POLLIN/POLLOUT); fail with ETIMEDOUT once
+/// `deadline` passes (None: wait as long as it takes), or with EINTR once `stop` is
+/// set (looked at every [`TICK`]).
+pub fn wait(
+    fd: RawFd,
+    events: libc::c_short,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+) -> io::Result<()> {
     loop {
-        let ms = match deadline {
-            None => -1,
-            Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(io::Error::from_raw_os_error(libc::ETIMEDOUT));
-                }
-                left.as_millis().clamp(1, i32::MAX as u128) as i32
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(io::Error::from_raw_os_error(libc::EINTR));
+        }
+        let mut slice = TICK;
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::Error::from_raw_os_error(libc::ETIMEDOUT));
             }
-        };
+            slice = slice.min(left);
+        }
+        let ms = slice.as_millis().max(1) as i32;
         let mut p = libc::pollfd {
             fd,
             events,
@@ -309,6 +321,18 @@ pub fn unlink_socket(path: &Path) {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
         let _ = std::fs::remove_file(path);
     }
+}
+
+/// Grow a pipe to `bytes` (F_SETPIPE_SZ); returns its capacity afterwards.
+pub fn grow_pipe(fd: RawFd, bytes: usize) -> usize {
+    // SAFETY: fcntl(2) on a pipe we own; no pointers.
+    let r = unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, bytes as libc::c_int) };
+    if r > 0 {
+        return r as usize;
+    }
+    // SAFETY: as above.
+    let r = unsafe { libc::fcntl(fd, libc::F_GETPIPE_SZ) };
+    r.max(4096) as usize
 }
 
 /// The raw descriptor of an optional socket (-1 when none).

@@ -27,13 +27,14 @@ use ferrio_clock::Clock;
 use ferrio_config::ext::engine::CpusAllowedPolicy;
 use ferrio_config::ClockSource;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Run one thread to completion. A job with clocksource=virtual runs on a clock of
 /// its own that its engine advances (the simulated device), not on `clock`.
 pub fn run_thread(
     plan: &ThreadPlan,
     clock: &Clock,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     factory: &dyn ObserverFactory,
 ) -> ThreadResult {
     let spec = &plan.spec;
@@ -51,7 +52,9 @@ pub fn run_thread(
     let clock = virtual_clock.as_ref().unwrap_or(clock);
     // PACING: rate waits and think times move the virtual clock too.
     let pace_handle = virtual_handle.clone();
-    let engine = engine::create(&spec.ioengine, engine_options(plan, virtual_handle));
+    let mut opts = engine_options(plan, virtual_handle);
+    opts.stop = Some(stop.clone());
+    let engine = engine::create(&spec.ioengine, opts);
     let io = match engine
         .map_err(|e| (libc::EINVAL, e))
         .and_then(|e| setup::Io::open(plan, e))
