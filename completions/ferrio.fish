@@ -107,7 +107,7 @@ complete -c ferrio -l interface -x -d 'net, netsplice: IPv4 address of the local
 complete -c ferrio -l ttl -x -d 'net, netsplice: time-to-live of outgoing UDP multicast packets'
 complete -c ferrio -l window_size -x -d 'net, netsplice: socket buffer size (SO_RCVBUF on a receiver, SO_SNDBUF on a sender, both with pingpong; 0: the kernel\'s)'
 complete -c ferrio -l mss -x -d 'net, netsplice: TCP maximum segment size (TCP_MAXSEG; 0: the kernel\'s)'
-complete -c ferrio -l net_timeout -x -d 'net, netsplice (ferrio): fail with ETIMEDOUT when the peer has not connected, or sent or taken data, for this long (0: wait as long as it takes, as fio)'
+complete -c ferrio -l net_timeout -x -d 'net, netsplice (ferrio): wait this long for the peer — a receiver for its connection or data, a sender for a listener (a refused connection is retried) — then fail with ETIMEDOUT (0: as fio, a receiver waits as long as it takes and a refused connection fails at once)'
 complete -c ferrio -l iodepth_batch -x -d 'Number of I/Os to queue before submitting them together (0 = iodepth)'
 complete -c ferrio -l iodepth_batch_submit -x -d 'Number of I/Os to queue before submitting them together (0 = iodepth)'
 complete -c ferrio -l iodepth_batch_complete_min -x -d 'Minimum number of completions to wait for (0 = check without waiting)'

@@ -15,6 +15,11 @@ fn pair(global: &str, receiver: &str, sender: &str) -> String {
     )
 }
 
+/// A UDP sender's open message is lost if it comes before the reader binds (fio's
+/// protocol has no retry): on a loaded machine the reader's thread may start late, so
+/// UDP senders wait longer (a later startdelay in the sender's lines overrides the pair's 300 ms).
+const UDP_DELAY: &str = "startdelay=2";
+
 /// Run a job file with ferrio (JSON output) within 60 s; it must succeed.
 fn run_pair(dir: &std::path::Path, job_file: &str) -> serde_json::Value {
     let path = dir.join("net.fio");
@@ -78,7 +83,10 @@ fn tcpv6_and_udpv6_over_ipv6_loopback() {
     );
     let g = format!("ioengine=net\nprotocol=udpv6\nport={port}\nbs=1k\nsize=64k");
     assert_exact(
-        &run_pair(dir.path(), &pair(&g, "", "hostname=::1")),
+        &run_pair(
+            dir.path(),
+            &pair(&g, "", &format!("hostname=::1\n{UDP_DELAY}")),
+        ),
         64 << 10,
         64,
     );
@@ -91,7 +99,10 @@ fn udp_datagrams_are_counted_one_per_io() {
     let port = free_port(1);
     let g = format!("ioengine=net\nprotocol=udp\nport={port}\nbs=1k\nsize=64k");
     assert_exact(
-        &run_pair(dir.path(), &pair(&g, "", "hostname=127.0.0.1")),
+        &run_pair(
+            dir.path(),
+            &pair(&g, "", &format!("hostname=127.0.0.1\n{UDP_DELAY}")),
+        ),
         64 << 10,
         64,
     );
@@ -125,7 +136,10 @@ fn pingpong_echoes_every_payload_over_tcp_and_udp() {
     let port = free_port(1);
     for (proto, listen, bs) in [("tcp", "listen", "4k"), ("udp", "", "1k")] {
         let g = format!("ioengine=net\nprotocol={proto}\nport={port}\nbs={bs}\nnumber_ios=100\nsize=1m\npingpong=1");
-        let v = run_pair(dir.path(), &pair(&g, listen, "hostname=127.0.0.1"));
+        let v = run_pair(
+            dir.path(),
+            &pair(&g, listen, &format!("hostname=127.0.0.1\n{UDP_DELAY}")),
+        );
         let n = if bs == "4k" { 4096 } else { 1024 };
         assert_exact(&v, 100 * n, 100);
     }

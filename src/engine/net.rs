@@ -309,8 +309,36 @@ impl NetEngine {
                 Ok(())
             };
         }
-        sock::connect(raw, &addr).map_err(|e| err(e, &format!("connect to {}", self.where_())))?;
-        self.connected(fd)
+        // With net_timeout, a receiver that is not listening yet is waited for; without
+        // it a refused connection fails at once, as fio's.
+        let deadline = self.deadline();
+        let mut fd = fd;
+        loop {
+            let e = match sock::connect(fd.as_raw_fd(), &addr) {
+                Ok(()) => return self.connected(fd),
+                Err(e) => e,
+            };
+            let not_yet = matches!(e.raw_os_error(), Some(libc::ECONNREFUSED | libc::ENOENT));
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let expired = match deadline {
+                Some(d) => Instant::now() >= d,
+                None => true,
+            };
+            if !not_yet || stopped || expired {
+                let late = if deadline.is_some() && not_yet {
+                    " (until net_timeout)"
+                } else {
+                    ""
+                };
+                return Err(err(e, &format!("connect to {}{late}", self.where_())));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            fd = sock::socket(domain, kind).map_err(|e| err(e, "socket"))?;
+            self.tune(fd.as_raw_fd())?;
+        }
     }
 
     /// The peer, for messages: "127.0.0.1 port 8888 (tcp)".

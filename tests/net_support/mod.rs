@@ -35,12 +35,34 @@ pub fn have_ipv6_loopback() -> bool {
     TcpListener::bind("[::1]:0").is_ok()
 }
 
-/// Start `cmd` with its output captured.
+/// Start `cmd` with its output captured, in a process group of its own (fio forks a
+/// process per job; a kill must reach them all, or their pipes never close).
 pub fn start(mut cmd: Command) -> Child {
+    use std::os::unix::process::CommandExt;
     cmd.stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .expect("start the process")
+}
+
+/// Wait (at most 30 s) until something has bound `port` on loopback — the receiver
+/// started by the caller — so a sender's first datagram or connection is not lost.
+/// A probe that binds is dropped at once; one that cannot bind means it is taken.
+pub fn wait_bound(port: u16, udp: bool) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < until {
+        let taken = if udp {
+            UdpSocket::bind(("0.0.0.0", port)).is_err()
+        } else {
+            TcpListener::bind(("0.0.0.0", port)).is_err()
+        };
+        if taken {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("nothing bound port {port} within 30 s");
 }
 
 /// Wait for `child` at most `secs` seconds; kill it and panic (naming `what`) if it
@@ -52,6 +74,10 @@ pub fn finish(mut child: Child, secs: u64, what: &str) -> Output {
             return child.wait_with_output().expect("collect output");
         }
         if Instant::now() > until {
+            // The whole group: the process and any it forked.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
             let _ = child.kill();
             let out = child.wait_with_output().expect("collect output");
             panic!(

@@ -139,7 +139,7 @@ pub const NET_OPTIONS: &[OptSpec] = &[
         "net_timeout",
         K::Time(TimeUnit::S),
         C::Engine,
-        "net, netsplice (ferrio): fail with ETIMEDOUT when the peer has not connected, or sent or taken data, for this long (0: wait as long as it takes, as fio)",
+        "net, netsplice (ferrio): wait this long for the peer — a receiver for its connection or data, a sender for a listener (a refused connection is retried) — then fail with ETIMEDOUT (0: as fio, a receiver waits as long as it takes and a refused connection fails at once)",
         |j, c, v| {
             j.net.timeout_us = c.time(v)?;
             Ok(())
