@@ -109,6 +109,27 @@ fn udp_datagrams_are_counted_one_per_io() {
 }
 
 #[test]
+fn udp_multicast_on_loopback_reaches_every_reader_with_pingpong() {
+    let port = free_port(1);
+    let mut cmd = ferrio();
+    cmd.arg(jobs_dir().join("netio_multicast.fio"))
+        .args(["--output-format=json", "--net_timeout=20"])
+        .env("NETPORT", port.to_string());
+    let out = bounded(cmd, 60, "tests/jobs/netio_multicast.fio");
+    assert!(out.status.success(), "{}", text(&out));
+    let v = parse_json(&out.stdout);
+    for (name, dir) in [
+        ("pingpong_reader", "read"),
+        ("normal_reader", "read"),
+        ("pingpong_writer", "write"),
+    ] {
+        let j = job(&v, name);
+        assert_eq!(j["error"], 0, "{j}");
+        assert_eq!(counts(j, dir), (8192, 128), "{name}");
+    }
+}
+
+#[test]
 fn unix_socket_in_a_temporary_directory() {
     let dir = scratch();
     let sock = dir.path().join("net.sock");
