@@ -365,6 +365,37 @@ fn fio_rules_refuse_bad_combinations_before_running() {
 }
 
 #[test]
+fn net_reports_rates_in_bits_as_fio_and_netsplice_in_bytes() {
+    // fio's net engine is bit-based (FIO_BIT_BASED): unit_base defaults to bits.
+    let dir = scratch();
+    for (engine, unit, extra) in [
+        ("net", "Mibit/s", ""),
+        ("netsplice", "MiB/s", ""),
+        ("net", "MiB/s", "unit_base=8"),
+    ] {
+        let port = free_port(1);
+        let job_file = pair(
+            &format!("ioengine={engine}\nport={port}\nbs=4k\nsize=1m\n{extra}"),
+            "listen",
+            "hostname=127.0.0.1",
+        );
+        let path = dir.path().join("bits.fio");
+        std::fs::write(&path, job_file).unwrap();
+        let mut cmd = ferrio();
+        cmd.arg(&path);
+        let out = bounded(cmd, 60, "normal output");
+        assert!(out.status.success(), "{}", text(&out));
+        let normal = String::from_utf8_lossy(&out.stdout);
+        let bw: Vec<&str> = normal.lines().filter(|l| l.contains("BW=")).collect();
+        assert_eq!(bw.len(), 2, "{normal}");
+        assert!(
+            bw.iter().all(|l| l.contains(unit)),
+            "{engine} {extra}: {bw:?}"
+        );
+    }
+}
+
+#[test]
 fn enghelp_lists_the_net_options() {
     let out = bounded(
         {

@@ -90,16 +90,17 @@ pub fn is_multicast(host: &str) -> bool {
 impl NetSpec {
     /// Resolve the peer from the filename (`host`, or the old `host,port[,protocol]`
     /// form) and apply fio's rules. `filenames`: the job's filename= list;
-    /// `directions`: [read, write, trim]; `random`: rw is random.
+    /// `directions`: [read, write, trim]; `random`: rw is random. Returns whether the
+    /// engine reports rates in bits (fio's FIO_BIT_BASED: net, not netsplice).
     pub fn finish(
         &mut self,
         ioengine: &str,
         filenames: &[String],
         directions: [bool; 3],
         random: bool,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         if ioengine != "net" && ioengine != "netsplice" {
-            return Ok(());
+            return Ok(false);
         }
         if self.hostname.is_none() {
             self.hostname = filenames.first().cloned();
@@ -156,7 +157,7 @@ impl NetSpec {
                 return Err("multicast is not supported over IPv6".into());
             }
         }
-        Ok(())
+        Ok(ioengine == "net")
     }
 
     /// fio's old filename form `host,port[,protocol]` (before engine options existed).
@@ -281,6 +282,13 @@ mod tests {
             .finish("net", &["h".into()], W, true)
             .unwrap_err()
             .contains("random"));
+        // net reports in bits (fio's FIO_BIT_BASED), netsplice in bytes.
+        let f = ["h".to_string()];
+        assert_eq!(spec(1, Proto::Tcp).finish("net", &f, W, false), Ok(true));
+        assert_eq!(
+            spec(1, Proto::Tcp).finish("netsplice", &f, W, false),
+            Ok(false)
+        );
         // Other engines are left alone.
         assert!(spec(0, Proto::Tcp).finish("psync", &[], R, true).is_ok());
     }
