@@ -152,6 +152,8 @@ fn a_fio_sender_talks_to_a_ferrio_receiver() {
         // Every byte fio sent, in whole blocks; fio's close message ended the job.
         assert_eq!(rj["error"], 0, "{proto}: {rj}");
         assert_eq!(counts(rj, "read"), (sent, ios), "{proto}");
+        // ferrio reads fio's UDP sequence trailers: none missing, none misread.
+        assert_eq!(rj["read"]["drop_ios"], 0, "{proto}");
     }
 }
 

@@ -40,6 +40,8 @@ fn assert_exact(v: &serde_json::Value, bytes: u64, ios: u64) {
     assert_eq!(counts(s, "write"), (bytes, ios), "sender");
     assert_eq!(counts(r, "write").0, 0);
     assert_eq!(counts(s, "read").0, 0);
+    // A UDP reader checks the sender's sequence trailers: nothing was lost.
+    assert_eq!(r["read"]["drop_ios"], 0);
 }
 
 #[test]

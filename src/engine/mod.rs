@@ -108,6 +108,11 @@ pub trait IoEngine: Send {
     fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         Ok(())
     }
+    /// I/Os per direction the engine knows were lost on the way (a UDP reader's gaps
+    /// in its sender's sequence numbers): the job's drop_ios, read at its end.
+    fn dropped(&self) -> [u64; 3] {
+        [0; 3]
+    }
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())

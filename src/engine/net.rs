@@ -52,6 +52,45 @@ const LINK_CLOSE: u32 = 0x89;
 const SEQ_MAGIC: u64 = 0x6573_7571_6e55_6563;
 const SEQ_LEN: usize = 24;
 
+/// fio's sequence trailer for datagram `seq` of `len` bytes.
+fn seq_trailer(seq: u64, len: usize) -> [u8; SEQ_LEN] {
+    let mut t = [0u8; SEQ_LEN];
+    t[..8].copy_from_slice(&SEQ_MAGIC.to_le_bytes());
+    t[8..16].copy_from_slice(&seq.to_le_bytes());
+    t[16..].copy_from_slice(&(len as u64).to_le_bytes());
+    t
+}
+
+/// A UDP reader's count of lost datagrams, from the senders' sequence trailers (fio's
+/// verify_udp_seq): a gap in the sequence is that many datagrams dropped. A datagram
+/// whose trailer names another size turns the check off (the sender is not fio-like).
+#[derive(Debug, Default)]
+struct SeqCheck {
+    expected: u64,
+    off: bool,
+    dropped: u64,
+}
+
+impl SeqCheck {
+    fn datagram(&mut self, d: &[u8]) {
+        if self.off || d.len() < SEQ_LEN {
+            return;
+        }
+        let t = &d[d.len() - SEQ_LEN..];
+        let word = |i: usize| u64::from_le_bytes(t[i..i + 8].try_into().expect("8 bytes"));
+        if word(0) != SEQ_MAGIC {
+            return;
+        }
+        if word(16) != d.len() as u64 {
+            self.off = true;
+            return;
+        }
+        let seq = word(8);
+        self.dropped += seq.saturating_sub(self.expected);
+        self.expected = seq + 1;
+    }
+}
+
 fn link_msg(cmd: u32, big_endian: bool) -> [u8; 8] {
     let mut m = [0; 8];
     let (a, b) = if big_endian {
@@ -84,6 +123,8 @@ pub struct NetEngine {
     /// so a vmsplice of an unaligned buffer never waits for room).
     chunk: usize,
     send_seq: u64,
+    /// A UDP reader's lost-datagram count.
+    seq: SeqCheck,
 }
 
 fn err(e: io::Error, what: &str) -> io::Error {
@@ -121,6 +162,7 @@ impl NetEngine {
             stop: o.stop.clone(),
             chunk,
             send_seq: 0,
+            seq: SeqCheck::default(),
         })
     }
 
@@ -384,10 +426,7 @@ impl NetEngine {
         let fd = self.fd();
         let r = if self.net.proto.is_udp() {
             if len >= SEQ_LEN {
-                let mut t = [0u8; SEQ_LEN];
-                t[..8].copy_from_slice(&SEQ_MAGIC.to_le_bytes());
-                t[8..16].copy_from_slice(&self.send_seq.to_le_bytes());
-                t[16..].copy_from_slice(&(len as u64).to_le_bytes());
+                let t = seq_trailer(self.send_seq, len);
                 self.send_seq += 1;
                 // SAFETY: the unit's buffer holds `len` writable bytes (IoUnit contract).
                 unsafe {
@@ -421,6 +460,9 @@ impl NetEngine {
                 if let Some(f) = from {
                     self.peer = Some(Addr::Inet(f));
                 }
+                // SAFETY: the kernel just wrote `n` bytes into the unit's buffer.
+                self.seq
+                    .datagram(unsafe { std::slice::from_raw_parts(buf, n as usize) });
             }
             n
         } else if let (Some((rd, wr)), true) = (&self.pipe, self.net.proto.is_tcp()) {
@@ -545,6 +587,10 @@ fn vmsplice_all(pipe: RawFd, buf: *mut u8, len: usize) -> i64 {
 }
 
 impl IoEngine for NetEngine {
+    fn dropped(&self) -> [u64; 3] {
+        [self.seq.dropped, 0, 0]
+    }
+
     fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         if self.net.listen {
             self.listen()
@@ -604,5 +650,54 @@ impl Drop for NetEngine {
                 sock::send(fd, m.as_ptr(), m.len(), 0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn datagram(seq: u64, len: usize) -> Vec<u8> {
+        let mut d = vec![0xa5; len];
+        d[len - SEQ_LEN..].copy_from_slice(&seq_trailer(seq, len));
+        d
+    }
+
+    #[test]
+    fn the_sequence_trailer_has_fios_layout() {
+        // struct udp_seq { le64 magic; le64 seq; le64 bs; } at the datagram's end.
+        let t = seq_trailer(5, 1024);
+        assert_eq!(&t[..8], b"ceUnquse".as_slice());
+        assert_eq!(t[8..16], [5, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(t[16..], [0, 4, 0, 0, 0, 0, 0, 0]);
+        // Link messages: open is big-endian, close little-endian, as fio sends them.
+        assert_eq!(
+            link_msg(LINK_OPEN, true),
+            [0x6c, 0x69, 0x6e, 0x6b, 0, 0, 0, 0x98]
+        );
+        assert_eq!(
+            link_msg(LINK_CLOSE, false),
+            [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn gaps_in_the_sequence_count_as_dropped_datagrams() {
+        let mut c = SeqCheck::default();
+        for seq in [0, 1, 4, 5, 9] {
+            c.datagram(&datagram(seq, 64));
+        }
+        assert_eq!(c.dropped, 2 + 3);
+        // Too short for a trailer, or no magic: not looked at.
+        c.datagram(&[0; 16]);
+        c.datagram(&[0; 64]);
+        assert_eq!((c.dropped, c.expected), (5, 10));
+        // A trailer naming another size turns the check off.
+        let mut other = vec![0; 80];
+        other[80 - SEQ_LEN..].copy_from_slice(&seq_trailer(20, 64));
+        c.datagram(&other);
+        c.datagram(&datagram(30, 64));
+        assert!(c.off);
+        assert_eq!(c.dropped, 5);
     }
 }

@@ -538,6 +538,9 @@ impl<'a> Worker<'a> {
             (end - self.stats_start_ns) / 1000
         };
         stats.usage = Usage::thread().since(&usage_start);
+        for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {
+            dir.drop_ios = n;
+        }
         if spec.fsync_on_close && spec.writes() {
             self.sync_all_files();
         }
