@@ -125,6 +125,9 @@ pub struct NetEngine {
     send_seq: u64,
     /// A UDP reader's lost-datagram count.
     seq: SeqCheck,
+    /// Bytes the job sends (its size; unbounded without one) and has sent, for MSG_MORE.
+    size: u64,
+    written: u64,
 }
 
 fn err(e: io::Error, what: &str) -> io::Error {
@@ -163,6 +166,12 @@ impl NetEngine {
             chunk,
             send_seq: 0,
             seq: SeqCheck::default(),
+            size: if o.sized {
+                o.regions.iter().map(|r| r.end - r.start).sum()
+            } else {
+                u64::MAX
+            },
+            written: 0,
         })
     }
 
@@ -445,7 +454,14 @@ impl NetEngine {
                 n
             }
         } else {
-            sock::send(fd, buf, len, 0)
+            // More is coming (fio's MSG_MORE): let the kernel fill whole segments;
+            // the last block of the job, or a ping, goes out at once.
+            let more = !self.net.pingpong && self.written + (len as u64) < self.size;
+            let r = sock::send(fd, buf, len, if more { libc::MSG_MORE } else { 0 });
+            if r > 0 {
+                self.written += r as u64;
+            }
+            r
         };
         r
     }
