@@ -268,6 +268,32 @@ fn a_receiver_whose_sender_never_comes_times_out_with_a_clear_error() {
 }
 
 #[test]
+fn exitall_on_error_lets_a_failing_sender_stop_its_waiting_receiver() {
+    let dir = scratch();
+    let port = free_port(2);
+    // No net_timeout: the sender's refused connection stops the run, and with it the
+    // receiver's wait.
+    let job_file = format!(
+        "[global]\nioengine=net\nbs=4k\nsize=1m\nexitall_on_error\n\n\
+         [receiver]\nport={port}\nlisten\nrw=read\n\n\
+         [sender]\nport={}\nhostname=127.0.0.1\nrw=write\nstartdelay=300ms\n",
+        port + 1
+    );
+    let path = dir.path().join("net.fio");
+    std::fs::write(&path, job_file).unwrap();
+    let mut cmd = ferrio();
+    cmd.arg(&path);
+    let out = bounded(cmd, 30, "exitall_on_error");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("refused"), "{err}");
+    assert!(
+        err.contains("job 'receiver': stopped while waiting for a connection"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_signal_stops_a_receiver_waiting_without_a_timeout() {
     let port = free_port(1);
     let p = format!("--port={port}");
