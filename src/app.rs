@@ -58,7 +58,43 @@ fn prepare(inv: &Invocation) -> Result<Prepared, String> {
     Ok((threads, steadystate))
 }
 
+/// Where a captured run leaves its cumulative report once a second.
+pub type Progress = Arc<std::sync::Mutex<Option<RunReport>>>;
+
+/// What a captured run hands back: the final report, and the latest live one.
+struct Capture<'a> {
+    keep: &'a mut Option<RunReport>,
+    progress: Progress,
+}
+
+/// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
+/// returns the report and the exit code a local run would have. `progress` gets the
+/// cumulative report every second (what a client keeps of a host that dies).
+pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunReport, i32), String> {
+    inv.flags.output_formats.clear();
+    inv.flags.output = None;
+    inv.flags.eta = ferrio_config::EtaMode::Never;
+    inv.flags.live.status_interval_ms = Some(1000);
+    let mut kept = None;
+    let capture = Capture {
+        keep: &mut kept,
+        progress,
+    };
+    let code = run_with(inv, Some(capture))?;
+    kept.map(|r| (r, code))
+        .ok_or_else(|| "the run ended before its report was made".to_string())
+}
+
 fn run_inner(inv: Invocation) -> Result<i32, String> {
+    run_with(inv, None)
+}
+
+/// A run; `keep` takes the report instead of printing it (and stdout stays unused).
+fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
+    let (keep, progress) = match capture {
+        Some(c) => (Some(c.keep), Some(c.progress)),
+        None => (None, None),
+    };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
@@ -104,6 +140,7 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.
     let mut out: Box<dyn Write + Send> = match &inv.flags.output {
+        _ if keep.is_some() => Box::new(std::io::sink()),
         Some(p) => Box::new(
             std::fs::File::create(p)
                 .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
@@ -120,14 +157,22 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
-    let to_stdout = inv.flags.output.is_none();
+    let to_stdout = inv.flags.output.is_none() && keep.is_none();
     let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
     factories.0.extend(live.factories());
     let ss = steadystate.clone();
     live.decorate(Arc::new(move |plans, report| {
         let plans: Vec<&plan::ThreadPlan> = plans.iter().collect();
         runner::steadystate::report::attach(&ss, &plans, report);
+        if let Some(p) = &progress {
+            if let Ok(mut slot) = p.lock() {
+                *slot = Some(report.clone());
+            }
+        }
     }));
+    if let Some(trace) = runner::debug_trace::DebugTrace::for_categories(&inv.flags.debug) {
+        factories.0.push(Box::new(trace));
+    }
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
@@ -159,18 +204,23 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
-    write_reports(&mut out, &inv, &report, &live)?;
-    if inv.flags.bandwidth_log {
-        crate::tools::trigger::write_bandwidth_logs()?;
-    }
     let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
-    Ok(if signal != 0 {
+    let code = if signal != 0 {
         EXIT_INTERRUPTED
     } else if failed {
         1
     } else {
         0
-    })
+    };
+    if let Some(k) = keep {
+        *k = Some(report);
+        return Ok(code);
+    }
+    write_reports(&mut out, &inv, &report, &live)?;
+    if inv.flags.bandwidth_log {
+        crate::tools::trigger::write_bandwidth_logs()?;
+    }
+    Ok(code)
 }
 
 /// Run-level facts for the report: version, time, clock, elapsed seconds.
@@ -221,8 +271,12 @@ fn write_reports(
             }
             OutputFormat::Json => text.push_str(&json::render(report, false)),
             OutputFormat::JsonPlus => text.push_str(&json::render(report, true)),
-            // Interval lines are printed during the run by the live reporter (src/live).
-            OutputFormat::Interval => {}
+            // Interval lines are printed during the run by the live reporter (src/live);
+            // the hosts table belongs to --client runs (src/net).
+            OutputFormat::Interval
+            | OutputFormat::Hosts
+            | OutputFormat::HostsJson
+            | OutputFormat::HostsCsv => {}
         }
     }
     out.write_all(text.as_bytes())

@@ -9,6 +9,7 @@ pub mod app;
 pub mod engine;
 pub mod install;
 pub mod live;
+pub mod net;
 pub mod random;
 pub mod runner;
 pub mod sys;

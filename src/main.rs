@@ -39,6 +39,8 @@ fn dispatch(command: Command) -> i32 {
             ferrio::tools::idle::print_calibration(&mut std::io::stdout());
             0
         }
+        Command::Server(flags) => ferrio::net::server::serve(&flags),
+        Command::Client(flags) => ferrio::net::client::run(&flags),
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
             0

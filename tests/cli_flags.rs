@@ -2,7 +2,7 @@
 //! categories (fio's list; unknown ones refused), fio flags ferrio lacks.
 
 mod common;
-use common::ferrio;
+use common::{ferrio, file_in, scratch};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = ferrio().args(args).output().expect("run ferrio");
@@ -86,6 +86,60 @@ fn known_categories_run_and_time_reports_the_clock() {
     }
 }
 
+/// `--debug=io,process,file,mem` writes fio-shaped lines (category in 8 columns, the
+/// thread's id, the message): one io line per I/O with its offset and length, a
+/// start and an exit line per thread, the file and its region, the buffer size.
+#[test]
+fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    let (rc, _, err) = run(&[
+        "--debug=io,process,file,mem",
+        "--name=t",
+        &format!("--filename={file}"),
+        "--rw=write",
+        "--bs=4k",
+        "--size=16k",
+        "--output-format=terse",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let with = |cat: &str| -> Vec<&str> {
+        err.lines()
+            .filter(|l| l.starts_with(&format!("{cat:<8} ")))
+            .collect()
+    };
+    let io = with("io");
+    assert_eq!(io.len(), 4, "{err}");
+    for (i, l) in io.iter().enumerate() {
+        let want = format!(
+            "complete: off=0x{:x},len=0x1000,ddir=1,file={file},",
+            i * 4096
+        );
+        assert!(l.contains(&want), "{l}: wants {want}");
+    }
+    let process = with("process");
+    assert_eq!(process.len(), 2, "{err}");
+    assert!(
+        process[0].contains("thread started: job 't', clone 0"),
+        "{err}"
+    );
+    assert!(process[1].contains("thread exited: 4 I/Os"), "{err}");
+    let files = with("file");
+    assert_eq!(files.len(), 1, "{err}");
+    assert!(
+        files[0].contains(&format!("setup file {file}: offset=0x0, size=0x4000")),
+        "{err}"
+    );
+    assert_eq!(with("mem").len(), 1, "{err}");
+    // The thread id column is a number, the same on every line of the thread.
+    let tid = |l: &str| l[9..].split_whitespace().next().unwrap().to_string();
+    assert!(tid(io[0]).parse::<u32>().is_ok(), "{}", io[0]);
+    assert!(
+        io.iter().chain(&process).all(|l| tid(l) == tid(io[0])),
+        "{err}"
+    );
+}
+
 #[test]
 fn help_lists_the_run_wide_flags_and_the_refused_ones() {
     let (rc, out, _) = run(&["--help"]);
@@ -99,13 +153,13 @@ fn help_lists_the_run_wide_flags_and_the_refused_ones() {
         assert!(out.contains(&format!("\n  {f}")), "{f}:\n{out}");
     }
     assert!(
-        out.contains("fio flags ferrio refuses") && out.contains("--client"),
+        out.contains("fio flags ferrio refuses") && out.contains("--daemonize"),
         "{out}"
     );
-    let (rc, _, err) = run(&["--client=host", "--name=t"]);
+    let (rc, _, err) = run(&["--daemonize=/tmp/pid"]);
     assert_eq!(rc, 1);
     assert!(
-        err.contains("'--client' is not supported") && err.contains("client/server mode"),
+        err.contains("'--daemonize' is not supported") && err.contains("ferrio --server"),
         "{err}"
     );
 }

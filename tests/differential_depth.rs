@@ -111,9 +111,6 @@ fn synchronous_engines_depth_maps_match_fio() {
 /// The null engine with full batches: fio 3.33 prints level/submit/complete at the
 /// batch size (">=64" for the level and "64" for submit/complete at iodepth 64).
 #[test]
-#[ignore = "bug: ferrio's null engine runs one I/O at a time whatever iodepth says \
-            (IO depths 1=100%, submit/complete 4=100%), where fio 3.33 queues and \
-            batches (iodepth=8 batch=8: 8=100% in all three maps)"]
 fn null_engine_batched_depth_maps_match_fio() {
     if !have_fio() {
         return;

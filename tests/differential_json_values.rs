@@ -138,16 +138,12 @@ fn deterministic_values_equal_fios() {
     ]);
 }
 
-/// fio 3.33's null engine at iodepth=1 counts no submits and no completions (its
-/// iodepth_submit and iodepth_complete maps are all 0 %); ferrio prints 4=100 % as for
-/// every other synchronous engine. At iodepth=2 fio queues asynchronously and records
-/// a submission latency per I/O (slat_ns.N = 1024), ferrio none (N = 0).
+/// fio 3.33's null engine queues above iodepth=1: commit completes the batch, and
+/// each I/O gets a submission latency (slat_ns.N = 1024 for 4M/4k); ferrio's does the
+/// same, so every value of the JSON is fio's.
 #[test]
-#[ignore = "difference from fio 3.33: null engine at iodepth=1 has empty submit/complete \
-            maps in fio (4=100% in ferrio); at iodepth>1 ferrio's null engine runs \
-            synchronously (no slat samples, depth 1) where fio queues"]
-fn null_engine_values_equal_fios() {
-    for depth in ["--iodepth=1", "--iodepth=2"] {
+fn null_engine_values_equal_fios_when_deep() {
+    for depth in ["--iodepth=2", "--iodepth=8"] {
         same_values_as_fio(&[&[
             "--name=a",
             "--rw=randread",
@@ -157,6 +153,24 @@ fn null_engine_values_equal_fios() {
             depth,
         ]]);
     }
+}
+
+/// fio 3.33's null engine at iodepth=1 counts no submits and no completions (its
+/// iodepth_submit and iodepth_complete maps are all 0 %: the engine has a commit hook,
+/// so fio's synchronous path never marks them); ferrio prints 4=100 % as for every
+/// other synchronous engine, which is what happened.
+#[test]
+#[ignore = "difference from fio 3.33 (kept): null engine at iodepth=1 has empty submit/complete \
+            maps in fio, 4=100% in ferrio as for every synchronous engine"]
+fn null_engine_values_equal_fios_at_depth_one() {
+    same_values_as_fio(&[&[
+        "--name=a",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=4M",
+        "--ioengine=null",
+        "--iodepth=1",
+    ]]);
 }
 
 /// Run each job with fio and ferrio and compare the EXACT values.

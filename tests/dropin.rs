@@ -263,7 +263,10 @@ fn cdmpy_runs_against_ferrio_as_fio() {
     let target = t.path().join("target");
     std::fs::create_dir(&target).unwrap();
     if !direct_ok(&target) {
-        eprintln!("SKIP: cdm needs O_DIRECT, which {} lacks", target.display());
+        common::skip::skip(&format!(
+            "cdm needs O_DIRECT, which {} lacks",
+            target.display()
+        ));
         return;
     }
     let out = Command::new(&cdm)

@@ -224,7 +224,7 @@ fn sqthread_poll_runs_or_says_why_not() {
                 e.contains("io_uring_setup") && e.contains("sqthread_poll"),
                 "unclear error: {e}"
             );
-            eprintln!("SKIP: sqthread_poll not permitted here: {e}");
+            common::skip::skip(&format!("sqthread_poll not permitted here: {e}"));
         }
     }
 }

@@ -269,10 +269,10 @@ fn writes_to_an_active_swap_device_are_refused() {
     let on = sh("swapon", &[&lo.dev]);
     if !on.status.success() {
         // Containers commonly forbid swapon; the mount test covers the same path.
-        eprintln!(
-            "SKIP: swapon refused here: {}",
+        common::skip::skip(&format!(
+            "swapon refused here: {}",
             String::from_utf8_lossy(&on.stderr)
-        );
+        ));
         return;
     }
     lo.swap = true;

@@ -83,6 +83,9 @@ pub struct Capabilities {
     pub virtual_time: bool,
     /// The kernel's limit on the queue depth, checked before the run.
     pub depth_limit: DepthLimit,
+    /// Synchronous only at iodepth=1; above it `queue` queues and `commit` completes
+    /// the batch (fio's null engine). See [`capabilities_for`].
+    pub queues_when_deep: bool,
 }
 
 /// A kernel limit on an engine's queue depth (iodepth), checked when the run is planned.
@@ -180,4 +183,15 @@ pub fn create(name: &str, opts: EngineOptions) -> Result<Box<dyn IoEngine>, Stri
 /// Capabilities of an engine by name: a constant of its registry row.
 pub fn capabilities_of(name: &str) -> Option<Capabilities> {
     registry::find(name).map(|e| e.caps)
+}
+
+/// Capabilities of an engine for a job with this `iodepth`: an engine that queues
+/// when deep (fio's null engine) is asynchronous above iodepth=1.
+pub fn capabilities_for(name: &str, iodepth: u32) -> Option<Capabilities> {
+    capabilities_of(name).map(|mut caps| {
+        if caps.queues_when_deep && iodepth > 1 {
+            caps.synchronous = false;
+        }
+        caps
+    })
 }

@@ -28,6 +28,7 @@ const CAPS: Capabilities = Capabilities {
     diskless: true,
     virtual_time: false,
     depth_limit: DepthLimit::None,
+    queues_when_deep: false,
 };
 
 pub const NET: Entry = Entry {

@@ -25,6 +25,7 @@ const SYNC: Capabilities = Capabilities {
     diskless: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
+    queues_when_deep: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -33,6 +34,7 @@ const ASYNC: Capabilities = Capabilities {
     diskless: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
+    queues_when_deep: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -75,8 +77,9 @@ pub const ENGINES: &[Entry] = &[
             diskless: true,
             virtual_time: false,
             depth_limit: DepthLimit::None,
+            queues_when_deep: true,
         },
-        create: |_| Ok(Box::new(null::NullEngine)),
+        create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
     Entry {
         name: "sim",
@@ -86,6 +89,7 @@ pub const ENGINES: &[Entry] = &[
             diskless: true,
             virtual_time: true,
             depth_limit: DepthLimit::None,
+            queues_when_deep: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -94,6 +98,7 @@ pub const ENGINES: &[Entry] = &[
         help: "Linux io_uring: asynchronous, batched submission and completion",
         caps: Capabilities {
             depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
+            queues_when_deep: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -103,6 +108,7 @@ pub const ENGINES: &[Entry] = &[
         help: "Linux native AIO (io_submit(2)/io_getevents(2)); asynchronous with direct=1",
         caps: Capabilities {
             depth_limit: DepthLimit::AioMaxNr,
+            queues_when_deep: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),

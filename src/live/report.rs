@@ -194,6 +194,8 @@ impl Reporter {
                 }
                 s
             }
+            // Only --client runs print the hosts table (src/net).
+            OutputFormat::Hosts | OutputFormat::HostsJson | OutputFormat::HostsCsv => String::new(),
         }
     }
 

@@ -3,10 +3,12 @@
 
 pub mod buffers;
 pub mod collect;
+pub mod debug_trace;
 pub mod direct_io;
 pub mod distribution;
 pub mod engine_setup;
 pub mod iolog;
+pub mod job_commands;
 pub mod layout;
 pub mod logs;
 pub mod observer;

@@ -57,7 +57,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             jobs_in_group = 0;
         }
         jobs_in_group += 1;
-        let caps = engine::capabilities_of(&spec.ioengine).ok_or_else(|| {
+        let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
             format!(
                 "job '{}': ioengine '{}' is not available ({})",
                 spec.name, spec.ioengine, spec.origin

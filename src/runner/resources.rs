@@ -267,6 +267,7 @@ mod tests {
                     "libaio" => DepthLimit::AioMaxNr,
                     _ => DepthLimit::None,
                 },
+                queues_when_deep: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

@@ -18,6 +18,31 @@ pub fn pin_current_thread(cpus: &[usize]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The calling thread's kernel id (what fio prints as the pid of a thread job).
+pub fn thread_id() -> u32 {
+    // SAFETY: gettid has no preconditions.
+    unsafe { libc::syscall(libc::SYS_gettid) as u32 }
+}
+
+/// Set the calling thread's I/O priority (ioprio_set(2), IOPRIO_WHO_PROCESS of this
+/// thread): `value` is the class in bits 13.. and the level below, as fio passes it.
+pub fn set_ioprio(value: u32) -> std::io::Result<()> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: integers only; who = 0 is the calling thread.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_ioprio_set,
+            IOPRIO_WHO_PROCESS,
+            0 as libc::c_long,
+            value as libc::c_long,
+        )
+    };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Change the calling thread's nice value by `nice` (Linux applies it per thread).
 pub fn set_nice(nice: i32) -> std::io::Result<()> {
     if nice == 0 {

@@ -98,7 +98,7 @@ pub fn invalidate_cache(file: &File) {
     }
 }
 
-/// Tell the kernel the access pattern (fio's fadvise_hint=1): random access turns
+/// Tell the kernel the access pattern (fio's fadvise_hint): random access turns
 /// readahead off, so random reads measure the device, not the page cache.
 pub fn advise_pattern(file: &File, random: bool) {
     let advice = if random {
@@ -110,6 +110,18 @@ pub fn advise_pattern(file: &File, random: bool) {
     unsafe {
         libc::posix_fadvise(file.as_raw_fd(), 0, 0, advice);
     }
+}
+
+/// Set the file's write lifetime hint (fcntl F_SET_RW_HINT, an RWH_WRITE_LIFE_* value).
+pub fn set_write_hint(file: &File, hint: u64) -> std::io::Result<()> {
+    // F_LINUX_SPECIFIC_BASE + 12; the libc crate does not name it.
+    const F_SET_RW_HINT: libc::c_int = 1024 + 12;
+    // SAFETY: a descriptor we own and a pointer to a live u64, as the call expects.
+    let r = unsafe { libc::fcntl(file.as_raw_fd(), F_SET_RW_HINT, &hint as *const u64) };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// (major, minor) of the device holding `path` (the device itself for a block device).

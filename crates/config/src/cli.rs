@@ -19,11 +19,13 @@ pub use crate::error::ConfigError;
 pub use debug::DebugCategory;
 pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
+pub use net::{ClientGroup, NetFlags, DEFAULT_PORT};
 
 mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod net;
 
 /// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
 pub const FIO_VERSION: &str = "3.33";
@@ -78,6 +80,11 @@ pub enum OutputFormat {
     JsonPlus,
     /// ferrio: one compact line per status interval (docs/live.md).
     Interval,
+    /// ferrio, multi-host runs: one row per host and a total (docs/multihost.md), as a
+    /// table, JSON or CSV.
+    Hosts,
+    HostsJson,
+    HostsCsv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +122,8 @@ pub struct GlobalFlags {
     pub idle_prof: Option<IdleProf>,
     /// --warnings-fatal: a job warning is an error.
     pub warnings_fatal: bool,
+    /// --server, --client and their companions (docs/multihost.md).
+    pub net: NetFlags,
 }
 
 /// What --idle-prof reports.
@@ -158,6 +167,7 @@ impl Default for GlobalFlags {
             trigger: TriggerFlags::default(),
             idle_prof: None,
             warnings_fatal: false,
+            net: NetFlags::default(),
         }
     }
 }
@@ -190,6 +200,10 @@ pub enum Command {
     MemcpyTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --server: serve runs to clients (the flags say where and what is allowed).
+    Server(GlobalFlags),
+    /// --client: send the job files to the hosts and print their results.
+    Client(GlobalFlags),
     /// --install-extras=DIR[,fio]: write the binary, man page and completions under
     /// DIR (and DIR/bin/fio, a link to ferrio, with `,fio`).
     InstallExtras {
@@ -243,7 +257,10 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
     Ok(Parsed { command, warnings })
 }
 
-fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+    if let Some(c) = net_command(&mut raw)? {
+        return Ok(c);
+    }
     let mut file_sections = Vec::new();
     for f in &raw.files {
         file_sections.push(jobfile::parse_file(f, env)?);
@@ -284,6 +301,45 @@ fn build_command(raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     } else {
         Command::Run(inv)
     })
+}
+
+/// `--server` or `--client`: the job files are not parsed here (a server parses
+/// what it is sent, under its own limits).
+fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
+    let server = raw.flags.net.server.is_some() || raw.flags.net.stdio;
+    let client = !raw.flags.net.clients.is_empty();
+    if !server && !client {
+        return Ok(None);
+    }
+    if server && client {
+        return Err(ConfigError(
+            "--server and --client exclude each other".into(),
+        ));
+    }
+    if !raw.sections.is_empty() {
+        return Err(ConfigError(format!(
+            "job options on the command line (--{}) are not sent with --server/--client; put them in a job file",
+            raw.sections[0].options.first().map_or("name", |o| o.key.as_str())
+        )));
+    }
+    if server {
+        if let Some(f) = raw.files.first() {
+            return Err(ConfigError(format!(
+                "--server takes no job file ('{}'); clients send theirs",
+                f.display()
+            )));
+        }
+        return Ok(Some(Command::Server(raw.flags.clone())));
+    }
+    if raw.flags.output_formats.contains(&OutputFormat::Interval)
+        || raw.flags.live.status_interval_ms.is_some()
+    {
+        return Err(ConfigError(
+            "--output-format=interval and --status-interval are not available with --client (its status line shows the hosts' progress)".into(),
+        ));
+    }
+    net::settle(&mut raw.flags.net, &raw.files)?;
+    Ok(Some(Command::Client(raw.flags.clone())))
 }
 
 /// `--parse-only` with global options alone (no job): like fio, they are checked (on
@@ -339,7 +395,9 @@ fn lex_args(
         let arg = &args[i];
         i += 1;
         if files_only || !arg.starts_with('-') || arg == "-" {
-            raw.files.push(PathBuf::from(arg));
+            if !net::attach_file(&mut raw.flags.net, arg) {
+                raw.files.push(PathBuf::from(arg));
+            }
             continue;
         }
         if arg == "--" {
@@ -502,13 +560,14 @@ fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {
             "json" => OutputFormat::Json,
             "json+" => OutputFormat::JsonPlus,
             "interval" => OutputFormat::Interval,
-            _ => {
-                return Err(flag_err(
-                    "output-format",
-                    f,
-                    "normal, terse, json, json+, interval (comma list)",
-                ))
-            }
+            "hosts" => OutputFormat::Hosts,
+            "hosts-json" => OutputFormat::HostsJson,
+            "hosts-csv" => OutputFormat::HostsCsv,
+            _ => return Err(flag_err(
+                "output-format",
+                f,
+                "normal, terse, json, json+, interval, hosts, hosts-json, hosts-csv (comma list)",
+            )),
         };
         if !out.contains(&f) {
             out.push(f);

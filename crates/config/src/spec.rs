@@ -319,6 +319,8 @@ pub struct JobSpec {
     pub steadystate: crate::ext::SteadyStateSpec,
     pub logs: crate::ext::LogSpec,
     pub pacing: crate::ext::PacingSpec,
+    /// exec_prerun/postrun, prio/prioclass, fadvise_hint, write_hint, pre_read.
+    pub lifecycle: crate::ext::LifecycleSpec,
     pub errors: crate::ext::ErrorPolicy,
     pub net: crate::ext::net::NetSpec,
 }

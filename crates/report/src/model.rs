@@ -13,6 +13,7 @@ pub const DDIR_TRIM: usize = 2;
 
 /// A whole run.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunReport {
     /// Printed where fio prints its version ("fio version" in JSON), e.g. "ferrio-0.1.0".
     pub version: String,
@@ -38,6 +39,7 @@ pub struct RunReport {
 
 /// fio's "CPU idleness" section (--idle-prof=system|percpu).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CpuIdleness {
     /// Idle share of all CPUs, percent.
     pub system: f64,
@@ -50,6 +52,7 @@ pub struct CpuIdleness {
 
 /// One reported job (or a whole group when group_reporting merged its threads).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobReport {
     pub name: String,
     pub description: Option<String>,
@@ -100,6 +103,7 @@ pub struct JobReport {
 
 /// fio's total_err_count and first_error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ErrorTotals {
     pub total: u64,
     /// errno of the first error (0: none).
@@ -108,6 +112,7 @@ pub struct ErrorTotals {
 
 /// Statistics of one data direction.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DirReport {
     pub io_bytes: u64,
     pub total_ios: u64,
@@ -146,6 +151,7 @@ impl DirReport {
 
 /// fsync/fdatasync statistics (JSON "sync").
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyncReport {
     pub total_ios: u64,
     pub lat: LatencyHistogram,
@@ -153,6 +159,7 @@ pub struct SyncReport {
 
 /// "Run status group N (all jobs):" aggregate.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupReport {
     pub groupid: u32,
     /// Its jobs' unified_rw_reporting, combined as fio does ([`crate::unified::Unified::or`]).
@@ -164,6 +171,7 @@ pub struct GroupReport {
 
 /// One direction of a group: fio's group_run_stats.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupDir {
     pub io_bytes: u64,
     /// Aggregate bandwidth, bytes/s: io_bytes * 1000 / max_run_ms.
@@ -178,6 +186,7 @@ pub struct GroupDir {
 
 /// One device's /proc/diskstats delta over the run (fio's disk_util).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DiskUtil {
     pub name: String,
     pub read_ios: u64,
@@ -194,6 +203,7 @@ pub struct DiskUtil {
 /// What the normal format prints for a job before it starts:
 /// `t: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1`
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobHeader {
     pub name: String,
     pub groupid: u32,
@@ -211,6 +221,7 @@ pub struct JobHeader {
 /// `intervals` long: like fio, a window that never filled is padded with zeros and
 /// the means divide by `intervals`.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SteadyStateReport {
     /// ss_dur in whole seconds (JSON "duration").
     pub duration_s: u64,
@@ -243,6 +254,7 @@ pub struct SteadyStateReport {
 
 /// One criterion's state on the reported window.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SteadyStateCriterion {
     /// fio's criterion name ("iops", "bw_slope", "write_clat_p99_slope", "iops_snia").
     pub name: String,

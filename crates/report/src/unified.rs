@@ -9,6 +9,7 @@ use crate::model::{DirReport, GroupDir, JobReport};
 
 /// A job's (or group's) unified_rw_reporting mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Unified {
     /// Each direction on its own (fio's default, `none` or `0`).
     #[default]

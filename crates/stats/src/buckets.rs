@@ -30,6 +30,7 @@ fn sub_1000_index(v: u64) -> usize {
 /// "2", 2-3 is "4", 4-9 is "10", ..., 750-999 is "1000"; for ms additionally
 /// 1000-1999 is "2000" and 2000 ms or more is ">=2000".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LatencyBuckets {
     pub ns: [u64; 10],
     pub us: [u64; 10],
@@ -80,6 +81,7 @@ impl LatencyBuckets {
 /// fio's I/O depth maps (`io_u_map`: 1,2,4,8,16,32,>=64 and the submit/complete maps
 /// 0,4,8,16,32,64,>=64), plus the submit/complete call counts fio divides by.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DepthHistogram {
     pub level: [u64; 7],
     pub submit: [u64; 7],

@@ -84,6 +84,7 @@ fn bucket_high(idx: usize) -> u64 {
 /// ten histograms and typically fills one or two, so unused ones cost no memory. An
 /// unallocated array reads as all zeros everywhere (equality included).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LatencyHistogram {
     /// Empty until the first sample, then PLAT_NR long.
     buckets: Box<[u64]>,

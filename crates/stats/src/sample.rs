@@ -11,6 +11,7 @@ use crate::welford::{merge_moments, stddev, step};
 /// [`SampleStats::merge`] pools samples (per-thread merge), [`SampleStats::merge_sum`]
 /// adds rates of threads running in parallel (group_reporting's bw/IOPS).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SampleStats {
     samples: u64,
     min: f64,

@@ -165,6 +165,7 @@ pub fn per_second(count: u64, elapsed_ns: u64) -> u64 {
 /// threads. Used for per-interval latency percentiles and the steady-state window's
 /// latency distribution.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SparseHistogram {
     /// (bucket index, count), ascending by index.
     pub buckets: Vec<(u32, u64)>,

@@ -7,6 +7,7 @@
 
 /// fio's `io_stat`: samples, integer min/max, running mean and S.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Welford {
     pub samples: u64,
     /// u64::MAX while empty, like fio's initial min_val.

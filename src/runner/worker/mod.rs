@@ -18,6 +18,7 @@ mod state;
 mod units;
 
 use super::engine_setup::engine_options;
+use super::job_commands::{self, When};
 use super::observer::{ObserverFactory, Observers};
 use super::plan::ThreadPlan;
 use super::recorder::ThreadResult;
@@ -68,16 +69,30 @@ pub fn run_thread(
     // One origin for the job's runtime and its observers' schedules, so a log
     // window that ends with the runtime is closed by the job's end, not by the
     // last I/O before it (which would leave a second, empty-length row at the end).
+    if let Some(cmd) = &spec.lifecycle.exec_prerun {
+        if let Err(e) = job_commands::run(&spec.name, When::Prerun, cmd) {
+            result.error = Some((libc::EINVAL, format!("job '{}': {e}", spec.name)));
+            return result;
+        }
+    }
     let begin_ns = clock.now_ns();
     let observers = Observers::new(factory.observers(plan, begin_ns));
     let worker = run::Worker::new(plan, clock, io, observers, begin_ns);
-    match pace_handle {
+    let result = match pace_handle {
         Some(h) => worker.in_virtual_time(h).run(stop),
         None => worker.stoppable(stop).run(stop),
+    };
+    if let Some(cmd) = &spec.lifecycle.exec_postrun {
+        // As fio: the job's results stand whatever the command does; say so if it failed.
+        if let Err(e) = job_commands::run(&spec.name, When::Postrun, cmd) {
+            eprintln!("ferrio: job '{}': {e}", spec.name);
+        }
     }
+    result
 }
 
-/// cpus_allowed (split: clone N gets the Nth CPU of the set, round robin) and nice.
+/// cpus_allowed (split: clone N gets the Nth CPU of the set, round robin), the I/O
+/// priority (prio/prioclass) and nice.
 fn pin_and_nice(plan: &ThreadPlan) -> Result<(), (i32, String)> {
     let spec = &plan.spec;
     if let Some(cpus) = &spec.cpus_allowed {
@@ -93,6 +108,14 @@ fn pin_and_nice(plan: &ThreadPlan) -> Result<(), (i32, String)> {
             (
                 e.raw_os_error().unwrap_or(libc::EINVAL),
                 format!("cpus_allowed: {e}"),
+            )
+        })?;
+    }
+    if let Some(value) = spec.lifecycle.ioprio_value() {
+        affinity::set_ioprio(value).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EPERM),
+                format!("ioprio_set (prio/prioclass): {e}"),
             )
         })?;
     }

@@ -118,6 +118,7 @@ impl ScriptedEngine {
             diskless: true,
             virtual_time: true,
             depth_limit: Default::default(),
+            queues_when_deep: false,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::runner::direct_io;
 use crate::runner::iolog::IoLogWriter;
 use crate::runner::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
+use ferrio_config::ext::lifecycle::FadviseHint;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 
@@ -83,12 +84,54 @@ fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
                 format!("cannot open '{}': {e}", f.path.display()),
             )
         })?;
-        if spec.invalidate && !spec.direct {
+        let life = &spec.lifecycle;
+        // pre_read fills the page cache, so dropping it would undo it (fio turns
+        // invalidate off with it too).
+        if spec.invalidate && !spec.direct && !life.pre_read {
             file::invalidate_cache(&handle);
         }
-        file::advise_pattern(&handle, spec.rw.random);
+        match life.fadvise_hint {
+            FadviseHint::None => {}
+            FadviseHint::ByPattern => file::advise_pattern(&handle, spec.rw.random),
+            FadviseHint::Random => file::advise_pattern(&handle, true),
+            FadviseHint::Sequential => file::advise_pattern(&handle, false),
+        }
+        if let Some(hint) = life.write_hint {
+            file::set_write_hint(&handle, hint.kernel_value()).map_err(|e| {
+                (
+                    e.raw_os_error().unwrap_or(libc::EINVAL),
+                    format!("write_hint on '{}': {e}", f.path.display()),
+                )
+            })?;
+        }
+        if life.pre_read {
+            pre_read(&f.path, f.region.start, f.region.len).map_err(|e| {
+                (
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    format!("pre_read of '{}': {e}", f.path.display()),
+                )
+            })?;
+        }
         fds.push(handle.as_raw_fd());
         files.push(Some(handle));
     }
     Ok((files, fds))
+}
+
+/// pre_read: read `len` bytes from `start` through the page cache (a buffered handle of
+/// its own, so it works for direct=1 jobs too), stopping early at the end of the file.
+fn pre_read(path: &std::path::Path, start: u64, len: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let f = File::open(path)?;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    while done < len {
+        let want = (len - done).min(buf.len() as u64) as usize;
+        let n = f.read_at(&mut buf[..want], start + done)?;
+        if n == 0 {
+            break;
+        }
+        done += n as u64;
+    }
+    Ok(())
 }

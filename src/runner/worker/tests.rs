@@ -43,6 +43,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             diskless: true,
             virtual_time: true,
             depth_limit: Default::default(),
+            queues_when_deep: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),

@@ -109,6 +109,7 @@ impl JobSpec {
             steadystate: Default::default(),
             logs: Default::default(),
             pacing: Default::default(),
+            lifecycle: Default::default(),
             errors: Default::default(),
             net: Default::default(),
         }

@@ -35,21 +35,16 @@ const CATEGORIES: &[Row] = &[
         DebugCategory::Process,
         "process",
         "job threads and processes starting and ending",
-        false,
+        true,
     ),
     Row(
         DebugCategory::File,
         "file",
-        "files being created, laid out, opened and closed",
-        false,
+        "the files each thread does I/O on",
+        true,
     ),
-    Row(
-        DebugCategory::Io,
-        "io",
-        "each I/O as it is queued and completed",
-        false,
-    ),
-    Row(DebugCategory::Mem, "mem", "I/O buffer allocation", false),
+    Row(DebugCategory::Io, "io", "each I/O as it completes", true),
+    Row(DebugCategory::Mem, "mem", "I/O buffer allocation", true),
     Row(
         DebugCategory::Blktrace,
         "blktrace",
@@ -178,7 +173,7 @@ pub fn help() -> String {
     s += &format!("  {:<14}this list (also ?)\n", "help");
     let emitted: Vec<&str> = CATEGORIES.iter().filter(|r| r.3).map(|r| r.1).collect();
     s += &format!(
-        "Of these, ferrio writes diagnostics for: {} (the rest print nothing yet)\n",
+        "Of these, ferrio writes diagnostics for:\n  {} (the rest print nothing yet)\n",
         emitted.join(", ")
     );
     s
@@ -221,7 +216,10 @@ mod tests {
         for c in DebugCategory::all() {
             assert!(h.contains(&format!("\n  {:<14}", c.name())), "{h}");
         }
-        assert!(h.contains("ferrio writes diagnostics for: time ("), "{h}");
+        assert!(
+            h.contains("ferrio writes diagnostics for:\n  process, file, io, mem, time ("),
+            "{h}"
+        );
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
         assert!(allowed().ends_with("zbd, all, help"));
     }

@@ -53,7 +53,16 @@ pub fn flag_docs() -> Vec<FlagDoc> {
 /// checks each list against the flag's own error message, so it cannot drift.
 pub fn flag_values(name: &str) -> Vec<String> {
     let fixed: &[&str] = match name {
-        "output-format" => &["normal", "terse", "json", "json+", "interval"],
+        "output-format" => &[
+            "normal",
+            "terse",
+            "json",
+            "json+",
+            "interval",
+            "hosts",
+            "hosts-json",
+            "hosts-csv",
+        ],
         "eta" => &["auto", "always", "never"],
         "terse-version" => &["2", "3", "4", "5"],
         "idle-prof" => &["system", "percpu", "calibrate"],

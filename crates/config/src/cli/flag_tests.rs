@@ -7,10 +7,19 @@ use std::path::Path;
 
 #[test]
 fn every_fio_flag_is_handled_or_refused_with_the_reason() {
-    assert_eq!(
-        err(&["--client=host", "--name=t"], &[]),
-        "flag '--client' is not supported (at command line): fio's client/server mode (--server, --client, --daemonize, --remote-config) is not supported by ferrio; run ferrio on the machine under test"
+    assert!(err(&["--daemonize=/tmp/p"], &[]).contains("does not fork into the background"));
+    assert!(err(&["--client=host", "--name=t"], &[]).starts_with(
+        "job options on the command line (--name) are not sent with --server/--client"
+    ));
+    assert!(err(&["--server", "j.fio"], &[]).contains("--server takes no job file ('j.fio')"));
+    assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
+    assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
+    assert!(
+        err(&["--client=h", "j.fio", "--output-format=interval"], &[])
+            .contains("not available with --client")
     );
+    assert!(err(&["--client=h", "j.fio", "--status-interval=1"], &[])
+        .contains("not available with --client"));
     assert!(err(&["--crctest"], &[]).contains("come with verify support"));
     assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
     let i = inv(
@@ -168,4 +177,34 @@ fn warnings_fatal_turns_job_warnings_into_errors() {
             .jobs
             .is_empty()
     );
+}
+
+#[test]
+fn client_groups_take_the_job_files_after_them_as_fio() {
+    let c = run(
+        &[
+            "--client=h1,h2",
+            "a.fio",
+            "--client=h3:9000",
+            "b.fio",
+            "--output-format=hosts",
+        ],
+        &[],
+    )
+    .unwrap();
+    let Command::Client(f) = c else {
+        panic!("{c:?}")
+    };
+    assert_eq!(f.output_formats, [OutputFormat::Hosts]);
+    assert_eq!(f.net.clients.len(), 2);
+    assert_eq!(f.net.clients[0].hosts, ["h1", "h2"]);
+    assert_eq!(f.net.clients[0].files, [Path::new("a.fio")]);
+    assert_eq!(f.net.clients[1].hosts, ["h3:9000"]);
+    assert_eq!(f.net.clients[1].files, [Path::new("b.fio")]);
+    let c = run(&["--server=127.0.0.1,9000", "--server-allow=/srv"], &[]).unwrap();
+    let Command::Server(f) = c else {
+        panic!("{c:?}")
+    };
+    assert_eq!(f.net.server.as_deref(), Some("127.0.0.1,9000"));
+    assert_eq!(f.net.allow, [Path::new("/srv")]);
 }

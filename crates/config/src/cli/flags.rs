@@ -7,7 +7,8 @@
 
 use super::debug::{self, DebugRequest};
 use super::{
-    flag_err, live_flag, parse_formats, Command, ConfigError, EtaMode, IdleProf, OutputFormat, Raw,
+    flag_err, live_flag, net, parse_formats, Command, ConfigError, EtaMode, IdleProf, OutputFormat,
+    Raw,
 };
 use crate::error::Loc;
 use crate::jobfile::{RawOpt, Section};
@@ -92,9 +93,6 @@ fn answer(raw: &mut Raw, c: Command) {
 fn note(raw: &mut Raw, text: String) {
     raw.warnings.push(text);
 }
-
-const CLIENT_SERVER: &str =
-    "fio's client/server mode (--server, --client, --daemonize, --remote-config) is not supported by ferrio; run ferrio on the machine under test";
 
 /// Every run-wide flag, in `--help` order; refused fio flags at the end.
 pub(super) const FLAGS: &[Flag] = &[
@@ -520,6 +518,67 @@ pub(super) const FLAGS: &[Flag] = &[
         answer(r, Command::Print(help()));
         Ok(())
     }),
+    flag(&["server"], Some('S'), Arg::Optional, "ADDR",
+        "serve runs to --client over TLS: ADDR is [host][,port]\n(default all addresses, port 8765); docs/multihost.md",
+        |r, v| { r.flags.net.server = Some(val(v).to_string()); Ok(()) }),
+    flag(&["client"], Some('C'), Arg::Value, "HOSTS",
+        "run the job files that follow on HOST[:PORT],... or the\nhosts in a file; ssh://[user@]host[:port] uses ssh",
+        |r, v| net::add_client(&mut r.flags.net, val(v))),
+    flag(&["remote-config"], Some('R'), Arg::Value, "PATH",
+        "the last --client's hosts run job file PATH of their\nown (a server allows it with --server-enable)",
+        |r, v| net::add_remote(&mut r.flags.net, val(v))),
+    flag(&["auth-token-file"], None, Arg::Value, "FILE",
+        "the shared secret client and server present (required\nunless client certificates are used)",
+        |r, v| { r.flags.net.token_file = Some(net::path("auth-token-file", val(v))?); Ok(()) }),
+    flag(&["tls-cert"], None, Arg::Value, "FILE",
+        "--server: its certificate chain (PEM)",
+        |r, v| { r.flags.net.tls_cert = Some(net::path("tls-cert", val(v))?); Ok(()) }),
+    flag(&["tls-key"], None, Arg::Value, "FILE",
+        "--server: its private key (PEM)",
+        |r, v| { r.flags.net.tls_key = Some(net::path("tls-key", val(v))?); Ok(()) }),
+    flag(&["tls-ca"], None, Arg::Value, "FILE",
+        "--client: CA certificates (PEM) to verify servers",
+        |r, v| { r.flags.net.tls_ca = Some(net::path("tls-ca", val(v))?); Ok(()) }),
+    flag(&["tls-client-ca"], None, Arg::Value, "FILE",
+        "--server: clients must present a certificate from\nthese CAs (PEM); the token is then optional",
+        |r, v| { r.flags.net.tls_client_ca = Some(net::path("tls-client-ca", val(v))?); Ok(()) }),
+    flag(&["tls-client-cert"], None, Arg::Value, "FILE",
+        "--client: the certificate chain it presents (PEM)",
+        |r, v| { r.flags.net.tls_client_cert = Some(net::path("tls-client-cert", val(v))?); Ok(()) }),
+    flag(&["tls-client-key"], None, Arg::Value, "FILE",
+        "--client: the private key of --tls-client-cert (PEM)",
+        |r, v| { r.flags.net.tls_client_key = Some(net::path("tls-client-key", val(v))?); Ok(()) }),
+    flag(&["server-allow"], None, Arg::Value, "PATH",
+        "--server: a directory or device jobs may use (repeat\nit); anything else is refused",
+        |r, v| { r.flags.net.allow.push(net::path("server-allow", val(v))?); Ok(()) }),
+    flag(&["server-enable"], None, Arg::Value, "WHAT",
+        "--server: allow exec-style engines and options, or\n--remote-config (comma list: exec,remote-config)",
+        |r, v| net::enable(&mut r.flags.net, val(v))),
+    flag(&["server-max-jobs"], None, Arg::Value, "N",
+        "--server: most threads one run may start (default 64)",
+        |r, v| { r.flags.net.max_jobs = Some(net::count("server-max-jobs", val(v))?); Ok(()) }),
+    flag(&["server-max-job-size"], None, Arg::Value, "SIZE",
+        "--server: largest job file text accepted (default 1M)",
+        |r, v| { r.flags.net.max_job_bytes = Some(net::count("server-max-job-size", val(v))?); Ok(()) }),
+    flag(&["server-once"], None, Arg::None, "",
+        "--server: exit after the first run it serves",
+        |r, _| { r.flags.net.once = true; Ok(()) }),
+    flag(&["server-stdio"], None, Arg::None, "",
+        "--server: one session on stdin/stdout (for ssh)",
+        |r, _| { r.flags.net.stdio = true; Ok(()) }),
+    flag(&["client-timeout"], None, Arg::Value, "TIME",
+        "--client: give up on a host silent this long (default\n30s; a running server sends a heartbeat every second)",
+        |r, v| {
+            let us = parse_time(val(v), TimeUnit::S).map_err(|e| flag_err("client-timeout", val(v), &e))?;
+            r.flags.net.timeout_ms = Some((us / 1000).max(1));
+            Ok(())
+        }),
+    flag(&["ssh-config"], None, Arg::Value, "FILE",
+        "--client: the ssh config file for ssh:// hosts (ssh -F)",
+        |r, v| { r.flags.net.ssh_config = Some(net::path("ssh-config", val(v))?); Ok(()) }),
+    flag(&["ssh-command"], None, Arg::Value, "CMD",
+        "--client: what ssh runs on ssh:// hosts\n(default: ferrio --server-stdio)",
+        |r, v| { r.flags.net.ssh_command = Some(net::path("ssh-command", val(v))?.display().to_string()); Ok(()) }),
     refused(&["latency-log"], 'l', Arg::Value,
         "fio refuses it too (deprecated); use write_lat_log in the job"),
     refused(&["inflate-log"], 'X', Arg::Value,
@@ -528,10 +587,8 @@ pub(super) const FLAGS: &[Flag] = &[
         "checksum speed tests come with verify support, which ferrio does not have yet"),
     refused(&["profile"], 'p', Arg::Value,
         "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
-    refused(&["server"], 'S', Arg::Optional, CLIENT_SERVER),
-    refused(&["daemonize"], 'D', Arg::Value, CLIENT_SERVER),
-    refused(&["client"], 'C', Arg::Value, CLIENT_SERVER),
-    refused(&["remote-config"], 'R', Arg::Value, CLIENT_SERVER),
+    refused(&["daemonize"], 'D', Arg::Value,
+        "ferrio does not fork into the background; run `ferrio --server` under systemd, nohup or a container runtime (docs/multihost.md)"),
 ];
 
 /// The row for `--name` (any of its names).
@@ -645,108 +702,5 @@ pub fn help() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_and_shadow_only_the_job_options_they_mean_to() {
-        let mut seen = std::collections::HashSet::new();
-        let mut shadowed = Vec::new();
-        for f in FLAGS {
-            for n in f.names {
-                assert!(seen.insert(*n), "--{n} twice");
-                assert!(n.len() > 1, "--{n}: one-letter forms go in `short`");
-                if table::find(n).is_some() {
-                    shadowed.push(*n);
-                }
-            }
-        }
-        // On the command line the flag wins: --name starts a job, --readonly is run-wide,
-        // --profile is fio's command-line flag (its job option of the same name is
-        // only reachable from job files, where ferrio refuses it too).
-        assert_eq!(shadowed, ["name", "readonly", "profile"]);
-        let mut shorts = std::collections::HashSet::new();
-        for c in FLAGS.iter().filter_map(|f| f.short) {
-            assert!(shorts.insert(c), "-{c} twice");
-        }
-    }
-
-    #[test]
-    fn every_fio_3_33_flag_has_a_row_with_fios_letter() {
-        // fio 3.33's getopt table (init.c l_opts), name and letter.
-        const FIO: &[(&str, char)] = &[
-            ("output", 'o'),
-            ("latency-log", 'l'),
-            ("bandwidth-log", 'b'),
-            ("minimal", 'm'),
-            ("output-format", 'F'),
-            ("append-terse", 'f'),
-            ("version", 'v'),
-            ("help", 'h'),
-            ("cmdhelp", 'c'),
-            ("enghelp", 'i'),
-            ("showcmd", 's'),
-            ("readonly", 'r'),
-            ("eta", 'e'),
-            ("eta-interval", 'O'),
-            ("eta-newline", 'E'),
-            ("debug", 'd'),
-            ("parse-only", 'P'),
-            ("section", 'x'),
-            ("inflate-log", 'X'),
-            ("alloc-size", 'a'),
-            ("profile", 'p'),
-            ("warnings-fatal", 'w'),
-            ("max-jobs", 'j'),
-            ("terse-version", 'V'),
-            ("server", 'S'),
-            ("daemonize", 'D'),
-            ("client", 'C'),
-            ("remote-config", 'R'),
-            ("cpuclock-test", 'T'),
-            ("crctest", 'G'),
-            ("memcpytest", 'M'),
-            ("idle-prof", 'I'),
-            ("status-interval", 'L'),
-            ("trigger-file", 'W'),
-            ("trigger-timeout", 'B'),
-            ("trigger", 'H'),
-            ("trigger-remote", 'J'),
-            ("aux-path", 'K'),
-            ("merge-blktrace-only", 'A'),
-        ];
-        for (name, c) in FIO {
-            let f = find(name).unwrap_or_else(|| panic!("fio's --{name} has no row"));
-            assert_eq!(f.short, Some(*c), "--{name}");
-        }
-    }
-
-    #[test]
-    fn help_lists_every_supported_flag_and_every_refused_one() {
-        let h = help();
-        for f in FLAGS {
-            let shown = format!("--{}", f.names[0]);
-            assert!(h.contains(&shown), "{shown} missing from --help");
-            if let Action::Handle(_) = f.action {
-                assert!(!f.help.is_empty(), "{shown} has no help");
-                assert!(
-                    h.contains(&format!("\n  {shown}")),
-                    "{shown} not at a line start"
-                );
-            }
-        }
-        for line in h.lines().filter(|l| !l.starts_with("  ferrio ")) {
-            assert!(line.len() <= 80, "--help line too long: {line}");
-        }
-    }
-
-    #[test]
-    fn help_aligns_the_descriptions() {
-        let h = help();
-        assert!(
-            h.contains("\n  --output=FILE         write the report to FILE instead of stdout\n")
-        );
-        assert!(h.contains("\n  --interval-percentiles=LIST\n                        percentiles"));
-        assert!(h.contains("\n  --cmdhelp[=OPTION]    list all job options"));
-    }
-}
+#[path = "flags_tests.rs"]
+mod tests;

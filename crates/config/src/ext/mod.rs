@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod errors;
+pub mod lifecycle;
 pub mod live;
 pub mod logs;
 pub mod net;
@@ -14,6 +15,7 @@ pub mod steadystate;
 
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
+pub use lifecycle::LifecycleSpec;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;

@@ -13,6 +13,7 @@ mod errors;
 mod files;
 mod io;
 mod job;
+mod lifecycle;
 mod logs;
 mod net;
 mod pacing;
@@ -358,6 +359,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(random::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
+        .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
         .chain(unsupported::UNSUPPORTED)

@@ -1,0 +1,442 @@
+//! `ferrio --client`: one thread per host connects (TLS or ssh), authenticates and
+//! sends the job files; when every host is ready they are told to start at once (the
+//! barrier), and each thread waits for its host's report, giving up on a host silent
+//! for `--client-timeout`. A host that fails before the start stops the whole run (no
+//! host starts); one that fails mid-run is reported, the others finish.
+
+use super::print;
+use super::ssh;
+use super::status;
+use super::tls;
+use super::wire::{self, Conn, JobText, ToClient, ToServer};
+use ferrio_config::{GlobalFlags, DEFAULT_PORT};
+use ferrio_report::RunReport;
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a host may stay silent unless `--client-timeout` says otherwise.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// How far ahead of now the common start is set.
+const START_LEAD: Duration = Duration::from_millis(200);
+
+/// Where a host is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Tls { host: String, port: u16 },
+    Ssh(ssh::Dest),
+}
+
+/// What became of one host.
+#[derive(Debug)]
+pub enum Outcome {
+    Done {
+        report: Box<RunReport>,
+        code: i32,
+    },
+    /// `stage`: connect, refused, timeout, lost, run, aborted.
+    Failed {
+        stage: &'static str,
+        reason: String,
+    },
+}
+
+/// One host's result, with what it said along the way.
+#[derive(Debug)]
+pub struct HostResult {
+    /// The host as given on the command line.
+    pub label: String,
+    /// Its own host name (from its welcome).
+    pub server_host: Option<String>,
+    /// Threads it admitted.
+    pub threads: u32,
+    /// When it started, on this machine's clock (its clock offset removed), ns.
+    pub start_ns: Option<i128>,
+    /// Heartbeats received during the run.
+    pub heartbeats: u64,
+    /// The latest cumulative results it sent during the run (what is left of a host
+    /// that fails mid-run).
+    pub partial: Option<Box<RunReport>>,
+    pub outcome: Outcome,
+}
+
+impl HostResult {
+    fn fail(mut self, stage: &'static str, reason: String) -> HostResult {
+        self.outcome = Outcome::Failed { stage, reason };
+        self
+    }
+}
+
+/// What every host thread needs.
+struct Ctx {
+    board: Arc<status::Board>,
+    token: String,
+    tls: Option<Arc<rustls::ClientConfig>>,
+    timeout: Duration,
+    ssh: ssh::Options,
+}
+
+enum Event {
+    Ready,
+    Finished(Box<HostResult>),
+}
+
+/// Run the client; the exit code: 0 when every host finished cleanly, 1 otherwise.
+pub fn run(flags: &GlobalFlags) -> i32 {
+    match run_inner(flags) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            1
+        }
+    }
+}
+
+/// `host[:port]`, `[v6]:port` or `ssh://[user@]host[:port]`.
+pub fn parse_target(s: &str) -> Result<Target, String> {
+    if let Some(rest) = s.strip_prefix("ssh://") {
+        return ssh::Dest::parse(rest).map(Target::Ssh);
+    }
+    let bad = || {
+        format!("--client: bad host '{s}' (host[:port], [v6addr]:port or ssh://[user@]host[:port])")
+    };
+    let (host, port) = if let Some(rest) = s.strip_prefix('[') {
+        let (h, p) = rest.split_once(']').ok_or_else(bad)?;
+        let port = match p.strip_prefix(':') {
+            Some(p) => p.parse().map_err(|_| bad())?,
+            None if p.is_empty() => DEFAULT_PORT,
+            None => return Err(bad()),
+        };
+        (h.to_string(), port)
+    } else if s.matches(':').count() == 1 {
+        let (h, p) = s.split_once(':').ok_or_else(bad)?;
+        (h.to_string(), p.parse().map_err(|_| bad())?)
+    } else {
+        (s.to_string(), DEFAULT_PORT)
+    };
+    if host.is_empty() {
+        return Err(bad());
+    }
+    Ok(Target::Tls { host, port })
+}
+
+fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
+    let mut hosts = Vec::new();
+    for g in &flags.net.clients {
+        let mut files = Vec::new();
+        for f in &g.files {
+            let text = std::fs::read(f)
+                .map_err(|e| format!("cannot read job file '{}': {e}", f.display()))?;
+            let text = ferrio_config::jobfile::decode(&text)
+                .map_err(|e| format!("job file '{}': {e}", f.display()))?;
+            files.push(JobText {
+                name: f.display().to_string(),
+                text,
+            });
+        }
+        for h in &g.hosts {
+            hosts.push((h.clone(), parse_target(h)?, files.clone(), g.remote.clone()));
+        }
+    }
+    let any_tls = hosts.iter().any(|h| matches!(h.1, Target::Tls { .. }));
+    let (token, tls) = if any_tls {
+        let net = &flags.net;
+        let ca = net
+            .tls_ca
+            .as_deref()
+            .ok_or("--client needs --tls-ca (the CA that signed the servers' certificates)")?;
+        let identity = match (&net.tls_client_cert, &net.tls_client_key) {
+            (Some(c), Some(k)) => Some((c.as_path(), k.as_path())),
+            (None, None) => None,
+            _ => return Err("--tls-client-cert and --tls-client-key go together".into()),
+        };
+        // A client certificate may stand in for the token.
+        let token = match (&net.token_file, identity) {
+            (None, Some(_)) => String::new(),
+            (file, _) => tls::read_token(file.as_deref())?,
+        };
+        (token, Some(tls::client_config(ca, identity)?))
+    } else {
+        (String::new(), None)
+    };
+    let nhosts = hosts.len();
+    let ctx = Arc::new(Ctx {
+        board: status::Board::new(nhosts),
+        token,
+        tls,
+        timeout: Duration::from_millis(flags.net.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+        ssh: ssh::Options::from_flags(flags),
+    });
+    let (tx, rx) = mpsc::channel();
+    let mut starts = Vec::new();
+    let mut handles = Vec::new();
+    for (i, (label, target, files, remote)) in hosts.into_iter().enumerate() {
+        let (stx, srx) = mpsc::channel::<Option<i128>>();
+        starts.push(stx);
+        let (ctx, tx) = (ctx.clone(), tx.clone());
+        handles.push(std::thread::spawn(move || {
+            // Whatever happens in drive, the barrier hears of this host.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                drive(&label, &target, &files, &remote, &ctx, &tx, i, &srx)
+            }))
+            .unwrap_or_else(|_| HostResult {
+                label: label.clone(),
+                server_host: None,
+                threads: 0,
+                start_ns: None,
+                heartbeats: 0,
+                partial: None,
+                outcome: Outcome::Failed {
+                    stage: "lost",
+                    reason: "internal error in the client (a bug: please report it)".into(),
+                },
+            });
+            let state = match r.outcome {
+                Outcome::Done { .. } => status::DONE,
+                Outcome::Failed { .. } => status::FAILED,
+            };
+            ctx.board.set(i, state);
+            let _ = tx.send((i, Event::Finished(Box::new(r))));
+        }));
+    }
+    drop(tx);
+    let stdout_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let status = crate::live::eta_wanted(flags.eta, &flags.output_formats, stdout_tty)
+        .then(|| status::Status::start(ctx.board.clone()));
+    // The barrier: every host ready (or failed) before any starts.
+    let n = starts.len();
+    let mut results: Vec<Option<HostResult>> = (0..n).map(|_| None).collect();
+    let mut ready = 0;
+    while ready + results.iter().filter(|r| r.is_some()).count() < n {
+        match rx.recv() {
+            Ok((_, Event::Ready)) => ready += 1,
+            Ok((i, Event::Finished(r))) => results[i] = Some(*r),
+            Err(_) => break,
+        }
+    }
+    let go = results.iter().all(Option::is_none);
+    // One start time for all, far enough ahead for the message to reach every host.
+    let at = wire::unix_ns() as i128 + START_LEAD.as_nanos() as i128;
+    for s in &starts {
+        let _ = s.send(go.then_some(at));
+    }
+    for (i, ev) in rx {
+        if let Event::Finished(r) = ev {
+            results[i] = Some(*r);
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if let Some(s) = status {
+        s.stop();
+    }
+    let results: Vec<HostResult> = results.into_iter().flatten().collect();
+    if !go {
+        for r in &results {
+            if let Outcome::Failed { stage, reason } = &r.outcome {
+                if *stage != "aborted" {
+                    eprintln!("ferrio: host {}: {stage}: {reason}", r.label);
+                }
+            }
+        }
+        eprintln!("ferrio: not every host was ready; no host started");
+        return Ok(1);
+    }
+    print::write_all(flags, &results)?;
+    let clean = results
+        .iter()
+        .all(|r| matches!(r.outcome, Outcome::Done { code: 0, .. }));
+    Ok(if clean { 0 } else { 1 })
+}
+
+fn connect(target: &Target, ctx: &Ctx) -> Result<Conn, String> {
+    match target {
+        Target::Ssh(d) => ssh::connect(d, &ctx.ssh, ctx.timeout),
+        Target::Tls { host, port } => {
+            let config = ctx.tls.clone().ok_or("no TLS configuration")?;
+            connect_tls(host, *port, config, ctx.timeout)
+        }
+    }
+}
+
+/// A TLS connection to a server, the handshake done (public for tests and tools).
+pub fn connect_tls(
+    host: &str,
+    port: u16,
+    config: Arc<rustls::ClientConfig>,
+    timeout: Duration,
+) -> Result<Conn, String> {
+    let addr = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("cannot resolve {host}"))?;
+    let tcp = TcpStream::connect_timeout(&addr, timeout)
+        .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+    let _ = tcp.set_nodelay(true);
+    tcp.set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let name = rustls::pki_types::ServerName::try_from(host.to_string())
+        .map_err(|e| format!("bad server name {host}: {e}"))?;
+    let conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    // Handshake now, so the hello's round trip (the clock offset) is one round trip.
+    while tls.conn.is_handshaking() {
+        if let Err(e) = tls.conn.complete_io(&mut tls.sock) {
+            return Err(if is_timeout(&e) {
+                format!(
+                    "no TLS handshake from {addr} within {:.1}s (--client-timeout)",
+                    timeout.as_secs_f64()
+                )
+            } else {
+                format!("TLS handshake with {addr}: {e}")
+            });
+        }
+    }
+    Ok(Conn::new(Box::new(tls)))
+}
+
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
+/// Why a read failed, as the user should read it.
+fn read_failure(label: &str, e: std::io::Error, ctx: &Ctx) -> (&'static str, String) {
+    match is_timeout(&e) {
+        true => (
+            "timeout",
+            format!(
+                "no word from {label} for {:.1}s (--client-timeout); giving up on it",
+                ctx.timeout.as_secs_f64()
+            ),
+        ),
+        false => ("lost", format!("connection lost: {e}")),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    label: &str,
+    target: &Target,
+    files: &[JobText],
+    remote: &[String],
+    ctx: &Ctx,
+    tx: &mpsc::Sender<(usize, Event)>,
+    index: usize,
+    start: &mpsc::Receiver<Option<i128>>,
+) -> HostResult {
+    let res = HostResult {
+        label: label.to_string(),
+        server_host: None,
+        threads: 0,
+        start_ns: None,
+        heartbeats: 0,
+        partial: None,
+        outcome: Outcome::Failed {
+            stage: "connect",
+            reason: String::new(),
+        },
+    };
+    let mut conn = match connect(target, ctx) {
+        Ok(c) => c,
+        Err(e) => return res.fail("connect", e),
+    };
+    let mut res = res;
+    let t0 = wire::unix_ns() as i128;
+    let hello = ToServer::Hello {
+        protocol: wire::PROTOCOL,
+        token: ctx.token.clone(),
+    };
+    if let Err(e) = conn.send(&hello) {
+        return res.fail("connect", format!("handshake failed: {e}"));
+    }
+    let offset = match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
+        Ok(ToClient::Welcome { host, unix_ns }) => {
+            let t1 = wire::unix_ns() as i128;
+            res.server_host = Some(host);
+            unix_ns as i128 - (t0 + t1) / 2
+        }
+        Ok(ToClient::Refused { reason }) => return res.fail("refused", reason),
+        Ok(m) => return res.fail("connect", format!("unexpected answer {m:?}")),
+        Err(e) if is_timeout(&e) => {
+            let (stage, why) = read_failure(label, e, ctx);
+            return res.fail(stage, why);
+        }
+        Err(e) => return res.fail("connect", format!("handshake failed: {e}")),
+    };
+    let jobs = ToServer::Jobs {
+        files: files.to_vec(),
+        remote: remote.to_vec(),
+    };
+    if let Err(e) = conn.send(&jobs) {
+        return res.fail("lost", format!("sending the job files: {e}"));
+    }
+    match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
+        Ok(ToClient::Ready { threads }) => res.threads = threads,
+        Ok(ToClient::Refused { reason }) => return res.fail("refused", reason),
+        Ok(m) => return res.fail("lost", format!("unexpected answer {m:?}")),
+        Err(e) => {
+            let (stage, why) = read_failure(label, e, ctx);
+            return res.fail(stage, why);
+        }
+    }
+    ctx.board.set(index, status::READY);
+    let _ = tx.send((index, Event::Ready));
+    let Ok(Some(at)) = start.recv() else {
+        return res.fail("aborted", "another host was not ready".into());
+    };
+    let at_unix_ns = (at + offset).max(0) as u64;
+    if let Err(e) = conn.send(&ToServer::Start { at_unix_ns }) {
+        return res.fail("lost", format!("sending start: {e}"));
+    }
+    loop {
+        match conn.recv::<ToClient>(wire::RESULT_LIMIT) {
+            Ok(ToClient::Started { unix_ns }) => res.start_ns = Some(unix_ns as i128 - offset),
+            Ok(ToClient::Alive { progress, .. }) => {
+                res.heartbeats += 1;
+                if let Some(p) = &progress {
+                    ctx.board.progress(index, p);
+                    res.partial = progress;
+                }
+            }
+            Ok(ToClient::Done { report, code }) => {
+                res.outcome = Outcome::Done { report, code };
+                return res;
+            }
+            Ok(ToClient::Refused { reason }) => return res.fail("run", reason),
+            Ok(m) => return res.fail("lost", format!("unexpected message {m:?}")),
+            Err(e) => {
+                let (stage, why) = read_failure(label, e, ctx);
+                return res.fail(stage, why);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_as_the_command_line_names_them() {
+        let t = |h: &str, p| Target::Tls {
+            host: h.into(),
+            port: p,
+        };
+        assert_eq!(parse_target("h1").unwrap(), t("h1", DEFAULT_PORT));
+        assert_eq!(parse_target("h1:9000").unwrap(), t("h1", 9000));
+        assert_eq!(parse_target("[::1]:9").unwrap(), t("::1", 9));
+        assert_eq!(parse_target("::1").unwrap(), t("::1", DEFAULT_PORT));
+        assert!(parse_target("h:x").unwrap_err().contains("bad host 'h:x'"));
+        assert!(matches!(
+            parse_target("ssh://u@h:22").unwrap(),
+            Target::Ssh(_)
+        ));
+    }
+}

@@ -1,0 +1,18 @@
+//! Multi-host runs (docs/multihost.md): `ferrio --server` runs the jobs a client sends
+//! with the ordinary runner and returns the report; `ferrio --client` drives several
+//! servers at once, starts them together and prints each host's results and the
+//! "All clients" aggregate.
+//!
+//! The control plane is plain threads and blocking sockets (one thread per host or
+//! connection); nothing here touches the I/O path. Transports: TCP with TLS from
+//! rustls and a shared token, or the system `ssh` running `ferrio --server-stdio`.
+
+pub mod client;
+pub mod guard;
+pub mod merge;
+pub mod print;
+pub mod server;
+pub mod ssh;
+pub mod status;
+pub mod tls;
+pub mod wire;

@@ -1,0 +1,358 @@
+//! Client-mode output: each host's jobs under its name, then "All clients" (normal,
+//! json/json+ with fio's `client_stats` array, terse), and the hosts table (text,
+//! JSON, CSV) with a Total row.
+
+use super::client::{HostResult, Outcome};
+use super::merge::{self, Row};
+use ferrio_config::{GlobalFlags, OutputFormat};
+use ferrio_report::json::{job, value};
+use ferrio_report::{json::value::Value, normal, terse, RunReport};
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Write every requested format to --output or stdout.
+pub fn write_all(flags: &GlobalFlags, results: &[HostResult]) -> Result<(), String> {
+    let mut text = String::new();
+    for f in &flags.output_formats {
+        text.push_str(&render(*f, flags, results));
+    }
+    for r in results {
+        if let Outcome::Failed { stage, reason } = &r.outcome {
+            eprintln!("ferrio: host {}: {stage}: {reason}", r.label);
+        }
+    }
+    let mut out: Box<dyn Write> = match &flags.output {
+        Some(p) => Box::new(
+            std::fs::File::create(p)
+                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout()),
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+fn done(results: &[HostResult]) -> Vec<(&HostResult, &RunReport)> {
+    results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Done { report, .. } => Some((r, report.as_ref())),
+            Outcome::Failed { .. } => None,
+        })
+        .collect()
+}
+
+/// Spread of the hosts' start times on this machine's clock (offsets removed), ms.
+pub fn start_skew_ms(results: &[HostResult]) -> Option<f64> {
+    let starts: Vec<i128> = results.iter().filter_map(|r| r.start_ns).collect();
+    let (min, max) = (starts.iter().min()?, starts.iter().max()?);
+    Some((max - min) as f64 / 1e6)
+}
+
+/// One format's text.
+pub fn render(f: OutputFormat, flags: &GlobalFlags, results: &[HostResult]) -> String {
+    let ok = done(results);
+    let reports: Vec<&RunReport> = ok.iter().map(|(_, r)| *r).collect();
+    let all = merge::all_clients(&reports);
+    match f {
+        OutputFormat::Normal => normal_text(results, all.as_ref()),
+        OutputFormat::Json | OutputFormat::JsonPlus => {
+            json_text(results, all.as_ref(), f == OutputFormat::JsonPlus)
+        }
+        OutputFormat::Terse => {
+            let mut s: String = reports
+                .iter()
+                .map(|r| terse::render_version(r, flags.terse_version))
+                .collect();
+            if let Some(a) = &all {
+                s.push_str(&terse::render_version(a, flags.terse_version));
+            }
+            s
+        }
+        OutputFormat::Hosts => hosts_table(results),
+        OutputFormat::HostsJson => hosts_json(results),
+        OutputFormat::HostsCsv => hosts_csv(results),
+        // Refused with --client (ferrio-config): the live reporter runs on the servers.
+        OutputFormat::Interval => String::new(),
+    }
+}
+
+fn normal_text(results: &[HostResult], all: Option<&RunReport>) -> String {
+    let mut s = String::new();
+    for r in results {
+        match &r.outcome {
+            Outcome::Done { report, .. } => {
+                for line in normal::render(report).lines() {
+                    if line.is_empty() {
+                        s.push('\n');
+                    } else {
+                        let _ = writeln!(s, "<{}> {line}", r.label);
+                    }
+                }
+            }
+            Outcome::Failed { stage, reason } => {
+                let _ = writeln!(
+                    s,
+                    "\n<{}> FAILED ({stage}): {reason}; it admitted {} threads and sent {} heartbeats before that",
+                    r.label, r.threads, r.heartbeats
+                );
+                if let Some(p) = &r.partial {
+                    let _ = writeln!(
+                        s,
+                        "<{}> its partial results, as of its last heartbeat (not in All clients):",
+                        r.label
+                    );
+                    for line in normal::render(p).lines().filter(|l| !l.is_empty()) {
+                        let _ = writeln!(s, "<{}> {line}", r.label);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(a) = all {
+        s.push_str(&normal::render(a));
+    }
+    let _ = write!(
+        s,
+        "\nAll clients: {} of {} hosts finished",
+        done(results).len(),
+        results.len()
+    );
+    if let Some(skew) = start_skew_ms(results) {
+        let _ = write!(s, "; start skew {skew:.3} ms (measured)");
+    }
+    s.push('\n');
+    s
+}
+
+fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> String {
+    let mut root = value::Object::new();
+    let base = done(results)
+        .first()
+        .map(|(_, r)| *r)
+        .cloned()
+        .unwrap_or_default();
+    root.str("fio version", &base.version)
+        .int("timestamp", base.timestamp)
+        .int("timestamp_ms", base.timestamp_ms)
+        .str("time", &base.time);
+    let mut stats = Vec::new();
+    for (h, r) in done(results) {
+        for j in &r.jobs {
+            let mut o = job::job_object(r, j, plus);
+            host_info(&mut o, h);
+            stats.push(Value::Obj(o));
+        }
+    }
+    if let Some(a) = all {
+        let mut o = job::job_object(a, &a.jobs[0], plus);
+        o.str("hostname", "All clients");
+        stats.push(Value::Obj(o));
+    }
+    root.arr("client_stats", stats);
+    let failed: Vec<Value> = results
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Failed { stage, reason } => {
+                let mut o = value::Object::new();
+                o.str("hostname", &r.label)
+                    .str("stage", stage)
+                    .str("error", reason)
+                    .int("threads", r.threads)
+                    .int("heartbeats", r.heartbeats);
+                if let Some(p) = &r.partial {
+                    let jobs = p
+                        .jobs
+                        .iter()
+                        .map(|j| Value::Obj(job::job_object(p, j, plus)))
+                        .collect();
+                    o.arr("partial_jobs", jobs);
+                }
+                Some(Value::Obj(o))
+            }
+            Outcome::Done { .. } => None,
+        })
+        .collect();
+    if !failed.is_empty() {
+        root.arr("client_errors", failed);
+    }
+    if let Some(skew) = start_skew_ms(results) {
+        root.float("start_skew_ms", skew);
+    }
+    value::print_root(&root)
+}
+
+/// fio's json_object_add_client_info: the host and port after the job's keys.
+fn host_info(o: &mut value::Object, h: &HostResult) {
+    let (host, port) = match h.label.rsplit_once(':') {
+        Some((a, p)) if p.parse::<u16>().is_ok() && !a.ends_with(':') => {
+            (a, p.parse().unwrap_or(0))
+        }
+        _ => (h.label.as_str(), 0u16),
+    };
+    o.str("hostname", host).int("port", port);
+}
+
+/// Each host with its row, or its failure and the row of its partial results.
+type Rows = Vec<(String, Result<Row, (String, Option<Row>)>)>;
+
+/// The hosts' rows and the total over those that finished.
+fn rows(results: &[HostResult]) -> (Rows, Option<Row>) {
+    let mut out = Vec::new();
+    for r in results {
+        let row = match &r.outcome {
+            Outcome::Done { report, .. } => Ok(Row::of(report)),
+            Outcome::Failed { stage, reason } => Err((
+                format!("FAILED ({stage}): {reason}"),
+                r.partial.as_deref().map(Row::of),
+            )),
+        };
+        out.push((r.label.clone(), row));
+    }
+    let ok: Vec<&Row> = out.iter().filter_map(|(_, r)| r.as_ref().ok()).collect();
+    let total = (!ok.is_empty()).then(|| Row::total(&ok));
+    (out, total)
+}
+
+fn cells(r: &Row) -> [String; 4] {
+    [
+        format!("{:.1}", r.iops / 1000.0),
+        format!("{:.1}", r.bw_bytes / (1024.0 * 1024.0)),
+        format!("{:.1}", r.lat.mean() / 1000.0),
+        format!("{:.1}", r.p99_ns() as f64 / 1000.0),
+    ]
+}
+
+const HEAD: [&str; 5] = ["Host", "kIOPS", "BW,MiB/s", "AVG_LAT,us", "p99,us"];
+
+/// The seed's table: a row per host, a rule, the total.
+pub fn hosts_table(results: &[HostResult]) -> String {
+    let (rows, total) = rows(results);
+    let w = rows.iter().map(|(h, _)| h.len()).max().unwrap_or(0).max(30);
+    let line = |c: [&str; 5]| {
+        format!(
+            "{:<w$} | {:<10} | {:<10} | {:<12} | {}\n",
+            c[0], c[1], c[2], c[3], c[4]
+        )
+    };
+    let rule = format!(
+        "{}-|-{}-|-{}-|-{}-|-{}\n",
+        "-".repeat(w),
+        "-".repeat(10),
+        "-".repeat(10),
+        "-".repeat(12),
+        "-".repeat(10)
+    );
+    let mut s = line(HEAD);
+    s.push_str(&rule);
+    let mut notes = String::new();
+    for (h, r) in &rows {
+        match r {
+            Ok(r) => {
+                let c = cells(r);
+                s.push_str(&line([h, &c[0], &c[1], &c[2], &c[3]]));
+            }
+            Err((e, partial)) => {
+                let shown = format!("{h} *");
+                match partial {
+                    Some(p) => {
+                        let c = cells(p);
+                        s.push_str(&line([&shown, &c[0], &c[1], &c[2], &c[3]]));
+                    }
+                    None => {
+                        let _ = writeln!(s, "{shown:<w$} | no results");
+                    }
+                }
+                let _ = writeln!(notes, "* {h}: {e}; partial results, not in the Total");
+            }
+        }
+    }
+    s.push_str(&rule);
+    if let Some(t) = total {
+        let c = cells(&t);
+        s.push_str(&line(["Total", &c[0], &c[1], &c[2], &c[3]]));
+    }
+    s.push_str(&notes);
+    s
+}
+
+fn row_object(host: &str, r: &Row) -> value::Object {
+    let mut o = value::Object::new();
+    o.str("host", host)
+        .int("total_ios", r.ios)
+        .int("io_bytes", r.bytes)
+        .float("iops", r.iops)
+        .float("bw_bytes", r.bw_bytes)
+        .float("lat_mean_ns", r.lat.mean())
+        .int("lat_p99_ns", r.p99_ns());
+    o
+}
+
+/// The table as JSON: exact counts beside the rates.
+pub fn hosts_json(results: &[HostResult]) -> String {
+    let (rows, total) = rows(results);
+    let mut arr = Vec::new();
+    for (h, r) in &rows {
+        arr.push(Value::Obj(match r {
+            Ok(r) => row_object(h, r),
+            Err((e, partial)) => {
+                let mut o = value::Object::new();
+                o.str("host", h).str("error", e);
+                if let Some(p) = partial {
+                    o.obj("partial", row_object(h, p));
+                }
+                o
+            }
+        }));
+    }
+    let mut root = value::Object::new();
+    root.arr("hosts", arr);
+    if let Some(t) = total {
+        root.obj("total", row_object("Total", &t));
+    }
+    if let Some(skew) = start_skew_ms(results) {
+        root.float("start_skew_ms", skew);
+    }
+    value::print_root(&root)
+}
+
+/// The table as CSV (RFC 4180 quoting for host names and errors).
+pub fn hosts_csv(results: &[HostResult]) -> String {
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let line = |h: &str, r: &Row, err: &str| {
+        let c = cells(r);
+        format!(
+            "{},{},{},{},{},{},{},{err}\n",
+            q(h),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            r.ios,
+            r.bytes
+        )
+    };
+    let (rows, total) = rows(results);
+    let mut s = String::from("host,kiops,bw_mib_s,avg_lat_us,p99_us,total_ios,io_bytes,error\n");
+    let mut failed = Vec::new();
+    for (h, r) in &rows {
+        match r {
+            Ok(r) => s.push_str(&line(h, r, "")),
+            Err(e) => failed.push((h, e)),
+        }
+    }
+    if let Some(t) = &total {
+        s.push_str(&line("Total", t, ""));
+    }
+    // Failed hosts last, with their partial results where they sent any.
+    for (h, (e, partial)) in failed {
+        match partial {
+            Some(p) => s.push_str(&line(h, p, &q(&format!("{e} (partial results)")))),
+            None => {
+                let _ = writeln!(s, "{},,,,,,,{}", q(h), q(e));
+            }
+        }
+    }
+    s
+}

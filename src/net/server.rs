@@ -1,0 +1,334 @@
+//! `ferrio --server`: accept sessions (TLS over TCP, or one on stdin/stdout for ssh),
+//! authenticate, admit the jobs ([`super::guard`]), wait for the client's start, run
+//! with the ordinary runner and send the report back. One thread per connection (at
+//! most [`MAX_SESSIONS`]); runs themselves take turns, so two clients never share the
+//! devices unknowingly.
+
+use super::guard::{self, Limits};
+use super::tls;
+use super::wire::{self, Conn, Pipes, ToClient, ToServer};
+use ferrio_config::{GlobalFlags, DEFAULT_PORT};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Connections served at once; more are refused at accept.
+pub const MAX_SESSIONS: usize = 16;
+
+/// How long an authenticated client may take to send its jobs and its start.
+const START_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The furthest ahead a client may schedule the start.
+const MAX_START_WAIT: Duration = Duration::from_secs(10);
+
+/// How long an unauthenticated peer may take to say hello.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What every session shares.
+struct Shared {
+    limits: Limits,
+    /// None in stdio mode (ssh authenticated the peer) or when client certificates
+    /// alone authenticate.
+    token: Option<String>,
+    /// Held for the length of a run.
+    run_turn: Mutex<()>,
+    host: String,
+}
+
+/// Serve until killed (or one session with `--server-once`/`--server-stdio`); the exit code.
+pub fn serve(flags: &GlobalFlags) -> i32 {
+    match serve_inner(flags) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            1
+        }
+    }
+}
+
+fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
+    let limits = Limits::from_flags(flags)?;
+    exit_on_signals()?;
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into());
+    if flags.net.stdio {
+        // Under ssh the peer already has a shell on this host as this user: without
+        // --server-allow its jobs may use what that user may.
+        let mut limits = limits;
+        if limits.allow.is_empty() {
+            limits.allow.push("/".into());
+        }
+        let shared = Shared {
+            limits,
+            token: None,
+            run_turn: Mutex::new(()),
+            host,
+        };
+        let conn = Conn::new(Box::new(Pipes {
+            read: std::io::stdin(),
+            write: std::io::stdout(),
+        }));
+        return Ok(match session(conn, &shared, "stdio", &|| {}) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("ferrio: server: {e}");
+                1
+            }
+        });
+    }
+    // Client certificates may replace the token; without them it is required.
+    let client_ca = flags.net.tls_client_ca.as_deref();
+    let token = match (&flags.net.token_file, client_ca) {
+        (None, Some(_)) => None,
+        (file, _) => Some(tls::read_token(file.as_deref())?),
+    };
+    let (Some(cert), Some(key)) = (&flags.net.tls_cert, &flags.net.tls_key) else {
+        return Err("--server needs --tls-cert and --tls-key (or --server-stdio under ssh)".into());
+    };
+    let config = tls::server_config(cert, key, client_ca)?;
+    let addr = listen_addr(flags.net.server.as_deref().unwrap_or(""))?;
+    let listener =
+        TcpListener::bind(&addr).map_err(|e| format!("--server: cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!("ferrio: server listening on {bound}");
+    let shared = Arc::new(Shared {
+        limits,
+        token,
+        run_turn: Mutex::new(()),
+        host,
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    let once = flags.net.once;
+    let finished = Arc::new(AtomicBool::new(false));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        if active.load(Ordering::SeqCst) >= MAX_SESSIONS {
+            drop(stream);
+            continue;
+        }
+        active.fetch_add(1, Ordering::SeqCst);
+        let (shared, config, active2, finished2) = (
+            shared.clone(),
+            config.clone(),
+            active.clone(),
+            finished.clone(),
+        );
+        let h = std::thread::spawn(move || {
+            let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
+            if let Err(e) = tls_session(stream, config, &shared, &peer) {
+                eprintln!("ferrio: server: {peer}: {e}");
+            } else {
+                finished2.store(true, Ordering::SeqCst);
+            }
+            active2.fetch_sub(1, Ordering::SeqCst);
+        });
+        if once {
+            let _ = h.join();
+            if finished.load(Ordering::SeqCst) {
+                return Ok(0);
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// SIGINT and SIGTERM end a server, also mid-run (each run registers its own
+/// stop handlers, which would otherwise leave the server deaf to them): its client
+/// sees the connection drop and reports the host as lost.
+fn exit_on_signals() -> Result<(), String> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| format!("cannot handle signals: {e}"))?;
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            eprintln!("ferrio: server: terminating on signal {sig}");
+            std::process::exit(128 + sig);
+        }
+    });
+    Ok(())
+}
+
+/// `--server=[ip:|ip6:]ADDR[,PORT]` (fio's form); an empty ADDR means all addresses.
+pub fn listen_addr(v: &str) -> Result<String, String> {
+    let v = v
+        .strip_prefix("ip6:")
+        .or_else(|| v.strip_prefix("ip:"))
+        .unwrap_or(v);
+    let (host, port) = match v.rsplit_once(',') {
+        Some((h, p)) => (
+            h,
+            p.parse::<u16>()
+                .map_err(|_| format!("--server={v}: bad port '{p}'"))?,
+        ),
+        None => (v, DEFAULT_PORT),
+    };
+    let host = if host.is_empty() { "0.0.0.0" } else { host };
+    Ok(if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    })
+}
+
+fn tls_session(
+    stream: TcpStream,
+    config: Arc<rustls::ServerConfig>,
+    shared: &Shared,
+    peer: &str,
+) -> Result<(), String> {
+    let _ = stream.set_nodelay(true);
+    stream
+        .set_read_timeout(Some(HELLO_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    let conn = rustls::ServerConnection::new(config).map_err(|e| e.to_string())?;
+    let tls = rustls::StreamOwned::new(conn, stream.try_clone().map_err(|e| e.to_string())?);
+    // Once authenticated, a client may take as long as its slowest host to start
+    // (bounded, so a vanished client does not hold its session for ever).
+    let relax = || {
+        let _ = stream.set_read_timeout(Some(START_TIMEOUT));
+    };
+    let r = session(Conn::new(Box::new(tls)), shared, peer, &relax);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+    r
+}
+
+/// Refuse with a reason the client prints, then end the session.
+fn refuse(conn: &mut Conn, reason: String) -> Result<(), String> {
+    let _ = conn.send(&ToClient::Refused {
+        reason: reason.clone(),
+    });
+    Err(reason)
+}
+
+/// One client's session; `authenticated` is called once the token checked out.
+fn session(
+    mut conn: Conn,
+    shared: &Shared,
+    peer: &str,
+    authenticated: &dyn Fn(),
+) -> Result<(), String> {
+    let hello = conn
+        .recv::<ToServer>(wire::HELLO_LIMIT)
+        .map_err(|e| format!("no valid hello: {e}"))?;
+    match hello {
+        ToServer::Hello { protocol, token } => {
+            if protocol != wire::PROTOCOL {
+                return refuse(
+                    &mut conn,
+                    format!(
+                        "protocol {protocol} is not this server's {}",
+                        wire::PROTOCOL
+                    ),
+                );
+            }
+            if let Some(t) = &shared.token {
+                if !tls::same_token(t, &token) {
+                    return refuse(
+                        &mut conn,
+                        "authentication failed: wrong or missing token".into(),
+                    );
+                }
+            }
+        }
+        _ => return refuse(&mut conn, "authentication failed: no hello".into()),
+    }
+    authenticated();
+    conn.send(&ToClient::Welcome {
+        host: shared.host.clone(),
+        unix_ns: wire::unix_ns(),
+    })
+    .map_err(|e| e.to_string())?;
+    let limit = shared.limits.max_job_bytes as usize + 64 * 1024;
+    let (files, remote) = match conn.recv::<ToServer>(limit) {
+        Ok(ToServer::Jobs { files, remote }) => (files, remote),
+        Ok(_) => return refuse(&mut conn, "expected the job files".into()),
+        Err(e) => return refuse(&mut conn, format!("job files refused: {e}")),
+    };
+    let (inv, threads) = match guard::admit(&files, &remote, &shared.limits) {
+        Ok(x) => x,
+        Err(e) => return refuse(&mut conn, e),
+    };
+    eprintln!("ferrio: server: {peer}: {threads} threads admitted");
+    conn.send(&ToClient::Ready {
+        threads: threads as u32,
+    })
+    .map_err(|e| e.to_string())?;
+    // The client's barrier: wait (without a limit) for every host to be ready.
+    match conn.recv::<ToServer>(wire::HELLO_LIMIT) {
+        Ok(ToServer::Start { at_unix_ns }) => wait_until(at_unix_ns),
+        Ok(_) => return refuse(&mut conn, "expected start".into()),
+        Err(e) => return Err(format!("the client left before the start: {e}")),
+    }
+    let turn = shared.run_turn.lock().unwrap_or_else(|p| p.into_inner());
+    conn.send(&ToClient::Started {
+        unix_ns: wire::unix_ns(),
+    })
+    .map_err(|e| e.to_string())?;
+    let conn = Arc::new(Mutex::new(conn));
+    let done = Arc::new(AtomicBool::new(false));
+    let progress: crate::app::Progress = Arc::new(Mutex::new(None));
+    let beat = {
+        let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
+        std::thread::spawn(move || heartbeat(&conn, &done, &progress))
+    };
+    let result = crate::app::run_captured(inv, progress);
+    done.store(true, Ordering::SeqCst);
+    let _ = beat.join();
+    drop(turn);
+    let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
+    let msg = match result {
+        Ok((report, code)) => ToClient::Done {
+            report: Box::new(report),
+            code,
+        },
+        Err(e) => ToClient::Refused {
+            reason: format!("the run failed: {e}"),
+        },
+    };
+    conn.send(&msg).map_err(|e| e.to_string())
+}
+
+/// Sleep until the agreed start (at most [`MAX_START_WAIT`] ahead; a past time starts now).
+fn wait_until(at_unix_ns: u64) {
+    let now = wire::unix_ns();
+    if at_unix_ns > now {
+        std::thread::sleep(Duration::from_nanos(at_unix_ns - now).min(MAX_START_WAIT));
+    }
+}
+
+/// "Still running", once a second, until the run ends, with the latest results.
+fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress) {
+    let mut ticks = 0u32;
+    while !done.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(50));
+        ticks += 1;
+        if ticks.is_multiple_of(20) {
+            let latest = progress.lock().ok().and_then(|mut p| p.take());
+            let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
+            if c.send(&ToClient::Alive {
+                unix_ns: wire::unix_ns(),
+                progress: latest.map(Box::new),
+            })
+            .is_err()
+            {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_addresses_as_fio_writes_them() {
+        assert_eq!(listen_addr("").unwrap(), "0.0.0.0:8765");
+        assert_eq!(listen_addr("127.0.0.1,9000").unwrap(), "127.0.0.1:9000");
+        assert_eq!(listen_addr("ip:10.0.0.1").unwrap(), "10.0.0.1:8765");
+        assert_eq!(listen_addr("ip6:::1,9").unwrap(), "[::1]:9");
+        assert!(listen_addr("h,x").unwrap_err().contains("bad port 'x'"));
+    }
+}

@@ -1,0 +1,143 @@
+//! TLS configuration (rustls on the ring provider), client certificates, and the
+//! shared token. The token is checked after the TLS handshake, before anything else is
+//! read: a client without it cannot get a job parsed. With `--tls-client-ca` the
+//! handshake itself refuses a client without a certificate from those CAs.
+
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use std::path::Path;
+use std::sync::Arc;
+
+fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+fn certs(path: &Path, what: &str) -> Result<Vec<CertificateDer<'static>>, String> {
+    let certs: Vec<_> = CertificateDer::pem_file_iter(path)
+        .and_then(|i| i.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))?;
+    if certs.is_empty() {
+        return Err(format!("{what} '{}' holds no certificate", path.display()));
+    }
+    Ok(certs)
+}
+
+fn roots(ca: &Path, what: &str) -> Result<rustls::RootCertStore, String> {
+    let mut roots = rustls::RootCertStore::empty();
+    for c in certs(ca, what)? {
+        roots
+            .add(c)
+            .map_err(|e| format!("{what} '{}': {e}", ca.display()))?;
+    }
+    Ok(roots)
+}
+
+fn key(path: &Path, what: &str) -> Result<PrivateKeyDer<'static>, String> {
+    PrivateKeyDer::from_pem_file(path)
+        .map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))
+}
+
+/// The server's TLS setup from `--tls-cert` and `--tls-key`; with `client_ca`
+/// (`--tls-client-ca`) clients must present a certificate those CAs signed.
+pub fn server_config(
+    cert: &Path,
+    key_file: &Path,
+    client_ca: Option<&Path>,
+) -> Result<Arc<rustls::ServerConfig>, String> {
+    let chain = certs(cert, "--tls-cert")?;
+    let key = key(key_file, "--tls-key")?;
+    let builder = rustls::ServerConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let builder = match client_ca {
+        None => builder.with_no_client_auth(),
+        Some(ca) => {
+            let roots = roots(ca, "--tls-client-ca")?;
+            let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+                Arc::new(roots),
+                provider(),
+            )
+            .build()
+            .map_err(|e| format!("--tls-client-ca: {e}"))?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let config = builder
+        .with_single_cert(chain, key)
+        .map_err(|e| format!("--tls-cert/--tls-key: {e}"))?;
+    Ok(Arc::new(config))
+}
+
+/// The client's TLS setup: servers must chain to the CAs in `--tls-ca`; `identity`
+/// (`--tls-client-cert`, `--tls-client-key`) is the certificate it presents.
+pub fn client_config(
+    ca: &Path,
+    identity: Option<(&Path, &Path)>,
+) -> Result<Arc<rustls::ClientConfig>, String> {
+    let builder = rustls::ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots(ca, "--tls-ca")?);
+    let config = match identity {
+        None => builder.with_no_client_auth(),
+        Some((cert, key_file)) => builder
+            .with_client_auth_cert(
+                certs(cert, "--tls-client-cert")?,
+                key(key_file, "--tls-client-key")?,
+            )
+            .map_err(|e| format!("--tls-client-cert/--tls-client-key: {e}"))?,
+    };
+    Ok(Arc::new(config))
+}
+
+/// The shared token from `--auth-token-file` (surrounding blanks trimmed); a token
+/// shorter than 16 characters is refused as guessable.
+pub fn read_token(path: Option<&Path>) -> Result<String, String> {
+    let path =
+        path.ok_or("--auth-token-file is required (a shared secret for client and server)")?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read --auth-token-file '{}': {e}", path.display()))?;
+    let token = text.trim().to_string();
+    if token.len() < 16 {
+        return Err(format!(
+            "--auth-token-file '{}': the token must be at least 16 characters",
+            path.display()
+        ));
+    }
+    Ok(token)
+}
+
+/// Token comparison whose time does not depend on where the first difference is.
+pub fn same_token(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut diff = (a.len() ^ b.len()) as u8 | u8::from(a.len() != b.len());
+    for i in 0..a.len().max(b.len()) {
+        diff |= a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0xff);
+    }
+    diff == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_compare_exactly() {
+        assert!(same_token("0123456789abcdef", "0123456789abcdef"));
+        assert!(!same_token("0123456789abcdef", "0123456789abcdeF"));
+        assert!(!same_token("0123456789abcdef", "0123456789abcde"));
+        assert!(!same_token("", "x"));
+    }
+
+    #[test]
+    fn short_or_missing_tokens_are_refused() {
+        assert!(read_token(None)
+            .unwrap_err()
+            .contains("--auth-token-file is required"));
+        let p = std::env::temp_dir().join(format!("ferrio-token-{}", std::process::id()));
+        std::fs::write(&p, "short\n").unwrap();
+        let e = read_token(Some(&p)).unwrap_err();
+        std::fs::remove_file(&p).unwrap();
+        assert!(e.contains("at least 16 characters"), "{e}");
+    }
+}

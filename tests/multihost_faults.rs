@@ -1,0 +1,146 @@
+//! Faults in multi-host runs: a server killed mid-run, a server that goes silent, and
+//! a host that is not ready (no host starts then). The others' results stay intact, the
+//! failed host is reported with what it had said, and the exit code is non-zero.
+
+mod common;
+mod multihost_support;
+
+use multihost_support::{stderr, Lab};
+use std::time::Duration;
+
+const PACED: &str =
+    "[p]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based=1\nruntime=4s\nrate_iops=200\n";
+
+/// Run PACED on two servers; `fault` is applied to the second once it is running.
+fn run_with_fault(lab: &Lab, fault: &str, extra: &[&str]) -> (std::process::Output, String) {
+    let a = lab.server(&[]);
+    let b = lab.server(&[]);
+    let job = lab.job("p.fio", PACED);
+    let hosts = format!("--client={},{}", a.addr, b.addr);
+    let mut args = vec![
+        hosts.as_str(),
+        job.as_str(),
+        "--output-format=hosts-json,json",
+    ];
+    args.extend(extra);
+    let out = std::thread::scope(|sc| {
+        let h = sc.spawn(|| lab.client(&args));
+        b.wait_for("threads admitted");
+        // Well into the 4 s run (the start is set 0.2 s ahead), after at least one
+        // heartbeat with results (they come once a second).
+        std::thread::sleep(Duration::from_millis(2700));
+        b.signal(fault);
+        h.join().unwrap()
+    });
+    (out, b.addr.clone())
+}
+
+/// Both documents of `--output-format=hosts-json,json`.
+fn docs(out: &std::process::Output) -> (serde_json::Value, serde_json::Value) {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut it = serde_json::Deserializer::from_str(&text).into_iter::<serde_json::Value>();
+    let hosts = it.next().unwrap().unwrap();
+    let full = it.next().unwrap().unwrap();
+    (hosts, full)
+}
+
+#[test]
+fn a_server_killed_mid_run_is_reported_and_the_others_are_intact() {
+    let Some(lab) = Lab::new() else { return };
+    let (out, dead) = run_with_fault(&lab, "-KILL", &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("host {dead}: lost: connection lost")),
+        "{err}"
+    );
+    let (hosts, full) = docs(&out);
+    let rows = hosts["hosts"].as_array().unwrap();
+    assert!(rows[0]["total_ios"].as_u64().unwrap() > 0, "{hosts}");
+    assert!(
+        rows[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("FAILED (lost)"),
+        "{hosts}"
+    );
+    // What the dead host had done by its last heartbeat.
+    let partial = rows[1]["partial"]["total_ios"].as_u64().unwrap();
+    assert!(partial > 0, "{hosts}");
+    // The total is the surviving host's, exactly.
+    assert_eq!(hosts["total"]["total_ios"], rows[0]["total_ios"]);
+    let e = &full["client_errors"][0];
+    assert_eq!(e["hostname"], dead.as_str());
+    assert_eq!(e["stage"], "lost");
+    assert_eq!(e["threads"], 1);
+    assert!(e["heartbeats"].as_u64().unwrap() >= 1, "{e}");
+    assert_eq!(
+        e["partial_jobs"][0]["read"]["total_ios"].as_u64(),
+        Some(partial)
+    );
+    let stats = full["client_stats"].as_array().unwrap();
+    assert_eq!(stats.len(), 2, "{full}");
+    assert_eq!(stats[1]["read"]["total_ios"], stats[0]["read"]["total_ios"]);
+}
+
+#[test]
+fn a_silent_server_times_out_with_a_clear_message() {
+    let Some(lab) = Lab::new() else { return };
+    let (out, silent) = run_with_fault(&lab, "-STOP", &["--client-timeout=1500ms"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "host {silent}: timeout: no word from {silent} for 1.5s (--client-timeout); giving up on it"
+        )),
+        "{err}"
+    );
+    let (hosts, _) = docs(&out);
+    assert!(
+        hosts["hosts"][0]["total_ios"].as_u64().unwrap() > 0,
+        "{hosts}"
+    );
+    assert!(hosts["hosts"][1]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("FAILED (timeout)"));
+    assert!(
+        hosts["hosts"][1]["partial"]["total_ios"].as_u64().unwrap() > 0,
+        "{hosts}"
+    );
+}
+
+#[test]
+fn an_unreachable_host_stops_the_run_before_any_host_starts() {
+    let Some(lab) = Lab::new() else { return };
+    let a = lab.server(&[]);
+    // A port nobody listens on: bind one, then free it.
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let job = lab.job(
+        "w.fio",
+        &format!(
+            "[w]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n",
+            lab.p("data/w.bin")
+        ),
+    );
+    let out = lab.client(&[&format!("--client={},{free}", a.addr), &job]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("host {free}: connect: cannot connect to {free}")),
+        "{err}"
+    );
+    assert!(err.contains("no host started"), "{err}");
+    assert!(
+        !lab.path("data/w.bin").exists(),
+        "the ready host ran anyway"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -1,0 +1,301 @@
+//! A server cannot be turned against its host: a missing or wrong token, a path
+//! outside `--server-allow` (directly, by `..` or through a symlink), an oversized job,
+//! too many threads, an exec-style engine, a log file, an include or `--remote-config`
+//! are each refused before anything is touched, and the server keeps serving.
+
+mod common;
+mod multihost_support;
+
+use ferrio::net::wire::{self, ToClient, ToServer};
+use multihost_support::{exists, stderr, Lab, Server};
+use std::time::Duration;
+
+/// A good run still works on `s` (the server kept serving).
+fn still_serves(lab: &Lab, s: &Server) {
+    let job = lab.job(
+        "ok.fio",
+        &format!(
+            "[ok]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n",
+            lab.p("data/ok.bin")
+        ),
+    );
+    let out = lab.client(&[
+        &format!("--client={}", s.addr),
+        &job,
+        "--output-format=terse",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::metadata(lab.path("data/ok.bin")).unwrap().len(),
+        65536
+    );
+    std::fs::remove_file(lab.path("data/ok.bin")).unwrap();
+}
+
+/// Run `job` on `s`; it must be refused with `why` and touch nothing at `untouched`.
+fn refused(lab: &Lab, s: &Server, job: &str, why: &str, untouched: &std::path::Path) {
+    let path = lab.job("bad.fio", job);
+    let out = lab.client(&[&format!("--client={}", s.addr), &path]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("host {}: refused: ", s.addr)),
+        "{err}"
+    );
+    assert!(err.contains(why), "expected '{why}' in:\n{err}");
+    assert!(err.contains("no host started"), "{err}");
+    assert!(!exists(untouched), "{} was touched", untouched.display());
+}
+
+#[test]
+fn wrong_or_missing_tokens_are_refused_before_any_job_is_read() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&[]);
+    let job = lab.job("t.fio", "[t]\nioengine=null\nsize=1m\n");
+    let out = lab.client(&[
+        &format!("--client={}", s.addr),
+        &job,
+        &format!("--auth-token-file={}", lab.p("wrong-token")),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("refused: authentication failed: wrong or missing token"),
+        "{err}"
+    );
+    assert!(s.log().contains("authentication failed"), "{}", s.log());
+    assert!(!s.log().contains("threads admitted"), "{}", s.log());
+
+    // Raw sessions: an empty token, a wrong protocol, no hello at all.
+    let config = ferrio::net::tls::client_config(&lab.path("ca.pem"), None).unwrap();
+    let (host, port) = s.addr.rsplit_once(':').unwrap();
+    let port: u16 = port.parse().unwrap();
+    let connect = || {
+        ferrio::net::client::connect_tls(host, port, config.clone(), Duration::from_secs(10))
+            .unwrap()
+    };
+    for (hello, why) in [
+        (
+            ToServer::Hello {
+                protocol: wire::PROTOCOL,
+                token: String::new(),
+            },
+            "wrong or missing token",
+        ),
+        (
+            ToServer::Hello {
+                protocol: 999,
+                token: "correct-horse-battery-staple".into(),
+            },
+            "protocol 999",
+        ),
+        (ToServer::Start { at_unix_ns: 0 }, "no hello"),
+    ] {
+        let mut c = connect();
+        c.send(&hello).unwrap();
+        match c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap() {
+            ToClient::Refused { reason } => assert!(reason.contains(why), "{reason}"),
+            m => panic!("{m:?}"),
+        }
+    }
+    // Jobs sent without a hello are never parsed.
+    let mut c = connect();
+    c.send(&ToServer::Jobs {
+        files: vec![wire::JobText {
+            name: "x.fio".into(),
+            text: "[x]\nioengine=null\nsize=1m\n".into(),
+        }],
+        remote: vec![],
+    })
+    .unwrap();
+    assert!(matches!(
+        c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap(),
+        ToClient::Refused { .. }
+    ));
+    // Not TLS at all.
+    {
+        use std::io::Write;
+        let mut t = std::net::TcpStream::connect(&s.addr).unwrap();
+        let _ = t.write_all(b"GET / HTTP/1.0\r\n\r\n");
+    }
+    still_serves(&lab, &s);
+}
+
+#[test]
+fn paths_outside_the_allow_list_are_refused_and_not_touched() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&[]);
+    std::fs::create_dir(lab.path("outside")).unwrap();
+    let target = lab.path("outside/victim.bin");
+    let direct = format!(
+        "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n",
+        target.display()
+    );
+    refused(
+        &lab,
+        &s,
+        &direct,
+        "outside this server's --server-allow list",
+        &target,
+    );
+    let dotdot = format!(
+        "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}/../outside/victim.bin\n",
+        lab.p("data")
+    );
+    refused(
+        &lab,
+        &s,
+        &dotdot,
+        "'..' is not allowed on a server",
+        &target,
+    );
+    std::os::unix::fs::symlink(lab.path("outside"), lab.path("data/escape")).unwrap();
+    let link = format!(
+        "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}/escape/victim.bin\n",
+        lab.p("data")
+    );
+    refused(&lab, &s, &link, "resolves to", &target);
+    let dir = format!(
+        "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\ndirectory={}\n",
+        lab.p("outside")
+    );
+    refused(
+        &lab,
+        &s,
+        &dir,
+        "outside this server's --server-allow list",
+        &lab.path("outside/t.0.0"),
+    );
+    still_serves(&lab, &s);
+}
+
+#[test]
+fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&["--server-max-job-size=2k", "--server-max-jobs=4"]);
+    let none = lab.path("data/none.bin");
+    let big = format!("[t]\nioengine=null\nsize=1m\n{}", "; padding\n".repeat(400));
+    refused(
+        &lab,
+        &s,
+        &big,
+        "over this server's limit of 2048 (--server-max-job-size)",
+        &none,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=null\nsize=1m\nnumjobs=5\n",
+        "5 threads requested, over this server's limit of 4 (--server-max-jobs)",
+        &none,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=exec\nsize=1m\n",
+        "exec-style engines need --server-enable=exec",
+        &none,
+    );
+    let marker = lab.path("data/prerun-ran");
+    refused(
+        &lab,
+        &s,
+        &format!(
+            "[t]\nioengine=null\nsize=1m\nexec_prerun=touch {}\n",
+            marker.display()
+        ),
+        "option 'exec_prerun' refused by this server: it runs a command on the server",
+        &marker,
+    );
+    let log = lab.path("data/t_bw.1.log");
+    refused(
+        &lab,
+        &s,
+        &format!(
+            "[t]\nioengine=null\nsize=1m\nwrite_bw_log={}\n",
+            lab.p("data/t")
+        ),
+        "option 'write_bw_log' refused by this server",
+        &log,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=null\nsize=1m\ninclude /etc/passwd\n",
+        "a server reads only the job files it was sent",
+        &none,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=null\nsize=${HOME}\n",
+        "HOME",
+        &none,
+    );
+    let out = lab.client(&[
+        &format!("--client={}", s.addr),
+        &format!("--remote-config={}", lab.p("data/x.fio")),
+    ]);
+    assert!(
+        stderr(&out).contains("not started with --server-enable=remote-config"),
+        "{}",
+        stderr(&out)
+    );
+    still_serves(&lab, &s);
+}
+
+#[test]
+fn remote_config_inside_the_allow_list_when_enabled() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&["--server-enable=remote-config"]);
+    std::fs::write(lab.path("data/r.fio"), "[r]\nioengine=null\nsize=1m\n").unwrap();
+    let out = lab.client(&[
+        &format!("--client={}", s.addr),
+        &format!("--remote-config={}", lab.p("data/r.fio")),
+        "--output-format=hosts-csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(",256,1048576,"));
+    let out = lab.client(&[
+        &format!("--client={}", s.addr),
+        &format!("--remote-config={}", lab.p("token")),
+    ]);
+    assert!(
+        stderr(&out).contains("outside this server's --server-allow list"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn client_certificates_authenticate_and_their_absence_is_refused() {
+    let Some(lab) = Lab::new() else { return };
+    let ca = format!("--tls-client-ca={}", lab.p("ca.pem"));
+    let s = lab.server(&[&ca, "--no-token"]);
+    let job = lab.job("t.fio", "[t]\nioengine=null\nsize=1m\n");
+    let host = format!("--client={}", s.addr);
+    // A token alone does not get past the handshake.
+    let out = lab.client(&[&host, &job]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("host {}: ", s.addr)), "{err}");
+    assert!(err.contains("no host started"), "{err}");
+    assert!(!s.log().contains("threads admitted"), "{}", s.log());
+    // The CA's client certificate does.
+    let out = lab.client(&[
+        &host,
+        &job,
+        &format!("--tls-client-cert={}", lab.p("client.pem")),
+        &format!("--tls-client-key={}", lab.p("client.key")),
+        "--output-format=hosts-csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(",256,1048576,"));
+    // A certificate and key must come together.
+    let out = lab.client(&[
+        &host,
+        &job,
+        &format!("--tls-client-cert={}", lab.p("client.pem")),
+    ]);
+    assert!(stderr(&out).contains("--tls-client-cert and --tls-client-key go together"));
+}

@@ -1,0 +1,189 @@
+//! The ssh transport against a local sshd started by the test (throwaway host and user
+//! keys, its own config, a loopback port): `--client=ssh://host` runs
+//! `ferrio --server-stdio` through the system's ssh, and a run mixes ssh and TLS hosts.
+
+mod common;
+mod multihost_support;
+
+use common::skip;
+use multihost_support::{exists, json, stderr, Lab};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A throwaway sshd on 127.0.0.1, killed when dropped.
+struct Sshd {
+    child: Child,
+    config: String,
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn sshd(lab: &Lab) -> Option<Sshd> {
+    let sshd = Path::new("/usr/sbin/sshd");
+    if !sshd.exists() {
+        skip::skip("sshd is not installed (Debian openssh-server)");
+        return None;
+    }
+    let keygen = skip::tool_or_skip("ssh-keygen")?;
+    skip::tool_or_skip("ssh")?;
+    // sshd must run as root to switch to the user.
+    if euid() != 0 {
+        skip::skip("sshd needs root");
+        return None;
+    }
+    let d = lab.dir.path();
+    for key in ["host_key", "user_key"] {
+        let ok = Command::new(&keygen)
+            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+            .arg(d.join(key))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "ssh-keygen {key}");
+    }
+    std::fs::copy(d.join("user_key.pub"), d.join("authorized_keys")).unwrap();
+    // sshd's privilege separation directory.
+    std::fs::create_dir_all("/run/sshd").unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dp = d.display();
+    std::fs::write(
+        d.join("sshd_config"),
+        format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {dp}/host_key\n\
+             AuthorizedKeysFile {dp}/authorized_keys\nPidFile {dp}/sshd.pid\n\
+             PermitRootLogin yes\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
+             UsePAM no\nStrictModes no\n"
+        ),
+    )
+    .unwrap();
+    let daemon = Sshd {
+        child: Command::new(sshd)
+            .args(["-D", "-e", "-f"])
+            .arg(d.join("sshd_config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+        config: lab.p("ssh_config"),
+    };
+    std::fs::write(
+        d.join("ssh_config"),
+        format!(
+            "Host ferrio-lab\n  HostName 127.0.0.1\n  Port {port}\n  User root\n\
+             IdentityFile {dp}/user_key\n  IdentitiesOnly yes\n  StrictHostKeyChecking no\n\
+             UserKnownHostsFile {dp}/known_hosts\n  LogLevel ERROR\n"
+        ),
+    )
+    .unwrap();
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Some(daemon);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("sshd did not start on port {port}");
+}
+
+/// The effective user id, from /proc.
+fn euid() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|u| u.parse().ok())
+        .unwrap_or(u32::MAX)
+}
+
+#[test]
+fn ssh_hosts_run_the_jobs_and_mix_with_tls_hosts() {
+    let Some(lab) = Lab::new() else { return };
+    let Some(sshd) = sshd(&lab) else { return };
+    let tls = lab.server(&[]);
+    let bin = env!("CARGO_BIN_EXE_ferrio");
+    let command = format!(
+        "--ssh-command={bin} --server-stdio --server-allow={}",
+        lab.p("data")
+    );
+    let job = lab.job(
+        "s.fio",
+        &format!(
+            "[s]\nioengine=sync\nrw=write\nbs=4k\nsize=256k\nfilename={}\n",
+            lab.p("data/s.bin")
+        ),
+    );
+    let out = lab.client(&[
+        &format!(
+            "--client=ssh://ferrio-lab,ssh://root@ferrio-lab,{}",
+            tls.addr
+        ),
+        &job,
+        &format!("--ssh-config={}", sshd.config),
+        &command,
+        "--output-format=hosts-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    let hosts = v["hosts"].as_array().unwrap();
+    assert_eq!(hosts[0]["host"], "ssh://ferrio-lab");
+    assert_eq!(hosts[1]["host"], "ssh://root@ferrio-lab");
+    for h in hosts {
+        assert_eq!(h["total_ios"], 64, "{v}");
+    }
+    assert_eq!(v["total"]["io_bytes"], 3 * 256 * 1024);
+
+    // The remote server's allow-list holds under ssh too.
+    let outside = lab.path("outside.bin");
+    let bad = lab.job(
+        "b.fio",
+        &format!(
+            "[b]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n",
+            outside.display()
+        ),
+    );
+    let out = lab.client(&[
+        "--client=ssh://ferrio-lab",
+        &bad,
+        &format!("--ssh-config={}", sshd.config),
+        &command,
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("outside this server's --server-allow list"),
+        "{err}"
+    );
+    assert!(!exists(&outside));
+}
+
+#[test]
+fn a_silent_ssh_host_times_out() {
+    let Some(lab) = Lab::new() else { return };
+    let Some(sshd) = sshd(&lab) else { return };
+    // A remote command that never answers stands for a host gone silent.
+    let out = lab.client(&[
+        "--client=ssh://ferrio-lab",
+        &lab.job("t.fio", "[t]\nioengine=null\nsize=1m\n"),
+        &format!("--ssh-config={}", sshd.config),
+        "--ssh-command=sleep 60",
+        "--client-timeout=1s",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "host ssh://ferrio-lab: timeout: no word from ssh://ferrio-lab for 1.0s (--client-timeout)"
+        ),
+        "{err}"
+    );
+}
