@@ -28,26 +28,33 @@ _ferrio_words='
     --bs_unaligned= --blocksize_unaligned --blocksize_unaligned= --ioengine=
     --iodepth= --hipri --hipri= --sim_lat= --sim_channels= --sim_bw=
     --sim_seed= --sim_ssd --sim_ssd= --sim_capacity= --sim_spare=
-    --sim_prefill= --sim_gc_bw= --hostname= --port= --protocol= --proto=
-    --nodelay= --listen --listen= --pingpong --pingpong= --interface= --ttl=
-    --window_size= --mss= --net_timeout= --iodepth_batch=
-    --iodepth_batch_submit= --iodepth_batch_complete_min=
-    --iodepth_batch_complete= --iodepth_batch_complete_max= --iodepth_low=
-    --fixedbufs --fixedbufs= --registerfiles --registerfiles= --sqthread_poll
-    --sqthread_poll= --sqthread_poll_cpu= --nonvectored= --force_async=
-    --userspace_reap --userspace_reap= --hipri_percentage= --nowait= --mem=
-    --iomem= --iomem_align= --mem_align= --cpus_allowed_policy= --numjobs=
-    --thread --thread= --threads --threads= --group_reporting
-    --group_reporting= --stonewall --stonewall= --wait_for_previous
-    --wait_for_previous= --new_group --new_group= --wait_for= --exitall
-    --exitall= --time_based --time_based= --runtime= --timeout= --ramp_time=
-    --startdelay= --loops= --steadystate= --ss= --steadystate_duration=
-    --ss_dur= --steadystate_ramp_time= --ss_ramp=
-    --steadystate_check_interval= --ss_interval= --rate= --rate_min=
-    --ratemin= --rate_iops= --rate_iops_min= --rate_process= --rate_cycle=
-    --ratecycle= --rate_ignore_thinktime= --thinktime= --thinktime_spin=
+    --sim_prefill= --sim_gc_bw= --sim_stall= --hostname= --port= --protocol=
+    --proto= --nodelay= --listen --listen= --pingpong --pingpong=
+    --interface= --ttl= --window_size= --mss= --net_timeout= --zonemode=
+    --zonesize= --zonecapacity= --zonerange= --zoneskip= --read_beyond_wp=
+    --max_open_zones= --job_max_open_zones= --ignore_zone_limits=
+    --zone_reset_threshold= --zone_reset_frequency= --sim_zonesize=
+    --sim_zonecap= --sim_max_open_zones= --sim_max_active_zones=
+    --sim_conv_zones= --iodepth_batch= --iodepth_batch_submit=
+    --iodepth_batch_complete_min= --iodepth_batch_complete=
+    --iodepth_batch_complete_max= --iodepth_low= --fixedbufs --fixedbufs=
+    --registerfiles --registerfiles= --sqthread_poll --sqthread_poll=
+    --sqthread_poll_cpu= --nonvectored= --force_async= --userspace_reap
+    --userspace_reap= --hipri_percentage= --nowait= --mem= --iomem=
+    --iomem_align= --mem_align= --cpus_allowed_policy= --numjobs= --thread
+    --thread= --threads --threads= --group_reporting --group_reporting=
+    --stonewall --stonewall= --wait_for_previous --wait_for_previous=
+    --new_group --new_group= --wait_for= --exitall --exitall= --time_based
+    --time_based= --runtime= --timeout= --ramp_time= --startdelay= --loops=
+    --steadystate= --ss= --steadystate_duration= --ss_dur=
+    --steadystate_ramp_time= --ss_ramp= --steadystate_check_interval=
+    --ss_interval= --rate= --rate_min= --ratemin= --rate_iops=
+    --rate_iops_min= --rate_process= --rate_cycle= --ratecycle=
+    --rate_ignore_thinktime= --thinktime= --thinktime_spin=
     --thinktime_blocks= --thinktime_blocks_type= --thinktime_iotime=
-    --randrepeat= --allrandrepeat= --randseed= --fio_seeds=
+    --due_lat= --latency_target= --latency_window= --latency_percentile=
+    --latency_run= --max_latency= --flow_id= --flow= --flow_sleep=
+    --flow_watermark= --randrepeat= --allrandrepeat= --randseed= --fio_seeds=
     --file_service_type= --norandommap --norandommap= --random_generator=
     --random_distribution= --percentage_random= --zero_buffers
     --zero_buffers= --refill_buffers --refill_buffers= --scramble_buffers=
@@ -58,8 +65,9 @@ _ferrio_words='
     --cpus_allowed= --nice= --exec_prerun= --exec_postrun= --prio=
     --prioclass= --fadvise_hint= --write_hint= --pre_read= --read_iolog=
     --replay_no_stall= --replay_redirect= --replay_scale= --replay_align=
-    --write_iolog= --write_bw_log= --write_iops_log= --write_lat_log=
-    --write_hist_log= --log_avg_msec= --log_hist_msec= --log_hist_coarseness=
+    --replay_time_scale= --replay_skip= --read_iolog_chunked= --write_iolog=
+    --write_bw_log= --write_iops_log= --write_lat_log= --write_hist_log=
+    --log_avg_msec= --log_hist_msec= --log_hist_coarseness=
     --log_window_value= --log_max_value= --log_offset= --log_prio=
     --log_issue_time= --log_unix_epoch= --per_job_logs= --continue_on_error=
     --ignore_error= --error_dump= --exitall_on_error --exitall_on_error=
@@ -82,25 +90,31 @@ _ferrio_next='
     invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs blocksize
     bsrange blocksize_range bssplit blockalign ba ioengine iodepth sim_lat
     sim_channels sim_bw sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw
-    hostname port protocol proto nodelay interface ttl window_size mss
-    net_timeout iodepth_batch iodepth_batch_submit iodepth_batch_complete_min
-    iodepth_batch_complete iodepth_batch_complete_max iodepth_low
-    sqthread_poll_cpu nonvectored force_async hipri_percentage nowait mem
-    iomem iomem_align mem_align cpus_allowed_policy numjobs wait_for runtime
-    timeout ramp_time startdelay loops steadystate ss steadystate_duration
-    ss_dur steadystate_ramp_time ss_ramp steadystate_check_interval
-    ss_interval rate rate_min ratemin rate_iops rate_iops_min rate_process
-    rate_cycle ratecycle rate_ignore_thinktime thinktime thinktime_spin
-    thinktime_blocks thinktime_blocks_type thinktime_iotime randrepeat
-    allrandrepeat randseed fio_seeds file_service_type random_generator
-    random_distribution percentage_random scramble_buffers buffer_pattern
-    unified_rw_reporting percentile_list clat_percentiles lat_percentiles
-    slat_percentiles disable_lat disable_clat disable_slat gtod_reduce
-    bwavgtime iopsavgtime kb_base unit_base disk_util clocksource
-    cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint
-    write_hint pre_read read_iolog replay_no_stall replay_redirect
-    replay_scale replay_align write_iolog write_bw_log write_iops_log
-    write_lat_log write_hist_log log_avg_msec log_hist_msec
+    sim_stall hostname port protocol proto nodelay interface ttl window_size
+    mss net_timeout zonemode zonesize zonecapacity zonerange zoneskip
+    read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits
+    zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap
+    sim_max_open_zones sim_max_active_zones sim_conv_zones iodepth_batch
+    iodepth_batch_submit iodepth_batch_complete_min iodepth_batch_complete
+    iodepth_batch_complete_max iodepth_low sqthread_poll_cpu nonvectored
+    force_async hipri_percentage nowait mem iomem iomem_align mem_align
+    cpus_allowed_policy numjobs wait_for runtime timeout ramp_time startdelay
+    loops steadystate ss steadystate_duration ss_dur steadystate_ramp_time
+    ss_ramp steadystate_check_interval ss_interval rate rate_min ratemin
+    rate_iops rate_iops_min rate_process rate_cycle ratecycle
+    rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks
+    thinktime_blocks_type thinktime_iotime due_lat latency_target
+    latency_window latency_percentile latency_run max_latency flow_id flow
+    flow_sleep flow_watermark randrepeat allrandrepeat randseed fio_seeds
+    file_service_type random_generator random_distribution percentage_random
+    scramble_buffers buffer_pattern unified_rw_reporting percentile_list
+    clat_percentiles lat_percentiles slat_percentiles disable_lat
+    disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base
+    unit_base disk_util clocksource cpus_allowed nice exec_prerun
+    exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog
+    replay_no_stall replay_redirect replay_scale replay_align
+    replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log
+    write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec
     log_hist_coarseness log_window_value log_max_value log_offset log_prio
     log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error
     error_dump create_serialize create_fsync unique_filename softrandommap
@@ -133,7 +147,7 @@ _ferrio_values() {
         output) _ferrio_paths -f ;;
         terse-version) _ferrio_reply '2 3 4 5' ;;
         eta) _ferrio_reply 'auto always never' ;;
-        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment number_ios fill_device direct buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer rwmixread rwmixwrite bs bsrange bssplit blockalign bs_unaligned ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align cpus_allowed_policy numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution percentage_random zero_buffers refill_buffers scramble_buffers buffer_pattern unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error error_dump exitall_on_error create_serialize create_fsync unique_filename softrandommap atomic block_error_percentiles bs_is_seq_rand buffer_compress_chunk buffer_compress_percentage cgroup cgroup_nodelete cgroup_weight cpumask dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage disable_bw_measurement do_verify exit_what experimental_verify file_append flow flow_id flow_sleep gid gtod_cpu ignore_zone_limits io_submit_mode ioscheduler job_max_open_zones latency_percentile latency_run latency_target latency_window lockfile lockmem log_alternate_epoch log_alternate_epoch_clock_id log_compression log_compression_cpus log_entries log_store_compressed max_latency max_open_zones merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars numa_cpu_nodes numa_mem_policy offset_align opendir openfiles profile read_beyond_wp read_iolog_chunked replay_skip replay_time_scale serialize_overlap significant_figures stats sync_file_range trim_backlog trim_backlog_batch trim_percentage trim_verify_zero uid unlink_each_loop verify verify_async verify_backlog verify_backlog_batch verify_dump verify_fatal verify_interval verify_offset verify_only verify_pattern verify_state_load verify_state_save write_barrier zone_reset_frequency zone_reset_threshold zonecapacity zonemode zonerange zonesize zoneskip cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit uncached cmd_type thp' ;;
+        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment number_ios fill_device direct buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer rwmixread rwmixwrite bs bsrange bssplit blockalign bs_unaligned ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout zonemode zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align cpus_allowed_policy numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime due_lat latency_target latency_window latency_percentile latency_run max_latency flow_id flow flow_sleep flow_watermark randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution percentage_random zero_buffers refill_buffers scramble_buffers buffer_pattern unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error error_dump exitall_on_error create_serialize create_fsync unique_filename softrandommap atomic block_error_percentiles bs_is_seq_rand buffer_compress_chunk buffer_compress_percentage cgroup cgroup_nodelete cgroup_weight cpumask dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage disable_bw_measurement do_verify exit_what experimental_verify file_append gid gtod_cpu io_submit_mode ioscheduler lockfile lockmem log_alternate_epoch log_alternate_epoch_clock_id log_compression log_compression_cpus log_entries log_store_compressed merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars numa_cpu_nodes numa_mem_policy offset_align opendir openfiles profile serialize_overlap significant_figures stats sync_file_range trim_backlog trim_backlog_batch trim_percentage trim_verify_zero uid unlink_each_loop verify verify_async verify_backlog verify_backlog_batch verify_dump verify_fatal verify_interval verify_offset verify_only verify_pattern verify_state_load verify_state_save write_barrier cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit uncached cmd_type thp' ;;
         debug) _ferrio_reply 'process file io mem blktrace verify random parse diskutil job mutex profile time net rate compress steadystate helperthread zbd all help' ;;
         idle-prof) _ferrio_reply 'system percpu calibrate' ;;
         install-extras) _ferrio_paths -d ;;
@@ -163,6 +177,9 @@ _ferrio_values() {
         nodelay) _ferrio_reply '0 1' ;;
         listen) _ferrio_reply '0 1' ;;
         pingpong) _ferrio_reply '0 1' ;;
+        zonemode) _ferrio_reply 'none strided zbd' ;;
+        read_beyond_wp) _ferrio_reply '0 1' ;;
+        ignore_zone_limits) _ferrio_reply '0 1' ;;
         fixedbufs) _ferrio_reply '0 1' ;;
         registerfiles) _ferrio_reply '0 1' ;;
         sqthread_poll) _ferrio_reply '0 1' ;;
@@ -181,6 +198,8 @@ _ferrio_values() {
         rate_process) _ferrio_reply 'linear poisson' ;;
         rate_ignore_thinktime) _ferrio_reply '0 1' ;;
         thinktime_blocks_type) _ferrio_reply 'complete issue' ;;
+        due_lat) _ferrio_reply '0 1' ;;
+        latency_run) _ferrio_reply '0 1' ;;
         randrepeat|allrandrepeat) _ferrio_reply '0 1' ;;
         fio_seeds) _ferrio_reply 'latest 3.33' ;;
         file_service_type) _ferrio_reply 'roundrobin sequential random zipf pareto normal' ;;
@@ -207,6 +226,7 @@ _ferrio_values() {
         write_hint) _ferrio_reply 'none short medium long extreme' ;;
         pre_read) _ferrio_reply '0 1' ;;
         replay_no_stall) _ferrio_reply '0 1' ;;
+        read_iolog_chunked) _ferrio_reply '0 1' ;;
         log_window_value|log_max_value) _ferrio_reply 'avg 0 max 1 both 2' ;;
         log_offset) _ferrio_reply '0 1' ;;
         log_prio) _ferrio_reply '0 1' ;;

@@ -203,53 +203,87 @@ fn lat_minus_clat_and_clat_percentiles_are_fios() {
         // Asynchronous completions depend on when the reaping thread runs, which other
         // load on a 2-core machine disturbs most: one more round each for those.
         let rounds = if extra.is_empty() { 2 } else { 3 };
-        let (f, o) = best_of_both(&args, dir, rounds);
-        let what = format!(
-            "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} \
-             IOPS {:.0}; fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} IOPS {:.0}",
-            o.lat_minus_clat,
-            o.median_gap,
-            o.p50,
-            o.p99,
-            o.p999,
-            o.iops,
-            f.lat_minus_clat,
-            f.median_gap,
-            f.p50,
-            f.p99,
-            f.p999,
-            f.iops
-        );
-        eprintln!("{what}");
-        // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
-        // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
-        // The typical gap is what fio's is, plus what an unoptimised test build
-        // spends scrambling a buffer; the mean may only not be grossly above.
-        // (For asynchronous engines the gap is slat, which holds ferrio's own,
-        // unoptimised in a test build, submission code.)
-        let slack = if extra.is_empty() { 1_000.0 } else { 3_000.0 };
-        assert!(
+        // A defect (ferrio's own work inside a latency) shows in every measurement; a
+        // burst of load from elsewhere shows in some. So a job passes when one of up
+        // to three measurements meets every bound, and fails when none does.
+        let mut failures = Vec::new();
+        for _ in 0..3 {
+            let (f, o) = best_of_both(&args, dir, rounds);
+            match within_bounds(engine, rw, &f, &o, extra.is_empty()) {
+                Ok(what) => {
+                    eprintln!("{what}");
+                    failures.clear();
+                    break;
+                }
+                Err(why) => {
+                    eprintln!("{why}");
+                    failures.push(why);
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
+/// Whether ferrio's timing `o` is within the bounds of fio's `f` on the same job:
+/// Ok(summary) or Err(summary with the bound it broke).
+fn within_bounds(
+    engine: &str,
+    rw: &str,
+    f: &Timing,
+    o: &Timing,
+    synchronous: bool,
+) -> Result<String, String> {
+    let what = format!(
+        "{engine} {rw}: ferrio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} \
+         IOPS {:.0}; fio lat-clat {:.0} ns (medians {}) p50 {} p99 {} p99.9 {} IOPS {:.0}",
+        o.lat_minus_clat,
+        o.median_gap,
+        o.p50,
+        o.p99,
+        o.p999,
+        o.iops,
+        f.lat_minus_clat,
+        f.median_gap,
+        f.p50,
+        f.p99,
+        f.p999,
+        f.iops
+    );
+    // Before issue 13, psync randwrite showed lat - clat of ~3.8 us against fio's
+    // ~60 ns (release build): every I/O carried the previous one's bookkeeping.
+    // The typical gap is what fio's is, plus what an unoptimised test build
+    // spends scrambling a buffer; the mean may only not be grossly above.
+    // (For asynchronous engines the gap is slat, which holds ferrio's own,
+    // unoptimised in a test build, submission code.)
+    let slack = if synchronous { 1_000.0 } else { 3_000.0 };
+    // With iodepth > 1 a completion waits until the loop comes round to reap it, so
+    // clat scales with the loop's own speed (Little's law: depth / IOPS). The test
+    // runs an unoptimised ferrio against a release fio, so the percentiles are
+    // compared per unit of throughput there; a synchronous I/O's clat is the system
+    // call alone and is compared as it is.
+    let scale = if synchronous {
+        1.0
+    } else {
+        (f.iops / o.iops).max(1.0)
+    };
+    let bounds = [
+        (
+            "median lat-clat",
             o.median_gap <= 2.0 * f.median_gap.max(0.0) + slack,
-            "{what}"
-        );
-        assert!(
+        ),
+        (
+            "mean lat-clat",
             o.lat_minus_clat <= 2.0 * f.lat_minus_clat.max(0.0) + 5_000.0,
-            "{what}"
-        );
-        // With iodepth > 1 a completion waits until the loop comes round to reap it, so
-        // clat scales with the loop's own speed (Little's law: depth / IOPS). The test
-        // runs an unoptimised ferrio against a release fio, so the percentiles are
-        // compared per unit of throughput there; a synchronous I/O's clat is the system
-        // call alone and is compared as it is.
-        let scale = if extra.is_empty() {
-            1.0
-        } else {
-            (f.iops / o.iops).max(1.0)
-        };
-        assert!(o.p50 <= 2.0 * f.p50 * scale + 2_000.0, "{what}");
-        assert!(o.p99 <= 3.0 * f.p99 * scale + 20_000.0, "{what}");
+        ),
+        ("clat p50", o.p50 <= 2.0 * f.p50 * scale + 2_000.0),
+        ("clat p99", o.p99 <= 3.0 * f.p99 * scale + 20_000.0),
         // The tail is where a shared machine disturbs most: only a gross excess.
-        assert!(o.p999 <= 5.0 * f.p999 * scale + 100_000.0, "{what}");
+        ("clat p99.9", o.p999 <= 5.0 * f.p999 * scale + 100_000.0),
+    ];
+    match bounds.iter().find(|(_, ok)| !ok) {
+        None => Ok(what),
+        Some((name, _)) => Err(format!("{what}: {name} out of bounds")),
     }
 }
 

@@ -137,11 +137,23 @@ fn a_paced_file_job_does_what_fio_does() {
     let ours = run_json(&r);
     assert_eq!(dir_counts(&ours, "read"), dir_counts(&fio, "read"));
     assert_eq!(dir_counts(&ours, "read"), (2 << 20, 512));
-    // 512 I/Os at 1000 IOPS: both take about 0.511 s.
-    for (who, v) in [("fio", &fio), ("ferrio", &ours)] {
-        let iops = read(v)["iops"].as_f64().unwrap();
-        assert!((iops / 1000.0 - 1.0).abs() < 0.04, "{who}: {iops} IOPS");
-    }
+    // 512 I/Os at 1000 IOPS: both take about 0.511 s. A rate limiter never runs
+    // fast, whatever the load; it may fall behind when the machine is busy, as fio
+    // does then (seen: 842 IOPS), so ferrio must be within 4 % of the rate, or at
+    // most 2 points further from it than fio was on the same machine just before.
+    let iops = |v: &serde_json::Value| read(v)["iops"].as_f64().unwrap();
+    let off = |v: &serde_json::Value| (iops(v) / 1000.0 - 1.0).abs();
+    assert!(
+        iops(&ours) < 1040.0,
+        "ferrio ran above its rate: {}",
+        iops(&ours)
+    );
+    assert!(
+        off(&ours) < 0.04 || off(&ours) <= off(&fio) + 0.02,
+        "ferrio {} IOPS, fio {} IOPS, for rate_iops=1000",
+        iops(&ours),
+        iops(&fio)
+    );
 }
 
 fn refused(args: &[&str]) -> String {
@@ -184,11 +196,14 @@ fn bad_pacing_options_are_refused_as_fio_does() {
         "--ioengine=null",
         "--size=1m",
         "--latency_target=1ms",
+        "--latency_percentile=101",
     ]);
     assert!(
-        e.contains("'latency_target' is not supported by ferrio yet"),
+        e.contains("latency_percentile") && e.contains("from 0 to 100"),
         "{e}"
     );
+    let e = refused(&["--name=p", "--ioengine=null", "--size=1m", "--flow=1001"]);
+    assert!(e.contains("'flow'") && e.contains("out of range"), "{e}");
 }
 
 #[test]
@@ -219,4 +234,49 @@ fn a_missed_rate_min_stops_the_job_with_fios_message() {
         "{all}"
     );
     assert_eq!(out.status.code(), Some(1), "{all}");
+}
+
+/// The latency-target line and JSON keys are fio's: a null job shorter than its
+/// latency_window never judges a window, so both stay at depth 1.
+#[test]
+fn the_latency_target_line_and_keys_match_fio() {
+    if !have_fio() {
+        return;
+    }
+    let args = [
+        "--name=t",
+        "--ioengine=null",
+        "--size=16m",
+        "--iodepth=16",
+        "--latency_target=10ms",
+        "--latency_window=20s",
+        "--latency_percentile=99.5",
+    ];
+    let keys = [
+        "latency_depth",
+        "latency_target",
+        "latency_window",
+        "latency_percentile",
+    ];
+    let (ours, fio) = (run_json(&args), fio_json(&args));
+    for k in keys {
+        assert_eq!(ours["jobs"][0][k], fio["jobs"][0][k], "{k}");
+    }
+    assert_eq!(ours["jobs"][0]["latency_target"].as_u64(), Some(10_000_000));
+    let line = |out: &[u8]| {
+        String::from_utf8_lossy(out)
+            .lines()
+            .find(|l| l.contains("latency   :"))
+            .map(str::to_string)
+    };
+    let ours = line(&run_ok(&args).stdout);
+    let fio = std::process::Command::new("fio")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(ours, line(&fio.stdout));
+    assert_eq!(
+        ours.as_deref(),
+        Some("     latency   : target=10000000, window=20000000, percentile=99.50%, depth=1")
+    );
 }

@@ -17,6 +17,7 @@ mod posixaio;
 pub mod registry;
 pub mod sim;
 mod sync;
+pub mod zone;
 
 use ferrio_config::ext::{EngineTuning, SimSpec};
 use std::io;
@@ -130,6 +131,10 @@ pub trait IoEngine: Send {
         _done: &mut Vec<usize>,
     ) -> io::Result<()> {
         Ok(())
+    }
+    /// The zoned device behind the engine, if it is one (docs/zones.md).
+    fn zoned(&mut self) -> Option<&mut dyn zone::ZonedDevice> {
+        None
     }
 }
 

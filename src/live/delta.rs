@@ -34,6 +34,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
             slat: a.slat.delta(&b.slat),
             clat: a.clat.delta(&b.clat),
             lat: a.lat.delta(&b.lat),
+            due_lat: a.due_lat.delta(&b.due_lat),
             bw_samples: Default::default(),
             iops_samples: Default::default(),
         }
@@ -44,6 +45,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
         sync_ios: now.sync_ios.saturating_sub(then.sync_ios),
         // The running error count, not a difference.
         errors: now.errors,
+        latency_depth: now.latency_depth,
         sync_lat: now.sync_lat.delta(&then.sync_lat),
         lat_buckets: LatencyBuckets {
             ns: sub(&now.lat_buckets.ns, &then.lat_buckets.ns),

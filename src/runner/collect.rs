@@ -54,6 +54,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         slat: s.dir[d].slat.clone(),
         clat: s.dir[d].clat.clone(),
         lat: s.dir[d].lat.clone(),
+        due_lat: s.dir[d].due_lat.clone(),
         bw_samples: s.dir[d].bw_samples.clone(),
         iops_samples: s.dir[d].iops_samples.clone(),
         bw_agg_pct: 0.0,
@@ -87,13 +88,21 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         slat_percentiles: spec.slat_percentiles,
         kb_base: spec.kb_base,
         unit_base: spec.unit_base,
-        iodepth: spec.iodepth,
+        iodepth: if spec.pacing.latency_target_ns > 0 {
+            s.latency_depth
+        } else {
+            spec.iodepth
+        },
+        latency_target_ns: spec.pacing.latency_target_ns,
+        latency_window_us: spec.pacing.latency_window_us,
+        latency_percentile: Some(spec.pacing.latency_percentile),
         unified: match spec.unified_rw_reporting {
             ferrio_config::UnifiedRw::None => Unified::None,
             ferrio_config::UnifiedRw::Mixed => Unified::Mixed,
             ferrio_config::UnifiedRw::Both => Unified::Both,
         },
         steadystate: None,
+        zone_resets: r.zone_resets,
         errors: spec.errors.continues().then_some(ErrorTotals {
             total: s.errors.total,
             first_error: s.errors.first,
@@ -134,6 +143,7 @@ fn merge_into(dst: &mut Acc, src: Acc) {
         d.errors = s.errors;
     }
     d.nr_threads += s.nr_threads;
+    d.zone_resets += s.zone_resets;
     d.job_runtime_ms += s.job_runtime_ms;
     d.ctx += s.ctx;
     d.majf += s.majf;

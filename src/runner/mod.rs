@@ -20,6 +20,7 @@ pub mod replay;
 pub mod resources;
 pub mod steadystate;
 pub mod worker;
+pub mod zones;
 
 use ferrio_clock::Clock;
 use observer::ObserverFactory;

@@ -15,10 +15,12 @@ use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
 use super::replay::IoLog;
+use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
 use ferrio_config::{
-    BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator, RwKind, RwSequencer,
+    ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator,
+    RwKind, RwSequencer,
 };
 use std::sync::Arc;
 
@@ -175,6 +177,10 @@ pub struct Pattern {
     iolog: Option<IoLogWriter>,
     /// read_iolog: the I/Os to hand out, and the next one.
     replay: Option<(Arc<IoLog>, usize)>,
+    /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
+    strided: Option<Strided>,
+    /// zonemode=zbd: its hooks into generation (src/runner/zones/).
+    pub zbd: Option<GenHooks>,
 }
 
 impl Pattern {
@@ -215,10 +221,13 @@ impl Pattern {
             && aligned_like_bs
             && spec.random_generator != RandomGenerator::Lfsr;
         let use_lfsr = random && spec.random_generator == RandomGenerator::Lfsr;
+        let z = &spec.zones;
+        let strided = (z.mode == ZoneMode::Strided && regions.len() == 1)
+            .then(|| Strided::new(z.size, z.range, z.skip, regions[0].len));
         let files = regions
             .iter()
             .map(|&region| {
-                let blocks = region.len / map_block;
+                let blocks = strided.as_ref().map_or(region.len, |s| s.range()) / map_block;
                 FileCursor {
                     region,
                     seq_pos: [0; 3],
@@ -276,6 +285,8 @@ impl Pattern {
             rng,
             iolog: None,
             replay: None,
+            strided,
+            zbd: None,
         };
         p.seed_models(spec, &vec![String::new(); regions.len()]);
         p
@@ -372,8 +383,9 @@ impl Pattern {
     /// fio's fio_file_reset.
     fn reset_file(&mut self, file: usize) {
         let seed = self.seeds.get(Stream::Block);
+        let base = self.strided.as_ref().map_or(0, |s| s.window());
         let f = &mut self.files[file];
-        f.seq_pos = [0; 3];
+        f.seq_pos = [base; 3];
         f.last_start = [None; 3];
         if let Some(m) = &mut f.map {
             m.reset();
@@ -414,7 +426,13 @@ impl Pattern {
         let mut attempts = 0;
         let (file, d, rel, busy_ok) = loop {
             let file = self.pick_file();
-            let d = self.pick_ddir();
+            let as_write = self.zbd.as_ref().is_some_and(|z| z.reads_as_writes);
+            let d = self.pick_ddir().max(usize::from(as_write));
+            if let Some(s) = &mut self.strided {
+                if s.before(&mut self.files[file].seq_pos[d]) {
+                    self.reset_file(file);
+                }
+            }
             match self.pick_offset(file, d) {
                 Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
                 None if attempts < 2 * self.files.len() + 2 => {
@@ -442,8 +460,14 @@ impl Pattern {
             len = len.min(max_len);
         }
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
-        if self.random && !busy_ok {
-            len = self.mark_map(file, d, rel, len);
+        let mark = self.random && !busy_ok;
+        match &mut self.zbd {
+            Some(z) => z.mark = mark.then_some((file, d, rel)),
+            None if mark => len = self.mark_map(file, d, rel, len),
+            None => {}
+        }
+        if let Some(s) = &mut self.strided {
+            s.issued(len);
         }
         let f = &mut self.files[file];
         f.last_start[d] = Some(rel);
@@ -582,7 +606,7 @@ impl Pattern {
             return Some((self.seq_or_random(file, d)?, true));
         }
         let b = self.rand_block_or_wrap(file, d)?;
-        let rel = b * self.align[d];
+        let rel = b * self.align[d] + self.window();
         let len = self.files[file].region.len;
         Some((if rel >= len { 0 } else { rel }, false))
     }
@@ -607,7 +631,7 @@ impl Pattern {
         if f.seq_pos[d] < f.region.len {
             return Some(f.seq_pos[d]);
         }
-        let rel = self.rand_block_or_wrap(file, d)? * self.align[d];
+        let rel = self.rand_block_or_wrap(file, d)? * self.align[d] + self.window();
         Some(if rel >= self.files[file].region.len {
             0
         } else {
@@ -627,7 +651,8 @@ impl Pattern {
 
     /// fio's last_block: how many `ba`-sized blocks a random offset may start at.
     fn last_block(&self, file: usize, d: usize) -> u64 {
-        let mut max = self.files[file].region.len;
+        let strided = self.strided.as_ref().map(|s| s.range());
+        let mut max = strided.unwrap_or(self.files[file].region.len);
         let (minbs, ba) = (self.bs[d].min, self.align[d].max(1));
         if minbs > ba {
             max = max.saturating_sub(minbs - ba);
@@ -688,12 +713,18 @@ impl Pattern {
             return len;
         };
         let nr = len.div_ceil(minbs);
-        let set = m.set_run(rel / minbs, nr);
+        let base = self.strided.as_ref().map_or(0, |s| s.window());
+        let set = m.set_run((rel - base) / minbs, nr);
         if set > 0 && set * minbs < len {
             set * minbs
         } else {
             len
         }
+    }
+
+    /// zonemode=strided: the window's start (0 otherwise).
+    fn window(&self) -> u64 {
+        self.strided.as_ref().map_or(0, |s| s.window())
     }
 
     /// Whether an I/O is owed before the pass can end (the write of a trimwrite pair).
@@ -737,5 +768,6 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
 }
 
 mod files;
+mod hooks;
 #[cfg(test)]
 mod tests;

@@ -42,6 +42,8 @@ pub struct ThreadPlan {
     pub seeds: SeedSet,
     /// read_iolog: the I/Os to replay (the files are the log's).
     pub replay: Option<Arc<IoLog>>,
+    /// flow=: the flow group (flow_id) the thread shares with other jobs.
+    pub flow: Option<Arc<super::pacing::FlowGroup>>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -50,8 +52,17 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
     let mut checked = std::collections::HashSet::new();
+    // flow=: one group per flow_id among the jobs that run together (a stonewall
+    // starts a new set). fio pools a flow_id across the whole run, so a job waits
+    // forever for the weight of one that can only start after it has finished.
+    let mut flows: std::collections::HashMap<(u32, u32), Arc<super::pacing::FlowGroup>> =
+        Default::default();
+    let mut phase = 0u32;
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
+        if spec.stonewall && !out.is_empty() {
+            phase += 1;
+        }
         if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
             groupid += 1;
             jobs_in_group = 0;
@@ -101,10 +112,16 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 seed,
                 seeds,
                 replay,
+                flow: (spec.pacing.flow > 0).then(|| {
+                    let g = flows.entry((spec.pacing.flow_id, phase)).or_default();
+                    g.enlist(spec.pacing.flow as u64);
+                    g.clone()
+                }),
             });
         }
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
+    super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
 }
 
@@ -184,19 +201,12 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// read_iolog's log, parsed (refused without replay_no_stall: timed replay is not
-/// implemented, and replaying at another pace would mislead).
+/// read_iolog's log, parsed (its timing is replayed unless replay_no_stall=1).
 /// The job's directions and block sizes become the log's, as in fio.
 fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
     let Some(path) = &spec.logs.read_iolog else {
         return Ok(None);
     };
-    if !spec.logs.replay_no_stall {
-        return Err(format!(
-            "job '{}': read_iolog={path} replays only with replay_no_stall=1 (timed replay is not supported by ferrio yet) ({})",
-            spec.name, spec.origin
-        ));
-    }
     let log = super::replay::load(path, &spec.logs)?;
     spec.rw.kind = log.rw_kind().ok_or_else(|| {
         format!(

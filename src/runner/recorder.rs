@@ -17,6 +17,10 @@ pub struct DirStats {
     pub slat: LatencyHistogram,
     pub clat: LatencyHistogram,
     pub lat: LatencyHistogram,
+    /// due_lat=1 (ferrio): completion minus the I/O's due time under its rate (its
+    /// start when the direction is not paced). Not a fio statistic: fio measures
+    /// from the start, which hides the time a paced I/O waited behind a slow one.
+    pub due_lat: LatencyHistogram,
     pub bw_samples: SampleStats,
     pub iops_samples: SampleStats,
 }
@@ -35,6 +39,8 @@ pub struct ThreadStats {
     /// Errors counted under continue_on_error (fio's total_err_count, first_error).
     /// Kept across the end of ramp_time (fio counts them per thread, not per stats).
     pub errors: ErrorCount,
+    /// latency_target: the queue depth the search settled on (0: no target).
+    pub latency_depth: u32,
 }
 
 /// What a thread hands back to the reporter.
@@ -49,6 +55,8 @@ pub struct ThreadResult {
     pub end_ns: u64,
     /// Nanoseconds from the thread's first I/O to its end, ramp included (JSON "elapsed").
     pub elapsed_ns: u64,
+    /// zonemode=zbd: zone resets issued (fio's nr_zone_resets).
+    pub zone_resets: u64,
 }
 
 /// fio's error count: every non-fatal error, and the fatal one when

@@ -274,6 +274,7 @@ mod tests {
             seed: 0,
             seeds: crate::random::SeedSet::from_seed(0, 1),
             replay: None,
+            flow: None,
         }
     }
 

@@ -323,4 +323,5 @@ pub struct JobSpec {
     pub lifecycle: crate::ext::LifecycleSpec,
     pub errors: crate::ext::ErrorPolicy,
     pub net: crate::ext::net::NetSpec,
+    pub zones: crate::ext::ZoneSpec,
 }

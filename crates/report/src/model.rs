@@ -89,13 +89,22 @@ pub struct JobReport {
     /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base, as in fio: 0 = auto (bytes), 1 = bits, 8 = bytes).
     pub kb_base: u32,
     pub unit_base: u32,
-    /// The job's iodepth (printed as "latency   : ... depth=N").
+    /// The job's iodepth, or with latency_target the depth its search settled on
+    /// (printed as "latency   : ... depth=N", JSON latency_depth).
     pub iodepth: u32,
+    /// latency_target (ns), latency_window (µs) and latency_percentile, as fio
+    /// prints them beside the depth (0, 0, 100 without a target; None is fio's
+    /// default 100).
+    pub latency_target_ns: u64,
+    pub latency_window_us: u64,
+    pub latency_percentile: Option<f64>,
     /// Steady-state detection results (ss_dur > 0), or None.
     pub steadystate: Option<SteadyStateReport>,
     /// Errors counted under continue_on_error; None when the job does not continue
     /// on any error (fio then prints no `errors` line and no total_err/first_error).
     pub errors: Option<ErrorTotals>,
+    /// zonemode=zbd: zone resets (fio's "; N zone resets" on the write line).
+    pub zone_resets: u64,
     /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
     /// ([`crate::unified::fold_mixed`]).
     pub unified: crate::unified::Unified,
@@ -123,6 +132,9 @@ pub struct DirReport {
     pub slat: LatencyHistogram,
     pub clat: LatencyHistogram,
     pub lat: LatencyHistogram,
+    /// ferrio (due_lat=1): latency from each I/O's due time under its rate
+    /// (coordinated omission), empty unless asked for. Printed after fio's fields.
+    pub due_lat: LatencyHistogram,
     /// Periodic bandwidth samples in KiB/s (fio's bw_log samples, every bw_avg_time ms).
     pub bw_samples: SampleStats,
     /// Periodic IOPS samples.
@@ -144,6 +156,7 @@ impl DirReport {
         self.slat.merge(&other.slat);
         self.clat.merge(&other.clat);
         self.lat.merge(&other.lat);
+        self.due_lat.merge(&other.due_lat);
         self.bw_samples.merge_sum(&other.bw_samples);
         self.iops_samples.merge_sum(&other.iops_samples);
     }

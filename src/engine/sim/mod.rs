@@ -19,6 +19,7 @@ pub mod dist;
 pub mod ftl;
 pub mod queue;
 pub mod time;
+pub mod zoned;
 
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::random::Rng;
@@ -34,6 +35,8 @@ pub struct SimEngine {
     link: Option<queue::Link>,
     channels: queue::Channels,
     ftl: Option<ftl::Ftl>,
+    /// The zoned mode's zones (sim_zonesize=).
+    zones: Option<zoned::Zones>,
     gc_bw: u64,
     /// Commands in flight: (completion ns, submission order, unit index).
     events: BinaryHeap<Reverse<(u64, u64, usize)>>,
@@ -54,7 +57,7 @@ struct Pending {
 
 /// The device capacity the wear model uses: sim_capacity, else the end of the region
 /// the thread addresses (as the runner planned it).
-fn capacity_of(opts: &EngineOptions) -> Result<u64, String> {
+fn capacity_of(opts: &EngineOptions, what: &str) -> Result<u64, String> {
     if opts.sim.capacity > 0 {
         return Ok(opts.sim.capacity);
     }
@@ -63,7 +66,7 @@ fn capacity_of(opts: &EngineOptions) -> Result<u64, String> {
         Ok(end)
     } else {
         Err(format!(
-            "job '{}': sim_ssd=1 needs the device's size: set sim_capacity= or size=",
+            "job '{}': {what} needs the device's size: set sim_capacity= or size=",
             opts.job
         ))
     }
@@ -87,8 +90,19 @@ impl SimEngine {
         let clone = opts.clone as u64;
         let seed = sim.seed ^ clone.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let ftl = if sim.ssd {
-            let cap = capacity_of(opts)?;
+            let cap = capacity_of(opts, "sim_ssd=1")?;
             Some(ftl::Ftl::new(cap, sim.spare_pct, sim.prefill_pct))
+        } else {
+            None
+        };
+        let zones = if sim.zoned.zoned() {
+            let mut cap = capacity_of(opts, "sim_zonesize")?;
+            if sim.capacity == 0 && sim.zoned.size > 0 {
+                // The job's region need not end on a zone: the device ends on the next one.
+                cap = cap.div_ceil(sim.zoned.size) * sim.zoned.size;
+            }
+            let z = zoned::Zones::new(&sim.zoned, cap);
+            Some(z.map_err(|e| format!("job '{}': {e}", opts.job))?)
         } else {
             None
         };
@@ -97,8 +111,12 @@ impl SimEngine {
             lat: std::array::from_fn(|d| dist::ServiceTime::new(&sim.lat[d])),
             rng: std::array::from_fn(|d| Rng::new(seed ^ ((d as u64 + 1) << 56))),
             link: (sim.bw > 0).then(|| queue::Link::new(sim.bw)),
-            channels: queue::Channels::new(sim.channels),
+            channels: match sim.stall {
+                Some((at, dur)) => queue::Channels::new(sim.channels).stalled(at, at + dur),
+                None => queue::Channels::new(sim.channels),
+            },
             ftl,
+            zones,
             gc_bw: sim.gc_bw.max(1),
             events: BinaryHeap::with_capacity(opts.iodepth.max(1) as usize),
             seq: 0,
@@ -141,6 +159,19 @@ impl IoEngine for SimEngine {
             IoOp::Fsync | IoOp::Fdatasync => 0,
             _ => unit.len as i64,
         };
+        // A zoned device checks each command in submission order.
+        if let Some(z) = &mut self.zones {
+            let (off, len) = (unit.offset, unit.len as u64);
+            let r = match unit.op {
+                IoOp::Write => z.write(off, len),
+                IoOp::Read => z.read(off, len),
+                IoOp::Trim => z.trim(off, len),
+                _ => Ok(()),
+            };
+            if let Err(e) = r {
+                unit.result = -(e.raw_os_error().unwrap_or(libc::EIO) as i64);
+            }
+        }
         self.submitted.push(Pending {
             index,
             op: unit.op,
@@ -163,6 +194,12 @@ impl IoEngine for SimEngine {
         self.submitted = batch;
         self.submitted.clear();
         Ok(())
+    }
+
+    fn zoned(&mut self) -> Option<&mut dyn super::zone::ZonedDevice> {
+        self.zones
+            .as_mut()
+            .map(|z| z as &mut dyn super::zone::ZonedDevice)
     }
 
     fn reap(
@@ -313,9 +350,9 @@ mod tests {
             sized: true,
             ..Default::default()
         };
-        assert_eq!(capacity_of(&opts).unwrap(), 3 << 20);
+        assert_eq!(capacity_of(&opts, "").unwrap(), 3 << 20);
         opts.sim.capacity = 1 << 30;
-        assert_eq!(capacity_of(&opts).unwrap(), 1 << 30);
+        assert_eq!(capacity_of(&opts, "").unwrap(), 1 << 30);
         assert!(SimEngine::new(&opts).is_ok());
     }
 }

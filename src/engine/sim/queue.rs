@@ -40,19 +40,34 @@ impl Link {
 #[derive(Debug)]
 pub struct Channels {
     free_at: BinaryHeap<Reverse<u64>>,
+    /// sim_stall: [from, to) in which no service starts.
+    stall: Option<(u64, u64)>,
 }
 
 impl Channels {
     pub fn new(n: u32) -> Channels {
         Channels {
             free_at: (0..n.max(1)).map(|_| Reverse(0)).collect(),
+            stall: None,
         }
+    }
+
+    /// No service starts in `[from, to)` (a stalled device); one due then waits.
+    pub fn stalled(mut self, from: u64, to: u64) -> Channels {
+        self.stall = Some((from, to));
+        self
     }
 
     /// A command arriving at `arrive_ns` needing `service_ns`; returns its completion time.
     pub fn serve(&mut self, arrive_ns: u64, service_ns: u64) -> u64 {
         let mut slot = self.free_at.peek_mut().expect("at least one channel");
-        let done = slot.0.max(arrive_ns) + service_ns;
+        let mut start = slot.0.max(arrive_ns);
+        if let Some((from, to)) = self.stall {
+            if (from..to).contains(&start) {
+                start = to;
+            }
+        }
+        let done = start + service_ns;
         slot.0 = done;
         done
     }
@@ -81,5 +96,14 @@ mod tests {
         assert_eq!(c.serve(0, 10), 20); // waited for a channel
         assert_eq!(c.serve(0, 4), 14);
         assert_eq!(c.serve(100, 1), 101); // idle again
+    }
+
+    #[test]
+    fn nothing_starts_during_a_stall() {
+        let mut c = Channels::new(1).stalled(100, 150);
+        assert_eq!(c.serve(0, 10), 10);
+        assert_eq!(c.serve(95, 10), 105); // started before the stall: served through
+        assert_eq!(c.serve(120, 10), 160); // arrived during it: waits for its end
+        assert_eq!(c.serve(160, 10), 170);
     }
 }

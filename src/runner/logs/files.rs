@@ -64,11 +64,19 @@ pub struct LogFiles {
     pub iops: Option<LogFile>,
     /// slat, clat, lat.
     pub lat: Option<[LogFile; 3]>,
+    /// ferrio (due_lat=1 with write_lat_log): latency from the due time,
+    /// PREFIX_duelat.N.log (a name fio's tools' `*_lat.*` patterns do not take).
+    pub due_lat: Option<LogFile>,
     pub hist: Option<LogFile>,
 }
 
 impl LogFiles {
-    pub fn open(spec: &LogSpec, number: usize, shared: &mut Shared) -> Result<LogFiles, String> {
+    pub fn open(
+        spec: &LogSpec,
+        number: usize,
+        shared: &mut Shared,
+        due_lat: bool,
+    ) -> Result<LogFiles, String> {
         let pj = spec.per_job_logs;
         let mut one = |prefix: &Option<String>, kind: &str| -> Result<Option<LogFile>, String> {
             match prefix {
@@ -86,11 +94,16 @@ impl LogFiles {
             (Some(s), Some(c), Some(l)) => Some([s, c, l]),
             _ => None,
         };
+        let due_lat = match due_lat {
+            true => one(&spec.lat_log, "duelat")?,
+            false => None,
+        };
         let hist = one(&spec.hist_log, "clat_hist")?;
         Ok(LogFiles {
             bw,
             iops,
             lat,
+            due_lat,
             hist,
         })
     }
@@ -101,6 +114,7 @@ impl LogFiles {
             .iter()
             .chain(self.iops.iter())
             .chain(self.lat.iter().flatten())
+            .chain(self.due_lat.iter())
             .chain(self.hist.iter());
         for f in all {
             f.flush();

@@ -61,7 +61,7 @@ impl ObserverFactory for LogFactory {
             .copied()
             .unwrap_or(1);
         let files = match self.shared.lock() {
-            Ok(mut shared) => LogFiles::open(spec, number, &mut shared),
+            Ok(mut shared) => LogFiles::open(spec, number, &mut shared, plan.spec.pacing.due_lat),
             Err(_) => return Vec::new(),
         };
         match files {

@@ -19,8 +19,8 @@ const FLUSH_NS: u64 = 1_000_000_000;
 struct Mark {
     bytes: u64,
     ios: u64,
-    /// slat, clat, lat (kept only with a latency log).
-    lat: Option<Box<[LatencyHistogram; 3]>>,
+    /// slat, clat, lat and due_lat (kept only with a latency log).
+    lat: Option<Box<[LatencyHistogram; 4]>>,
 }
 
 pub struct WindowLogger {
@@ -149,8 +149,15 @@ impl WindowLogger {
                 f.write(&self.line);
             }
             if let (Some(files), Some(prev)) = (&self.files.lat, &self.marks[d].lat) {
-                let now = [&s.slat, &s.clat, &s.lat];
-                for k in 0..3 {
+                let now = [&s.slat, &s.clat, &s.lat, &s.due_lat];
+                for k in 0..4 {
+                    let file = match k {
+                        3 => match &self.files.due_lat {
+                            Some(f) => f,
+                            None => continue,
+                        },
+                        _ => &files[k],
+                    };
                     let w = now[k].delta(&prev[k]);
                     if w.count() == 0 {
                         continue;
@@ -159,7 +166,7 @@ impl WindowLogger {
                     self.line.clear();
                     let v = self.pick(avg, w.max());
                     sample_line(&mut self.line, cols, t, v, w.max(), d, 0, 0, 0);
-                    files[k].write(&self.line);
+                    file.write(&self.line);
                 }
             }
         }
@@ -172,6 +179,7 @@ impl WindowLogger {
                 l[0].clone_from(&s.slat);
                 l[1].clone_from(&s.clat);
                 l[2].clone_from(&s.lat);
+                l[3].clone_from(&s.due_lat);
             }
         }
         self.last_avg = now_ns;
@@ -269,6 +277,14 @@ impl Observer for WindowLogger {
             }
             entry(&mut self.line, &files[1], c.clat_ns);
             entry(&mut self.line, &files[2], c.lat_ns);
+        }
+        if let Some(f) = &self.files.due_lat {
+            entry(
+                &mut self.line,
+                f,
+                c.now_ns
+                    .saturating_sub(c.due_ns.min(c.issue_ns - c.slat_ns)),
+            );
         }
     }
 

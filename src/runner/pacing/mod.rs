@@ -1,6 +1,7 @@
 //! Pacing: when the next I/O may start (rate=, rate_iops=, rate_process=), the
 //! pauses between I/Os (thinktime=), and the minimum-rate check (rate_min=,
-//! rate_iops_min=) — fio's semantics (io_u.c rate_ddir / usec_for_io, backend.c
+//! rate_iops_min=), the queue-depth search for a latency target (latency_target=,
+//! [`LatTarget`]) and flow control across jobs (flow=, [`Flow`]) — fio's semantics (io_u.c rate_ddir / usec_for_io, backend.c
 //! handle_thinktime / check_min_rate), docs/pacing.md.
 //!
 //! The worker asks [`Pacer::due_ns`] for an I/O's scheduled time, empties its queue
@@ -9,10 +10,14 @@
 //! pacing wait. In virtual time (ioengine=sim, clocksource=virtual) a wait moves
 //! the virtual clock instead of sleeping, so a paced run takes no wall time.
 
+mod flow;
+mod latency;
 mod rate;
 mod thinktime;
 mod wait;
 
+pub use flow::{Flow, FlowGroup};
+pub use latency::{LatTarget, Step};
 pub use rate::{MinRate, Rate};
 pub use thinktime::Think;
 pub use wait::Waiter;
@@ -28,6 +33,13 @@ pub struct Pacer {
     /// The direction of the last I/O generated (a think time after it credits the
     /// rate of that direction, rate_ignore_thinktime).
     pub last_dir: usize,
+    /// flow=: the job's place in its flow group.
+    pub flow: Option<Flow>,
+    /// latency_target=: the search runs (its state is in the accounting, which sees
+    /// every completion).
+    pub lat_target: bool,
+    /// Timed iolog replay: when the previous replayed I/O started.
+    pub replay_last_ns: Option<u64>,
 }
 
 impl Pacer {
@@ -40,12 +52,18 @@ impl Pacer {
             think: Think::new(p, begin_ns),
             min_rate: MinRate::new(p, &plan.spec.name, begin_ns),
             last_dir: 0,
+            flow: match (&plan.flow, p.flow) {
+                (Some(g), w) if w > 0 => Some(Flow::join(g.clone(), w as u64, p.flow_sleep_us)),
+                _ => None,
+            },
+            lat_target: p.latency_target_ns > 0,
+            replay_last_ns: None,
         }
     }
 
     /// Nothing to pace: the loop skips every hook.
     pub fn idle(&self) -> bool {
-        self.rate.is_none() && self.think.is_none() && self.min_rate.is_none()
+        self.rate.is_none() && self.think.is_none() && self.min_rate.is_none() && !self.lat_target
     }
 
     /// When an I/O of direction `dir` is due (None: not paced).

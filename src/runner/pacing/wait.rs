@@ -62,6 +62,19 @@ impl Waiter<'_> {
         }
     }
 
+    /// Sleep about `ns` (never spin: another thread is to run meanwhile, so a sleep
+    /// that overshoots is better than a spin that holds the CPU it waits for); in
+    /// virtual time, move the clock by `ns`.
+    pub fn nap(&self, ns: u64) {
+        match self {
+            Waiter::Virtual(h) => h.advance_ns(ns),
+            Waiter::Real(_) if !self.stopped() => {
+                std::thread::sleep(Duration::from_nanos(ns.min(SLICE_NS)))
+            }
+            Waiter::Real(_) => {}
+        }
+    }
+
     fn stopped(&self) -> bool {
         matches!(self, Waiter::Real(Some(stop)) if stop.load(Ordering::Relaxed))
     }

@@ -5,6 +5,7 @@
 use super::units::UnitTimes;
 use crate::engine::{IoOp, IoUnit};
 use crate::runner::observer::{Completion, Observers, Verdict};
+use crate::runner::pacing::LatTarget;
 use crate::runner::recorder::{Recording, Sampler, ThreadStats};
 use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
 use ferrio_config::JobSpec;
@@ -28,6 +29,12 @@ pub struct Accounting {
     lat_shadow: [bool; 3],
     bw_avg_ms: u64,
     iops_avg_ms: u64,
+    /// due_lat=1: record the latency from the due time too (pacing).
+    due_lat: bool,
+    /// max_latency=, per direction (ns; 0: none).
+    max_lat_ns: [u64; 3],
+    /// latency_target=: the queue-depth search, which judges every completion.
+    pub lat_target: Option<LatTarget>,
 }
 
 impl Accounting {
@@ -43,7 +50,7 @@ impl Accounting {
         // lat is recorded as a copy of clat only when nothing reads the statistics
         // during the run (no observers) and both are recorded.
         let shadow = synchronous && rec.lat && rec.clat && observers.next_due_ns == u64::MAX;
-        Accounting {
+        let mut a = Accounting {
             stats: ThreadStats::default(),
             observers,
             sampler: Sampler::new(begin_ns, spec.bw_avg_time_ms, spec.iops_avg_time_ms),
@@ -55,15 +62,26 @@ impl Accounting {
             lat_shadow: [shadow; 3],
             bw_avg_ms: spec.bw_avg_time_ms,
             iops_avg_ms: spec.iops_avg_time_ms,
+            due_lat: spec.pacing.due_lat,
+            max_lat_ns: spec.pacing.max_latency_ns,
+            lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns),
+        };
+        if let Some(t) = &a.lat_target {
+            a.stats.latency_depth = t.qd;
         }
+        a
     }
 
     /// End of ramp_time at `now`: everything measured so far is discarded.
     pub fn reset(&mut self, now: u64) {
         self.stats = ThreadStats {
             errors: self.stats.errors,
+            latency_depth: self.stats.latency_depth,
             ..Default::default()
         };
+        if let Some(t) = &mut self.lat_target {
+            t.reset(now);
+        }
         self.lat_shadow = [self.shadow; 3];
         self.sampler = Sampler::new(now, self.bw_avg_ms, self.iops_avg_ms);
         self.observers.stats_reset(now);
@@ -208,6 +226,17 @@ impl Accounting {
             }
         }
         self.stats.complete(rec, d, bytes, short, clat, lat);
+        if self.due_lat {
+            // PACING: coordinated omission (docs/pacing.md): from the due time.
+            self.stats.dir[d]
+                .due_lat
+                .record(now - t.due_ns.min(t.start_ns));
+        }
+        // PACING: max_latency and latency_target judge the total latency, when it is
+        // measured (as fio).
+        if self.rec.lat && (self.max_lat_ns[d] > 0 || self.lat_target.is_some()) {
+            self.judge_latency(u, d, lat, now, path);
+        }
         if self.observers.per_io {
             self.observers.completed(&Completion {
                 now_ns: now,
@@ -220,6 +249,37 @@ impl Accounting {
                 clat_ns: clat,
                 lat_ns: lat,
             });
+        }
+    }
+
+    /// fio's max_latency and latency_target rules for one completion: a latency over
+    /// max_latency, or over latency_target at depth 1 when every I/O must meet it,
+    /// is an ETIMEDOUT error under the job's error policy.
+    fn judge_latency(&mut self, u: &IoUnit, d: usize, lat: u64, now: u64, path: Option<&Path>) {
+        let mut limit =
+            (self.max_lat_ns[d] > 0 && lat > self.max_lat_ns[d]).then_some(self.max_lat_ns[d]);
+        if let Some(t) = &mut self.lat_target {
+            let ios = self.stats.dir.iter().map(|s| s.total_ios).sum();
+            if let Err(max) = t.completed(lat, now, ios) {
+                limit = limit.or(Some(max));
+            }
+            self.stats.latency_depth = t.qd;
+        }
+        if let Some(max) = limit {
+            let msg = format!(
+                "latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
+                path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
+                op_name(u.op),
+                u.offset,
+                u.len
+            );
+            // fio says it for each one; a fatal one is the job's error (said at the end).
+            let dump = self.policy.error_dump;
+            if self.io_error(u.op, libc::ETIMEDOUT, || msg.clone()) && !dump {
+                eprintln!("ferrio: {msg}");
+            }
+            // The I/O itself completed and is counted: it is no failed I/O.
+            self.stats.dir[d].failed_ios -= 1;
         }
     }
 

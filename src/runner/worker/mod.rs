@@ -56,7 +56,7 @@ pub fn run_thread(
     let mut opts = engine_options(plan, virtual_handle);
     opts.stop = Some(stop.clone());
     let engine = engine::create(&spec.ioengine, opts);
-    let io = match engine
+    let mut io = match engine
         .map_err(|e| (libc::EINVAL, e))
         .and_then(|e| setup::Io::open(plan, e))
     {
@@ -66,18 +66,26 @@ pub fn run_thread(
             return result;
         }
     };
-    // One origin for the job's runtime and its observers' schedules, so a log
-    // window that ends with the runtime is closed by the job's end, not by the
-    // last I/O before it (which would leave a second, empty-length row at the end).
+    // ZONES: zonemode=zbd against the engine's zoned device, or emulated zones.
+    let zbd = match crate::runner::zones::Zbd::setup(plan, io.engine.zoned()) {
+        Ok(z) => z,
+        Err(e) => {
+            result.error = Some((libc::EINVAL, e));
+            return result;
+        }
+    };
     if let Some(cmd) = &spec.lifecycle.exec_prerun {
         if let Err(e) = job_commands::run(&spec.name, When::Prerun, cmd) {
             result.error = Some((libc::EINVAL, format!("job '{}': {e}", spec.name)));
             return result;
         }
     }
+    // One origin for the job's runtime and its observers' schedules, so a log
+    // window that ends with the runtime is closed by the job's end, not by the
+    // last I/O before it (which would leave a second, empty-length row at the end).
     let begin_ns = clock.now_ns();
     let observers = Observers::new(factory.observers(plan, begin_ns));
-    let worker = run::Worker::new(plan, clock, io, observers, begin_ns);
+    let worker = run::Worker::new(plan, clock, io, observers, begin_ns).with_zones(zbd);
     let result = match pace_handle {
         Some(h) => worker.in_virtual_time(h).run(stop),
         None => worker.stoppable(stop).run(stop),

@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 // PACING: the rate wait, think time and minimum-rate check (glue to runner::pacing).
 mod pace;
+// ZONES: zonemode=zbd moves each I/O (glue to runner::zones).
+mod zones;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -56,6 +58,10 @@ pub struct Worker<'a> {
     // PACING
     pacer: crate::runner::pacing::Pacer,
     waiter: crate::runner::pacing::Waiter<'a>,
+    // ZONES: zonemode=zbd, and the writes completed since it last looked.
+    zbd: Option<crate::runner::zones::Zbd>,
+    zoned: bool,
+    zone_done: Vec<(u64, u64)>,
 }
 
 impl<'a> Worker<'a> {
@@ -92,6 +98,9 @@ impl<'a> Worker<'a> {
             // PACING
             pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
             waiter: Default::default(),
+            zbd: None,
+            zoned: false,
+            zone_done: Vec::new(),
             io,
         }
     }
@@ -127,6 +136,11 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.last_read = None;
+            // PACING: flow control across jobs holds this turn back (flow=).
+            if self.pacer.flow.is_some() && self.flow_held() {
+                now = self.clock.now_ns();
+                continue;
+            }
             if !self.step() {
                 break;
             }
@@ -150,8 +164,11 @@ impl<'a> Worker<'a> {
         let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
         // (1) Queue one I/O.
         let again = self.st.busy.is_some() || !self.st.retry.is_empty();
-        if again || (work_left && !self.io.units.free.is_empty()) {
-            let idx = self.next_unit();
+        // PACING: latency_target may cap the depth below the units there are.
+        if again || (work_left && !self.io.units.free.is_empty() && !self.depth_capped()) {
+            let Some(idx) = self.next_unit() else {
+                return false; // ZONES: no zone left to do I/O in
+            };
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
                 Queued::Completed => {
                     let done = self.read_clock();
@@ -241,7 +258,7 @@ impl<'a> Worker<'a> {
     /// than iodepth_low are in flight. An error is recorded and ends the wait.
     fn wait_for_completions(&mut self) {
         let b = self.batching;
-        let full = self.io.units.free.is_empty() || self.st.busy.is_some();
+        let full = self.io.units.free.is_empty() || self.st.busy.is_some() || self.depth_capped();
         if !(full || b.polling) {
             return;
         }
@@ -268,10 +285,10 @@ impl<'a> Worker<'a> {
     /// (as fio stamps start_time at the end of get_io_u), right before the engine
     /// sees it.
     #[inline]
-    fn next_unit(&mut self) -> usize {
+    fn next_unit(&mut self) -> Option<usize> {
         if let Some(idx) = self.st.busy.take() {
             // Retry the unit the engine had no room for; it is already counted.
-            return idx;
+            return Some(idx);
         }
         if let Some(idx) = self.st.retry.pop() {
             // The rest of a short transfer: its start stays (lat covers every part),
@@ -279,7 +296,7 @@ impl<'a> Worker<'a> {
             if self.synchronous {
                 self.io.units.times[idx].issue_ns = self.read_clock();
             }
-            return idx;
+            return Some(idx);
         }
         let idx = self.io.units.free.pop().expect("a free unit");
         if let Some(file) = self.st.sync_due.take() {
@@ -293,12 +310,14 @@ impl<'a> Worker<'a> {
                 start_ns: t,
                 issue_ns: t,
             };
-            return idx;
+            return Some(idx);
         }
         // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
-        let io = self
-            .pattern
-            .next_io(self.lim.pass_bytes - self.st.pass_issued);
+        let left = self.lim.pass_bytes - self.st.pass_issued;
+        let Some(io) = self.next_io(left) else {
+            self.io.units.free.push(idx);
+            return None;
+        };
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
         let due_ns = self.pace(io.op, io.len);
@@ -323,7 +342,7 @@ impl<'a> Worker<'a> {
         };
         self.st
             .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
-        idx
+        Some(idx)
     }
 
     /// Read the clock; the loop's next checks use the latest reading.
@@ -381,6 +400,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn complete(&mut self, idx: usize, now: u64) {
         let u = &self.io.units.io[idx];
+        if self.zoned && u.op == IoOp::Write && u.result >= 0 {
+            self.zone_done.push((u.offset, u.len as u64));
+        }
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
         self.acct
             .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
@@ -567,6 +589,7 @@ impl<'a> Worker<'a> {
             elapsed_ns: end - self.lim.begin_ns,
             ..Default::default()
         };
+        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets); // ZONES
         let observers = std::mem::take(&mut self.acct.observers);
         observers.finish(end, &stats, &mut result);
         // Moved, not cloned: a copy would allocate (and touch) ten more histograms.

@@ -55,6 +55,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         seed: 7,
         seeds: crate::random::SeedSet::from_seed(7, 1),
         replay: None,
+        flow: None,
     }
 }
 

@@ -110,6 +110,7 @@ impl JobSpec {
             logs: Default::default(),
             pacing: Default::default(),
             lifecycle: Default::default(),
+            zones: Default::default(),
             errors: Default::default(),
             net: Default::default(),
         }

@@ -8,6 +8,7 @@
 
 mod defaults;
 mod validate;
+mod zones;
 
 pub use defaults::DEFAULT_PERCENTILES;
 

@@ -542,8 +542,8 @@ fn unknown_unsupported_and_noop() {
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
     assert_eq!(
-        bad(&["flow=1"]),
-        "job 'j': option 'flow' is not supported by ferrio yet (at t.fio:2)"
+        bad(&["lockmem=1m"]),
+        "job 'j': option 'lockmem' is not supported by ferrio yet (at t.fio:2)"
     );
     assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));

@@ -61,5 +61,11 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             return Err(at("filesize must be > 0".into()));
         }
     }
+    if let Err(msg) = super::zones::finish(job) {
+        return Err(ConfigError(format!(
+            "job '{}': {msg} (at {})",
+            job.name, job.origin
+        )));
+    }
     Ok(())
 }

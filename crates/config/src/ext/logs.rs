@@ -53,6 +53,13 @@ pub struct LogSpec {
     pub replay_scale: u64,
     /// replay_align=N: replayed offsets are aligned down to N bytes (0: unchanged).
     pub replay_align: u64,
+    /// replay_time_scale=PCT: timed replay runs at PCT % of the log's rate (100).
+    pub replay_time_scale: u64,
+    /// replay_skip=read,write,trim,sync: entries of these directions are left out
+    /// (bit d for fio's ddir d: 0 read, 1 write, 2 trim, 3 sync).
+    pub replay_skip: u8,
+    /// read_iolog_chunked: accepted; the log is read whole either way.
+    pub read_iolog_chunked: bool,
 }
 
 impl Default for LogSpec {
@@ -76,6 +83,9 @@ impl Default for LogSpec {
             replay_redirect: None,
             replay_scale: 1,
             replay_align: 0,
+            replay_time_scale: 100,
+            replay_skip: 0,
+            read_iolog_chunked: false,
             per_job_logs: true,
         }
     }

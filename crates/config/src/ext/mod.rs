@@ -1,7 +1,7 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection and logging.
+//! detection, logging and zones.
 
 pub mod engine;
 pub mod errors;
@@ -12,6 +12,7 @@ pub mod net;
 pub mod pacing;
 pub mod sim;
 pub mod steadystate;
+pub mod zones;
 
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
@@ -21,3 +22,4 @@ pub use logs::LogSpec;
 pub use pacing::PacingSpec;
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
+pub use zones::{SimZoneSpec, ZoneSpec};

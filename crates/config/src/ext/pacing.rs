@@ -1,7 +1,9 @@
 //! Pacing: rate limits (rate=, rate_iops=, their minimums, rate_process=,
 //! rate_cycle=, rate_ignore_thinktime=) and think time (thinktime=,
-//! thinktime_spin=, thinktime_blocks=, thinktime_blocks_type=). Values are per
-//! direction (read, write, trim) where fio's are; 0 means "no limit".
+//! thinktime_spin=, thinktime_blocks=, thinktime_blocks_type=), the queue-depth
+//! search for a latency target (latency_*), max_latency= and flow control across
+//! jobs (flow*). Values are per direction (read, write, trim) where fio's are; 0
+//! means "no limit".
 
 /// How paced I/Os are spaced (rate_process=).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,7 +26,7 @@ pub enum ThinkBlocks {
 }
 
 /// The job's pacing options.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PacingSpec {
     /// rate=: bytes per second, per direction.
     pub rate: [u64; 3],
@@ -51,6 +53,25 @@ pub struct PacingSpec {
     /// pause (0: off).
     pub thinktime_iotime_us: u64,
     pub blocks_type: ThinkBlocks,
+    /// due_lat= (ferrio): also record each I/O's latency from its due time
+    /// (coordinated omission: a paced I/O issued late still had a schedule).
+    pub due_lat: bool,
+    /// latency_target=: ns (0: no queue-depth search).
+    pub latency_target_ns: u64,
+    /// latency_window=: µs each depth is tried for (0: every step).
+    pub latency_window_us: u64,
+    /// latency_percentile=: share of I/Os (percent) that must meet the target.
+    pub latency_percentile: f64,
+    /// latency_run=: keep searching instead of settling on a depth.
+    pub latency_run: bool,
+    /// max_latency=: ns per direction (0: none); a longer I/O is an ETIMEDOUT error.
+    pub max_latency_ns: [u64; 3],
+    /// flow=: this job's weight in its flow group (0: no flow control).
+    pub flow: u32,
+    /// flow_id=: the flow group.
+    pub flow_id: u32,
+    /// flow_sleep=: µs to sleep when held back by flow control.
+    pub flow_sleep_us: u64,
 }
 
 impl Default for PacingSpec {
@@ -69,6 +90,15 @@ impl Default for PacingSpec {
             thinktime_blocks_set: false,
             thinktime_iotime_us: 0,
             blocks_type: ThinkBlocks::Complete,
+            due_lat: false,
+            latency_target_ns: 0,
+            latency_window_us: 0,
+            latency_percentile: 100.0,
+            latency_run: false,
+            max_latency_ns: [0; 3],
+            flow: 0,
+            flow_id: 0,
+            flow_sleep_us: 0,
         }
     }
 }

@@ -58,6 +58,11 @@ pub struct SimSpec {
     /// Rate at which one channel copies still-valid data during garbage collection,
     /// bytes/s (sim_gc_bw=).
     pub gc_bw: u64,
+    /// The zoned geometry (sim_zonesize= ...; docs/zones.md).
+    pub zoned: crate::ext::zones::SimZoneSpec,
+    /// A stall (sim_stall=AT:FOR): from AT ns after the start, for FOR ns, the device
+    /// starts serving nothing; what would start then waits for the end (None: never).
+    pub stall: Option<(u64, u64)>,
 }
 
 /// Defaults, as the option table documents them.
@@ -84,6 +89,8 @@ impl Default for SimSpec {
             spare_pct: DEFAULT_SPARE_PCT,
             prefill_pct: 0.0,
             gc_bw: DEFAULT_GC_BW,
+            zoned: Default::default(),
+            stall: None,
         }
     }
 }
@@ -114,6 +121,20 @@ pub fn parse_duration_ns(text: &str) -> Result<f64, String> {
         return Err(format!("time '{s}' is too large"));
     }
     Ok(ns)
+}
+
+/// sim_stall=AT:FOR: two durations (µs by default), FOR above 0.
+pub fn parse_stall(text: &str) -> Result<(u64, u64), String> {
+    let (at, dur) = text
+        .split_once(':')
+        .ok_or_else(|| format!("sim_stall takes AT:FOR (e.g. 1s:20ms), not '{text}'"))?;
+    let (at, dur) = (parse_duration_ns(at)?, parse_duration_ns(dur)?);
+    if dur < 1.0 {
+        return Err(format!(
+            "sim_stall: the stall must last at least 1ns ('{text}')"
+        ));
+    }
+    Ok((at.round() as u64, dur.round() as u64))
 }
 
 /// One distribution: `fixed:T` (or just `T`), `uniform:LO:HI`, `normal:MEAN:SD`,

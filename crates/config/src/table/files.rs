@@ -1,6 +1,7 @@
 //! Options: target files, sizes and file handling.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
+use crate::ext::zones::parse_zone_units;
 use crate::spec::{Fallocate, SizeOrPercent};
 use crate::values::{parse_list, parse_range, parse_size_or_percent};
 
@@ -68,6 +69,11 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Total size of I/O region across the job's files (or % of the existing file/device; 0 = unset)",
         |j, c, v| {
+            if let Some(n) = parse_zone_units(v)? {
+                j.zones.units.size = Some(n); // size=2z (resolved with the zone size)
+                return Ok(());
+            }
+            j.zones.units.size = None;
             // fio: size=0 is the same as not setting it.
             j.size = match parse_size_or_percent(v, c.kb_base)? {
                 SizeOrPercent::Bytes(0) => None,
@@ -99,6 +105,11 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Total amount of I/O to do (default: size; 0 = unset)",
         |j, c, v| {
+            if let Some(n) = parse_zone_units(v)? {
+                j.zones.units.io_size = Some(n);
+                return Ok(());
+            }
+            j.zones.units.io_size = None;
             let n = c.size(v)?;
             j.io_size = (n > 0).then_some(n);
             Ok(())
@@ -111,6 +122,11 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Start I/O at this offset in each file (or % of it)",
         |j, c, v| {
+            if let Some(n) = parse_zone_units(v)? {
+                j.zones.units.offset = Some(n);
+                return Ok(());
+            }
+            j.zones.units.offset = None;
             j.offset = match parse_size_or_percent(v, c.kb_base)? {
                 SizeOrPercent::Percent(0.0) => SizeOrPercent::Bytes(0),
                 o => o,
@@ -126,6 +142,11 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Offset added per clone (job number * this)",
         |j, c, v| {
+            if let Some(n) = parse_zone_units(v)? {
+                j.zones.units.offset_increment = Some(n);
+                return Ok(());
+            }
+            j.zones.units.offset_increment = None;
             j.offset_increment = c.size(v)?;
             Ok(())
         },

@@ -13,7 +13,7 @@ fn prefix(v: &str) -> Result<Option<String>, String> {
 }
 
 pub const LOGS: &[OptSpec] = &[
-    opt("read_iolog", K::Str, C::Stats, "Replay the I/Os of an fio iolog (v2 or v3) instead of generating them; needs replay_no_stall=1 (timed replay is not supported yet)", |j, _, v| {
+    opt("read_iolog", K::Str, C::Stats, "Replay the I/Os of an fio iolog (v2 or v3, gzip-compressed when it starts with gzip's magic) instead of generating them, at the log's timing unless replay_no_stall=1", |j, _, v| {
         j.logs.read_iolog = prefix(v)?;
         Ok(())
     }),
@@ -41,6 +41,34 @@ pub const LOGS: &[OptSpec] = &[
             return Err(format!("replay_align={n} is not a power of 2"));
         }
         j.logs.replay_align = n;
+        Ok(())
+    })
+    .def("0"),
+    opt("replay_time_scale", K::Int, C::Stats, "Scale the timing of a replayed iolog: a percentage of the original rate (50: half as fast, 200: twice)", |j, c, v| {
+        let n = c.uint(v)?;
+        if n == 0 {
+            return Err("replay_time_scale must be at least 1".into());
+        }
+        j.logs.replay_time_scale = n;
+        Ok(())
+    })
+    .def("100"),
+    opt("replay_skip", K::Str, C::Stats, "Leave these I/O types out of a replayed iolog: a comma-separated list of read, write, trim, sync", |j, _, v| {
+        let mut mask = 0u8;
+        for part in v.split(',').map(str::trim) {
+            mask |= match part {
+                "read" => 1,
+                "write" => 2,
+                "trim" => 4,
+                "sync" => 8,
+                other => return Err(format!("unknown skip type '{other}' (read, write, trim, sync)")),
+            };
+        }
+        j.logs.replay_skip = mask;
+        Ok(())
+    }),
+    opt("read_iolog_chunked", K::Bool, C::Stats, "Read the iolog in chunks as fio does to save memory (accepted: ferrio reads it whole; the replayed I/Os are the same)", |j, c, v| {
+        j.logs.read_iolog_chunked = c.bool(v)?;
         Ok(())
     })
     .def("0"),

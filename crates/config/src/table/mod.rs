@@ -22,6 +22,7 @@ mod sim;
 mod stats;
 mod steadystate;
 mod unsupported;
+mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
 pub use io::ENGINES_NOT_YET;
@@ -350,6 +351,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::ENGINE)
         .chain(sim::SIM)
         .chain(net::NET_OPTIONS)
+        .chain(zones::ZONES)
         .chain(engine::ENGINE_TUNING)
         .chain(job::JOBS)
         .chain(job::TIME)

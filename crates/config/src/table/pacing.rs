@@ -86,4 +86,63 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
+    opt("due_lat", K::Bool, C::Pacing, "ferrio: also report latency from each I/O's due time under its rate (coordinated omission: a stall shows in every I/O it delayed), as 'due lat' / JSON due_lat_ns", |j, c, v| {
+        j.pacing.due_lat = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("latency_target", K::Time(TimeUnit::Us), C::Pacing, "Ramp to the deepest queue depth that meets this latency (usec by default): fio's search between 1 and iodepth", |j, c, v| {
+        j.pacing.latency_target_ns = c.time(v)?.saturating_mul(1000);
+        Ok(())
+    }),
+    opt("latency_window", K::Time(TimeUnit::Us), C::Pacing, "Time each queue depth of the latency_target search is tried for (usec by default)", |j, c, v| {
+        j.pacing.latency_window_us = c.time(v)?;
+        Ok(())
+    }),
+    opt("latency_percentile", K::FloatList, C::Pacing, "Percentage of I/Os in a latency_window that must be within latency_target", |j, _, v| {
+        let p = crate::values::list::parse_float_list(v)?;
+        match p.as_slice() {
+            [x] if (0.0..=100.0).contains(x) => j.pacing.latency_percentile = *x,
+            _ => return Err(format!("latency_percentile takes one percentage from 0 to 100, not '{v}'")),
+        }
+        Ok(())
+    })
+    .def("100"),
+    opt("latency_run", K::Bool, C::Pacing, "Keep adjusting the queue depth to match latency_target for the whole run", |j, c, v| {
+        j.pacing.latency_run = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("max_latency", K::Time(TimeUnit::Us), C::Pacing, "Maximum tolerated I/O latency (usec by default), per direction: a longer I/O is an error (ETIMEDOUT) unless continue_on_error covers it", |j, c, v| {
+        let mut out = [0; 3];
+        for (slot, part) in out.iter_mut().zip(per_direction(v)?) {
+            if let Some(p) = part {
+                *slot = c.time(p)?.saturating_mul(1000);
+            }
+        }
+        j.pacing.max_latency_ns = out;
+        Ok(())
+    }),
+    opt("flow_id", K::Int, C::Pacing, "The flow index ID to use: jobs with the same flow_id share one flow-control group", |j, c, v| {
+        j.pacing.flow_id = c.u32(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("flow", K::Int, C::Pacing, "Weight for flow control of this job: the jobs of a flow_id group issue I/Os in proportion to their weights", |j, c, v| {
+        j.pacing.flow = c.u32(v)?;
+        Ok(())
+    })
+    .def("0")
+    .range(0, 1000),
+    opt("flow_sleep", K::Int, C::Pacing, "How many microseconds to sleep after being held back by flow control", |j, c, v| {
+        j.pacing.flow_sleep_us = c.uint(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("flow_watermark", K::Int, C::Pacing, "Deprecated in fio (which ignores it with a warning); accepted and ignored the same way", |j, c, v| {
+        c.uint(v)?;
+        j.warnings
+            .push("option flow_watermark is deprecated (fio ignores it too)".into());
+        Ok(())
+    }),
 ];

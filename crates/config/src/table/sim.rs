@@ -1,7 +1,7 @@
 //! Options of the simulated device (ioengine=sim); docs/sim.md explains the model.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::ext::sim::{parse_lat, parse_percent};
+use crate::ext::sim::{parse_lat, parse_percent, parse_stall};
 
 pub const SIM: &[OptSpec] = &[
     opt(
@@ -115,5 +115,16 @@ pub const SIM: &[OptSpec] = &[
         },
     )
     .def("160m")
+    .private_to(&["sim"]),
+    opt(
+        "sim_stall",
+        K::Str,
+        C::Engine,
+        "sim: the device stalls once: AT:FOR (e.g. 1s:20ms, us by default) after the job's start it starts serving nothing for FOR; commands wait for the end",
+        |j, _, v| {
+            j.sim.stall = Some(parse_stall(v)?);
+            Ok(())
+        },
+    )
     .private_to(&["sim"]),
 ];

@@ -73,6 +73,10 @@ pub fn ddir_object(job: &JobReport, d: &DirReport, group: Option<&GroupDir>, plu
         .float("iops_mean", io.mean())
         .float("iops_stddev", io.stddev())
         .int("iops_samples", io.samples());
+    // ferrio's own key, after all of fio's (due_lat=1, docs/pacing.md).
+    if d.due_lat.count() > 0 {
+        o.obj("due_lat_ns", lat_object(&d.due_lat, true, list, plus));
+    }
     o
 }
 

@@ -116,12 +116,15 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
             .int("first_error", e.first_error);
     }
     // fio prints the latency-target block whenever the job's queue depth is
-    // non-zero; ferrio has no latency_target support, so fio's defaults follow.
+    // non-zero (the depth the latency_target search settled on, when it ran).
     if job.iodepth != 0 {
         o.int("latency_depth", job.iodepth)
-            .int("latency_target", 0u64)
-            .float("latency_percentile", 100.0)
-            .int("latency_window", 0u64);
+            .int("latency_target", job.latency_target_ns)
+            .float(
+                "latency_percentile",
+                job.latency_percentile.unwrap_or(100.0),
+            )
+            .int("latency_window", job.latency_window_us);
     }
     if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
         o.str("desc", desc);

@@ -20,9 +20,9 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let bw = (1000 * d.io_bytes as u128 / runt) as u64;
     let iops = (1000 * d.total_ios as u128 / runt) as u64;
     let post = if ddir == DDIR_WRITE && job.unified != crate::unified::Unified::Mixed {
-        "; 0 zone resets"
+        format!("; {} zone resets", job.zone_resets)
     } else {
-        ""
+        String::new()
     };
     let mut out = format!(
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}\n",
@@ -47,6 +47,11 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     }
     if job.lat_percentiles {
         out.push_str(&percentiles::table(&d.lat, &list, "lat"));
+    }
+    // ferrio (due_lat=1): latency from the due time, after fio's lines.
+    if d.due_lat.count() > 0 {
+        out.push_str(&lat_line("due lat", &d.due_lat));
+        out.push_str(&percentiles::table(&d.due_lat, &list, "due lat"));
     }
     out.push_str(&bw_line(&d.bw_samples, d.bw_agg_pct, kb_base));
     out.push_str(&iops_line(&d.iops_samples));

@@ -51,7 +51,10 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
     }
     if job.iodepth != 0 {
         out.push_str(&format!(
-            "     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
+            "     latency   : target={}, window={}, percentile={:.2}%, depth={}\n",
+            job.latency_target_ns,
+            job.latency_window_us,
+            job.latency_percentile.unwrap_or(100.0),
             job.iodepth
         ));
     }

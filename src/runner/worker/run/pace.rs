@@ -1,13 +1,14 @@
 //! The worker's pacing glue (the rules live in `runner::pacing`): the rate wait
-//! before an I/O's start is stamped, and after each step the think time and the
-//! minimum-rate check. Both waits first empty the queue, as fio's io_u_quiesce:
+//! before an I/O's start is stamped, after each step the think time, the
+//! minimum-rate check and the latency-target search (which caps the queue depth),
+//! and before each step flow control across jobs. Both waits first empty the queue, as fio's io_u_quiesce:
 //! a paced I/O then never queues behind the ones before it, so its latency is the
 //! device's alone.
 
 use super::super::account::ddir_of;
 use super::Worker;
 use crate::engine::IoOp;
-use crate::runner::pacing::Waiter;
+use crate::runner::pacing::{Step, Waiter};
 use ferrio_clock::VirtualHandle;
 use std::sync::atomic::AtomicBool;
 
@@ -31,14 +32,43 @@ impl<'a> Worker<'a> {
     pub(super) fn pace(&mut self, op: IoOp, len: u64) -> Option<u64> {
         let d = ddir_of(op);
         self.pacer.last_dir = d;
-        let due = self.pacer.due_ns(d)?;
-        self.pacer.issued(d, len);
+        let rated = self.pacer.due_ns(d);
+        if rated.is_some() {
+            self.pacer.issued(d, len);
+        }
+        let replayed = self.replay_due();
+        let Some(due) = rated.max(replayed) else {
+            if self.plan.replay.is_some() {
+                // An entry without a gap still starts the next one's.
+                self.pacer.replay_last_ns = Some(self.clock.now_ns());
+            }
+            return None;
+        };
         let clock = self.clock;
         if due > clock.now_ns() {
             self.quiesce();
             self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
         }
+        if self.plan.replay.is_some() {
+            self.pacer.replay_last_ns = Some(clock.now_ns());
+        }
         Some(due)
+    }
+
+    /// Timed iolog replay (fio's iolog_delay): the I/O just generated is due its
+    /// logged gap after the previous one started, and not before a v2 wait's time.
+    fn replay_due(&self) -> Option<u64> {
+        let (delay_us, at_ms) = self.pattern.replay_timing()?;
+        let after = self
+            .pacer
+            .replay_last_ns
+            .map(|t| t.saturating_add(delay_us.saturating_mul(1000)));
+        let at = at_ms.map(|ms| {
+            self.lim
+                .begin_ns
+                .saturating_add(ms.saturating_mul(1_000_000))
+        });
+        after.max(at)
     }
 
     /// After a step: a think time when one is due, then the rate_min check. False
@@ -71,6 +101,9 @@ impl<'a> Worker<'a> {
                 self.last_read = Some(now);
             }
         }
+        if self.acct.lat_target.is_some() && !self.st.ramping && !self.latency_target_step() {
+            return false;
+        }
         if let (Some(m), false) = (&mut self.pacer.min_rate, self.st.ramping) {
             let now = self.last_read.unwrap_or_else(|| clock.now_ns());
             let dirs = &self.acct.stats.dir;
@@ -79,6 +112,69 @@ impl<'a> Worker<'a> {
                 self.acct.error = Some((libc::EIO, msg));
                 return false;
             }
+        }
+        true
+    }
+
+    /// latency_target: empty the queue after a ramp-down, judge the window when it
+    /// is over, restart the statistics for the final window at the depth found, and
+    /// end the job when that window met the target (false).
+    fn latency_target_step(&mut self) -> bool {
+        if self.acct.lat_target.as_ref().is_some_and(|t| t.quiesce) {
+            self.quiesce();
+        }
+        let now = self.last_read.unwrap_or_else(|| self.clock.now_ns());
+        let ios = self.acct.stats.dir.iter().map(|s| s.total_ios).sum();
+        let Some(t) = &mut self.acct.lat_target else {
+            return true;
+        };
+        t.quiesce = false;
+        let step = t.check(now, ios);
+        self.acct.stats.latency_depth = t.qd;
+        match step {
+            Step::Go => true,
+            Step::Done => false,
+            Step::FinalRun => {
+                // fio: quiesce, then reset every statistic; the job's result is this
+                // last window's.
+                self.quiesce();
+                let now = self.clock.now_ns();
+                self.acct.reset(now);
+                self.stats_start_ns = now;
+                self.last_read = Some(now);
+                true
+            }
+        }
+    }
+
+    /// latency_target caps the queue depth at the search's current depth (fio's
+    /// queue_full).
+    #[inline]
+    pub(super) fn depth_capped(&self) -> bool {
+        self.acct
+            .lat_target
+            .as_ref()
+            .is_some_and(|t| self.st.inflight >= t.qd as usize)
+    }
+
+    /// flow=: this turn is held back (fio's flow_threshold_exceeded). With
+    /// flow_sleep the queue is emptied and the job sleeps; without, it yields the
+    /// CPU to the jobs it waits for.
+    pub(super) fn flow_held(&mut self) -> bool {
+        let Some(flow) = &mut self.pacer.flow else {
+            return false;
+        };
+        if !flow.held() {
+            return false;
+        }
+        let sleep = flow.sleep_ns;
+        if sleep > 0 {
+            // fio usleeps: the jobs it waits for need the CPU more than an exact wake-up.
+            self.quiesce();
+            let left = self.lim.deadline_ns.saturating_sub(self.clock.now_ns());
+            self.waiter.nap(sleep.min(left).max(1));
+        } else {
+            std::thread::yield_now();
         }
         true
     }

@@ -1,0 +1,63 @@
+//! Zone options across the job (fio's init.c checks and
+//! zbd_recalc_options_with_zone_granularity): zonemode/zonesize agreement, the
+//! strided defaults, and values given in zones (`size=2z`) turned into bytes.
+
+use crate::ext::zones::ZoneMode;
+use crate::spec::{JobSpec, SizeOrPercent};
+
+pub fn finish(job: &mut JobSpec) -> Result<(), String> {
+    let z = &mut job.zones;
+    match z.mode {
+        ZoneMode::None if z.size > 0 => {
+            return Err(
+                "zonemode=none and zonesize are not compatible (set zonemode=strided or zbd)"
+                    .into(),
+            )
+        }
+        ZoneMode::Strided if z.size == 0 => {
+            return Err("zonesize must be specified when using zonemode=strided".into())
+        }
+        // Backward compatibility in fio: the window defaults to the zone size.
+        ZoneMode::Strided if z.range == 0 => z.range = z.size,
+        _ => {}
+    }
+    if z.mode == ZoneMode::Zbd && z.capacity > 0 && z.size > 0 && z.capacity > z.size {
+        return Err(format!(
+            "zonecapacity {} is larger than zonesize {}",
+            z.capacity, z.size
+        ));
+    }
+    let u = z.units;
+    if !u.any() {
+        return Ok(());
+    }
+    // zbd on a zoned sim device without zonesize: the device's zone size.
+    let zs = match (z.mode, z.size) {
+        (ZoneMode::None, _) => 0,
+        (ZoneMode::Zbd, 0) if job.ioengine == "sim" => job.sim.zoned.size,
+        (_, s) => s,
+    };
+    if zs == 0 {
+        return Err("a value in zones (e.g. size=2z) needs a zone size: zonemode=strided or zbd with zonesize= (or ioengine=sim with sim_zonesize=)".into());
+    }
+    let bytes = |n: u64| {
+        n.checked_mul(zs)
+            .ok_or_else(|| format!("{n} zones of {zs} bytes is too large"))
+    };
+    if let Some(n) = u.size {
+        job.size = (n > 0).then_some(SizeOrPercent::Bytes(bytes(n)?));
+    }
+    if let Some(n) = u.io_size {
+        job.io_size = (n > 0).then_some(bytes(n)?);
+    }
+    if let Some(n) = u.offset {
+        job.offset = SizeOrPercent::Bytes(bytes(n)?);
+    }
+    if let Some(n) = u.offset_increment {
+        job.offset_increment = bytes(n)?;
+    }
+    if let Some(n) = u.skip {
+        job.zones.skip = bytes(n)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,41 @@
+//! The pattern's hooks for the loop's other features: zonemode=zbd moves an I/O
+//! before it is logged ([`Pattern::next_io_unlogged`], [`Pattern::accepted`]), and
+//! a timed iolog replay paces by its entries' timing ([`Pattern::replay_timing`]).
+
+use super::{NextIo, Pattern};
+use crate::engine::IoOp;
+
+impl Pattern {
+    /// The next I/O, not yet logged: zonemode=zbd moves it first, then hands it to
+    /// [`Pattern::accepted`].
+    pub fn next_io_unlogged(&mut self, max_len: u64) -> NextIo {
+        self.generate(max_len)
+    }
+
+    /// zonemode=zbd: the I/O as moved is issued; the next sequential one continues
+    /// after it (fio sets last_pos from the adjusted I/O), and the log records it.
+    pub fn accepted(&mut self, io: &mut NextIo) {
+        // fio marks the random map at the drawn offset for the moved I/O's length.
+        if let Some((file, d, rel)) = self.zbd.as_mut().and_then(|z| z.mark.take()) {
+            io.len = self.mark_map(file, d, rel, io.len);
+        }
+        let d = usize::from(io.op == IoOp::Write) + 2 * usize::from(io.op == IoOp::Trim);
+        let f = &mut self.files[io.file];
+        let rel = io.offset - f.region.start;
+        f.last_start[d] = Some(rel);
+        f.seq_pos[d] = rel + io.len;
+        if let Some(log) = &mut self.iolog {
+            log.io(io.file, io.op, io.offset, io.len);
+        }
+    }
+
+    /// Replaying a timed iolog: the timing of the I/O just generated, as (µs after the
+    /// previous I/O's start, not before this many ms after the job's start). None
+    /// when not replaying or the entry has no timing.
+    pub fn replay_timing(&self) -> Option<(u64, Option<u64>)> {
+        let (log, next) = self.replay.as_ref()?;
+        let n = log.entries.len();
+        let e = &log.entries[(*next + n - 1) % n];
+        (e.delay_us > 0 || e.at_ms.is_some()).then_some((e.delay_us, e.at_ms))
+    }
+}

@@ -1,0 +1,70 @@
+//! ZONES: the I/O loop's side of zonemode=zbd (src/runner/zones/): each generated I/O
+//! is moved where the zone rules allow before it is queued; the zbd logic may wait
+//! for everything in flight (before a zone reset, or for a zone to close) and resets
+//! zones through the engine's zoned device.
+
+use super::Worker;
+use crate::runner::pattern::NextIo;
+use crate::runner::zones::{Adjusted, Zbd, ZoneHost};
+use std::io;
+
+impl Worker<'_> {
+    /// Turn zonemode=zbd on for this worker.
+    pub fn with_zones(mut self, zbd: Option<Zbd>) -> Self {
+        self.zoned = zbd.is_some();
+        self.zbd = zbd;
+        self
+    }
+
+    /// The next I/O, moved by zonemode=zbd; None when the job is over (no zone left,
+    /// or an error, recorded).
+    pub(super) fn next_io(&mut self, max_len: u64) -> Option<NextIo> {
+        let Some(mut zbd) = self.zbd.take() else {
+            return Some(self.pattern.next_io(max_len));
+        };
+        self.pattern
+            .zbd
+            .get_or_insert_with(Default::default)
+            .reads_as_writes = zbd.reads_become_writes();
+        let io = self.pattern.next_io_unlogged(max_len);
+        let r = zbd.adjust(io, self);
+        self.zbd = Some(zbd);
+        match r {
+            Adjusted::Io(mut io) => {
+                self.pattern.accepted(&mut io);
+                if let Some(z) = &mut self.zbd {
+                    z.queued(&io);
+                }
+                Some(io)
+            }
+            Adjusted::End => None,
+            Adjusted::Error(errno, msg) => {
+                self.acct.error.get_or_insert((errno, msg));
+                None
+            }
+        }
+    }
+}
+
+impl ZoneHost for Worker<'_> {
+    fn quiesce(&mut self) {
+        if self.st.inflight > 0 || !self.io.units.pending.is_empty() {
+            let _ = self.drain();
+        }
+    }
+
+    fn in_flight(&self) -> bool {
+        self.st.inflight > 0
+    }
+
+    fn completed(&mut self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut self.zone_done)
+    }
+
+    fn reset(&mut self, start: u64, len: u64) -> io::Result<()> {
+        match self.io.engine.zoned() {
+            Some(dev) => dev.reset(start, len),
+            None => Ok(()),
+        }
+    }
+}

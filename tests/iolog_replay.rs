@@ -1,0 +1,180 @@
+//! read_iolog beyond replay_no_stall (docs/random.md): timed replay with
+//! replay_time_scale, checked exactly on the simulated device in virtual time;
+//! version 2 waits; replay_skip; gzip-compressed logs; and fio 3.33 replaying the
+//! same timed log to the same I/O counts.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::io::Write;
+use std::path::Path;
+
+/// Four 4 KiB reads logged at 1000, 2000, 5000 and 5050 µs (after an add and an
+/// open at 0: fio gives the first line after a timestamp of 0 no gap), plus a
+/// write at 5060 µs.
+const LOG: &str = "fio version 3 iolog\n0 f add\n0 f open\n1000 f read 0 4096\n2000 f read 4096 4096\n5000 f read 8192 4096\n5050 f read 12288 4096\n5060 f write 0 4096\n5070 f close\n";
+
+fn replay(log: &Path, extra: &[&str]) -> Value {
+    let log = format!("--read_iolog={}", log.display());
+    let mut a = vec![
+        "--name=r",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--iodepth=1",
+        "--due_lat=1",
+        log.as_str(),
+    ];
+    a.extend_from_slice(extra);
+    run_json(&a)
+}
+
+fn due_max(v: &Value) -> u64 {
+    v["jobs"][0]["read"]["due_lat_ns"]["max"].as_u64().unwrap()
+}
+
+fn write_log(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn timed_replay_keeps_the_logs_gaps_scaled_by_replay_time_scale() {
+    let d = scratch();
+    let log = write_log(d.path(), "t.iolog", LOG);
+    // Gaps 0, 1000, 3000, 50 µs after each previous start; 100 µs service at depth
+    // 1. The fourth read is due 50 µs after the third started but the third is
+    // still in service: it starts when that completes, so it completes 150 µs
+    // after its due time. Every other read: 100 µs.
+    let v = replay(&log, &[]);
+    let r = &v["jobs"][0]["read"];
+    assert_eq!(r["total_ios"].as_u64(), Some(4));
+    assert_eq!(due_max(&v), 150_000);
+    assert_eq!(r["clat_ns"]["max"].as_u64(), Some(100_000));
+    // The write 10 µs after the fourth read started (at 4100): due 4110, it starts
+    // at 4200 when that read completes.
+    let w = &v["jobs"][0]["write"];
+    assert_eq!(w["due_lat_ns"]["max"].as_u64(), Some(190_000));
+    // Twice the rate: the gaps halve (25 µs for the fourth: 175 µs from its due time).
+    assert_eq!(
+        due_max(&replay(&log, &["--replay_time_scale=200"])),
+        175_000
+    );
+    // Half the rate: the 50 µs gap becomes 100 µs, so nothing waits behind the third.
+    assert_eq!(due_max(&replay(&log, &["--replay_time_scale=50"])), 100_000);
+    // replay_no_stall: no due times at all.
+    let v = replay(&log, &["--replay_no_stall=1"]);
+    assert_eq!(due_max(&v), 100_000);
+    // The job's span: 4.3 ms timed, 0.5 ms without the gaps.
+    let span = |v: &Value| v["jobs"][0]["job_runtime"].as_u64().unwrap();
+    assert_eq!(span(&replay(&log, &[])), 4);
+    assert_eq!(span(&v), 0);
+}
+
+#[test]
+fn a_version_2_wait_holds_the_next_io_until_its_time() {
+    let d = scratch();
+    let log = write_log(
+        d.path(),
+        "w.iolog",
+        "fio version 2 iolog\nf add\nf open\nf read 0 4096\nf wait 7 0\nf read 4096 4096\nf close\n",
+    );
+    let v = replay(&log, &[]);
+    assert_eq!(v["jobs"][0]["read"]["total_ios"].as_u64(), Some(2));
+    // The second read starts at 7 ms and ends at 7.1 ms.
+    assert_eq!(v["jobs"][0]["job_runtime"].as_u64(), Some(7));
+    let v = replay(&log, &["--replay_no_stall=1"]);
+    assert_eq!(v["jobs"][0]["job_runtime"].as_u64(), Some(0));
+}
+
+#[test]
+fn replay_skip_leaves_directions_out_and_gzip_logs_replay_the_same() {
+    let d = scratch();
+    let log = write_log(d.path(), "t.iolog", LOG);
+    let counts = |v: &Value| dir_counts(v, "read").1 * 100 + dir_counts(v, "write").1;
+    assert_eq!(counts(&replay(&log, &["--replay_no_stall=1"])), 401);
+    assert_eq!(
+        counts(&replay(
+            &log,
+            &["--replay_no_stall=1", "--replay_skip=write"]
+        )),
+        400
+    );
+    assert_eq!(
+        counts(&replay(
+            &log,
+            &["--replay_no_stall=1", "--replay_skip=read"]
+        )),
+        1
+    );
+    // Gzip'd (two members, as appending to a .gz makes): the same log.
+    let gz = d.path().join("t.iolog.gz");
+    let mut bytes = Vec::new();
+    let (head, tail) = LOG.split_at(LOG.find("5000").unwrap());
+    for part in [head, tail] {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(part.as_bytes()).unwrap();
+        bytes.extend(e.finish().unwrap());
+    }
+    std::fs::write(&gz, bytes).unwrap();
+    let v = replay(&gz, &[]);
+    assert_eq!(counts(&v), 401);
+    assert_eq!(due_max(&v), 150_000);
+    // Skipping everything is an error naming the option.
+    let o = ferrio()
+        .args([
+            "--name=r",
+            "--ioengine=null",
+            &format!("--read_iolog={}", log.display()),
+            "--replay_skip=read,write",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("replay_skip leaves no I/O"));
+    let o = ferrio()
+        .args([
+            "--name=r",
+            "--ioengine=null",
+            &format!("--read_iolog={}", log.display()),
+            "--replay_skip=reads",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown skip type 'reads'"));
+}
+
+/// fio 3.33 replays the same timed log (at its timing, and scaled) to the same I/O
+/// counts and bytes as ferrio; read_iolog_chunked changes nothing in either.
+#[test]
+fn fio_replays_the_timed_log_to_the_same_counts() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let data = d.path().join("data.bin");
+    std::fs::write(&data, vec![0u8; 64 << 10]).unwrap();
+    let text = LOG.replace(" f ", &format!(" {} ", data.display()));
+    let log = write_log(d.path(), "t.iolog", &text);
+    let read_iolog = format!("--read_iolog={}", log.display());
+    for extra in [
+        &[][..],
+        &["--replay_time_scale=50"],
+        &["--read_iolog_chunked=1"],
+    ] {
+        let mut a = vec!["--name=r", "--ioengine=psync", read_iolog.as_str()];
+        a.extend_from_slice(extra);
+        let (ours, fio) = (run_json(&a), fio_json(&a));
+        for dir in ["read", "write"] {
+            assert_eq!(
+                dir_counts(&ours, dir),
+                dir_counts(&fio, dir),
+                "{dir} {extra:?}"
+            );
+        }
+        assert_eq!(dir_counts(&ours, "read").1, 4);
+    }
+}

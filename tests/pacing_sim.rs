@@ -1,0 +1,281 @@
+//! Pacing features checked exactly on the simulated device in virtual time
+//! (docs/pacing.md): latency from the due time (due_lat=1) against a device that
+//! stalls, computed independently here.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+/// A paced depth-1 sequential reader on a one-channel device with a fixed service time
+/// and no link time, `rate_iops=1000` for one virtual second, stalling at 500 ms for
+/// 20 ms.
+fn stalled(extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "--name=co",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--sim_stall=500ms:20ms",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=1",
+        "--rate_iops=1000",
+        "--runtime=1s",
+        "--time_based",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+/// The same schedule, modelled independently: I/O k is due at k ms; it is issued at
+/// its due time or when the one before it completed (depth 1), whichever is later;
+/// service starts then, or at the end of the stall when it would start inside it.
+/// Returns (service latency, latency from the due time) per I/O, in ns.
+fn model(n: u64) -> Vec<(u64, u64)> {
+    let (svc, period, stall) = (100_000u64, 1_000_000u64, 500_000_000..520_000_000u64);
+    let mut prev_done = 0;
+    (0..n)
+        .map(|k| {
+            let due = k * period;
+            let issue = due.max(prev_done);
+            let start = if stall.contains(&issue) {
+                stall.end
+            } else {
+                issue
+            };
+            prev_done = start + svc;
+            (prev_done - issue, prev_done - due)
+        })
+        .collect()
+}
+
+fn stats(v: &[u64]) -> (u64, u64, f64) {
+    let sum: u64 = v.iter().sum();
+    (
+        *v.iter().min().unwrap(),
+        *v.iter().max().unwrap(),
+        sum as f64 / v.len() as f64,
+    )
+}
+
+fn check(o: &Value, want: (u64, u64, f64), n: u64, what: &str) {
+    assert_eq!(o["N"].as_u64(), Some(n), "{what}: {o}");
+    assert_eq!(o["min"].as_u64(), Some(want.0), "{what}: {o}");
+    assert_eq!(o["max"].as_u64(), Some(want.1), "{what}: {o}");
+    let mean = o["mean"].as_f64().unwrap();
+    assert!(
+        (mean - want.2).abs() < 0.01,
+        "{what}: mean {mean} != {}",
+        want.2
+    );
+}
+
+#[test]
+fn a_stall_under_a_fixed_rate_shows_in_the_due_time_latency_not_in_clat() {
+    let args = stalled(&["--due_lat=1"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let v = run_json(&args);
+    let r = &v["jobs"][0]["read"];
+    let n = r["total_ios"].as_u64().unwrap();
+    // One I/O per ms of the second (and one due at the deadline itself).
+    assert!((1000..=1001).contains(&n), "{n}");
+    let m = model(n);
+    let svc: Vec<u64> = m.iter().map(|x| x.0).collect();
+    let due: Vec<u64> = m.iter().map(|x| x.1).collect();
+    // fio's clat: one long I/O (the one the stall held), every other one 100 µs.
+    check(&r["clat_ns"], stats(&svc), n, "clat");
+    check(&r["lat_ns"], stats(&svc), n, "lat");
+    assert_eq!(svc.iter().filter(|&&l| l > 100_000).count(), 1);
+    // From the due time: the 22 I/Os scheduled during the stall waited too.
+    check(&r["due_lat_ns"], stats(&due), n, "due_lat");
+    assert_eq!(due.iter().filter(|&&l| l > 100_000).count(), 23);
+    // The 99th percentile tells the two apart: clat's is the service time, the due
+    // time's is in the stall (ms).
+    let p99 = |k: &str| r[k]["percentile"]["99.000000"].as_u64().unwrap();
+    assert!(p99("clat_ns") < 110_000, "{}", p99("clat_ns"));
+    assert!(p99("due_lat_ns") > 10_000_000, "{}", p99("due_lat_ns"));
+}
+
+#[test]
+fn due_lat_is_opt_in_and_printed_after_fios_lines() {
+    let args = stalled(&[]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let v = run_json(&args);
+    assert!(v["jobs"][0]["read"].get("due_lat_ns").is_none());
+    let args = stalled(&["--due_lat=1"]);
+    let mut args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    args.push("--output-format=normal");
+    let out = String::from_utf8(run_ok(&args).stdout).unwrap();
+    let lat = out.find("     lat (usec)").expect("fio's lat line");
+    let due = out
+        .find("    due lat (usec): min=100, max=20100,")
+        .expect(&out);
+    assert!(due > lat, "{out}");
+    assert!(out.contains("due lat percentiles (usec):"), "{out}");
+}
+
+/// A depth-`depth` random reader on a device with 8 channels and a fixed 100 µs
+/// service: latency is 100 µs up to depth 8 and longer beyond (requests queue).
+fn channels8(depth: u32, extra: &[&str]) -> Value {
+    let depth = format!("--iodepth={depth}");
+    let mut a = vec![
+        "--name=lt",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=8",
+        "--rw=randread",
+        "--size=1g",
+        "--runtime=5s",
+        "--time_based",
+        depth.as_str(),
+    ];
+    a.extend_from_slice(extra);
+    run_json(&a)
+}
+
+#[test]
+fn latency_target_finds_the_depth_a_brute_force_search_finds() {
+    let target_ns = 150_000u64;
+    // Brute force: the deepest depth whose every I/O meets the target.
+    let mut best = 0u64;
+    for depth in 1..=12u32 {
+        let v = channels8(depth, &["--runtime=200ms"]);
+        let max = v["jobs"][0]["read"]["lat_ns"]["max"].as_u64().unwrap();
+        if max <= target_ns {
+            best = depth as u64;
+        } else {
+            break;
+        }
+    }
+    assert_eq!(best, 8, "the device's curve");
+    // (With latency_percentile=100 every I/O over the target ramps the depth down
+    // at once, in flight ones included, as in fio; a unit test covers that rule.)
+    for pct in ["99", "95"] {
+        let v = channels8(
+            32,
+            &[
+                "--latency_target=150us",
+                "--latency_window=10ms",
+                &format!("--latency_percentile={pct}"),
+            ],
+        );
+        let j = &v["jobs"][0];
+        assert_eq!(j["latency_depth"].as_u64(), Some(best), "{pct}: {j}");
+        assert_eq!(j["latency_target"].as_u64(), Some(target_ns));
+        assert_eq!(j["latency_window"].as_u64(), Some(10_000));
+        assert_eq!(j["latency_percentile"].as_f64(), Some(pct.parse().unwrap()));
+        assert_eq!(j["error"].as_u64(), Some(0));
+        // The search ends after one more window at the depth found, and the
+        // statistics are that window's alone: every I/O within the target.
+        let r = &j["read"];
+        assert!(r["lat_ns"]["max"].as_u64().unwrap() <= target_ns, "{r}");
+        let runtime = r["runtime"].as_u64().unwrap();
+        assert!((10..=11).contains(&runtime), "{runtime} ms");
+        // Depth 8 on 8 channels of 100 µs: 80k IOPS.
+        let iops = r["iops"].as_f64().unwrap();
+        assert!((79_000.0..=81_000.0).contains(&iops), "{iops}");
+    }
+}
+
+#[test]
+fn latency_run_keeps_searching_for_the_whole_run() {
+    let v = channels8(
+        32,
+        &[
+            "--latency_target=150us",
+            "--latency_window=10ms",
+            "--latency_percentile=99",
+            "--latency_run=1",
+        ],
+    );
+    let j = &v["jobs"][0];
+    // Never settles, so the job runs its whole runtime at depths around 8.
+    let runtime = j["read"]["runtime"].as_u64().unwrap();
+    assert!((5000..=5001).contains(&runtime), "{runtime}");
+    let d = j["latency_depth"].as_u64().unwrap();
+    assert!((7..=10).contains(&d), "{d}");
+}
+
+#[test]
+fn max_latency_is_an_etimedout_error_that_obeys_the_error_policy() {
+    // Unpaced depth 1 through a 20 ms stall: one read takes 20.1 ms.
+    let base = |extra: &[&str]| {
+        let mut a = stalled(extra);
+        a.retain(|s| s != "--rate_iops=1000");
+        a
+    };
+    let args = base(&["--max_latency=10ms"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let out = ferrio()
+        .args(&args)
+        .arg("--output-format=json")
+        .output()
+        .unwrap();
+    let v = parse_json(&out.stdout);
+    let j = &v["jobs"][0];
+    assert_eq!(j["error"].as_i64(), Some(libc_etimedout()), "{j}");
+    // fio counts the slow I/O before it fails the job: 5000 at 100 µs, then it.
+    assert_eq!(j["read"]["total_ios"].as_u64(), Some(5001));
+    assert_eq!(j["read"]["lat_ns"]["max"].as_u64(), Some(20_100_000));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("latency of 20100000 nsec exceeds specified max (10000000 nsec):"),
+        "{err}"
+    );
+    assert_ne!(out.status.code(), Some(0));
+    // Below the limit: no error.
+    let args = base(&["--max_latency=,10ms"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    assert_eq!(
+        run_json(&args)["jobs"][0]["error"].as_i64(),
+        Some(0),
+        "writes only"
+    );
+    // ignore_error makes it non-fatal: counted, and the job runs its whole second.
+    let args = base(&["--max_latency=10ms", "--ignore_error=ETIMEDOUT"]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let j = &run_json(&args)["jobs"][0];
+    assert_eq!(j["total_err"].as_u64(), Some(1), "{j}");
+    assert_eq!(j["first_error"].as_i64(), Some(libc_etimedout()));
+    assert_eq!(j["read"]["runtime"].as_u64(), Some(1000));
+}
+
+fn libc_etimedout() -> i64 {
+    110
+}
+
+#[test]
+fn the_latency_logs_carry_the_due_time_latency_per_io() {
+    let d = scratch();
+    let prefix = format!("--write_lat_log={}", d.path().join("co").display());
+    let args = stalled(&["--due_lat=1", &prefix]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    run_json(&args);
+    let values = |kind: &str| -> Vec<u64> {
+        let text = std::fs::read_to_string(d.path().join(format!("co_{kind}.1.log"))).unwrap();
+        text.lines()
+            .map(|l| l.split(',').nth(1).unwrap().trim().parse().unwrap())
+            .collect()
+    };
+    let (clat, due) = (values("clat"), values("duelat"));
+    assert_eq!(clat.len(), due.len());
+    let model = model(due.len() as u64);
+    assert_eq!(due, model.iter().map(|x| x.1).collect::<Vec<_>>());
+    assert_eq!(clat, model.iter().map(|x| x.0).collect::<Vec<_>>());
+    // Without due_lat=1, no such log.
+    let d2 = scratch();
+    let prefix = format!("--write_lat_log={}", d2.path().join("co").display());
+    let args = stalled(&[&prefix]);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    run_json(&args);
+    assert!(!d2.path().join("co_duelat.1.log").exists());
+    assert!(d2.path().join("co_clat.1.log").exists());
+}
