@@ -6,51 +6,53 @@
 _ferrio_words='
     --name= --output-format= --output= --minimal --append-terse
     --append-terse= --terse-version= --eta= --eta-interval= --eta-newline=
-    --status-interval= --json-lines --interval-percentiles= --section=
-    --readonly --parse-only --merge-blktrace-only --showcmd --cmdhelp
-    --cmdhelp= --enghelp --enghelp= --debug= --bandwidth-log --trigger-file=
-    --trigger-timeout= --trigger= --trigger-remote= --idle-prof= --max-jobs=
-    --alloc-size= --warnings-fatal --aux-path= --cpuclock-test --clock-bench
-    --install-extras= --memcpytest --memcpytest= --version --help --server
-    --server= --client= --remote-config= --auth-token-file= --tls-cert=
-    --tls-key= --tls-ca= --tls-client-ca= --tls-client-cert=
-    --tls-client-key= --server-allow= --server-enable= --server-max-jobs=
-    --server-max-job-size= --server-once --server-stdio --client-timeout=
-    --ssh-config= --ssh-command= --description= --filename= --directory=
-    --filename_format= --nrfiles= --nr_files= --size= --filesize= --io_size=
-    --io_limit= --offset= --fileoffset= --offset_increment= --number_ios=
+    --status-interval= --json-lines --interval-percentiles= --sweep=
+    --repeat= --settle= --cv-limit= --html= --prometheus=
+    --prometheus-linger= --compare --section= --readonly --parse-only
+    --merge-blktrace-only --showcmd --cmdhelp --cmdhelp= --enghelp --enghelp=
+    --debug= --bandwidth-log --trigger-file= --trigger-timeout= --trigger=
+    --trigger-remote= --idle-prof= --max-jobs= --alloc-size= --warnings-fatal
+    --aux-path= --cpuclock-test --clock-bench --install-extras= --memcpytest
+    --memcpytest= --version --help --server --server= --client=
+    --remote-config= --auth-token-file= --tls-cert= --tls-key= --tls-ca=
+    --tls-client-ca= --tls-client-cert= --tls-client-key= --server-allow=
+    --server-enable= --server-max-jobs= --server-max-job-size= --server-once
+    --server-stdio --client-timeout= --ssh-config= --ssh-command= --crctest
+    --crctest= --description= --filename= --directory= --filename_format=
+    --nrfiles= --nr_files= --size= --filesize= --io_size= --io_limit=
+    --offset= --fileoffset= --offset_increment= --offset_align= --number_ios=
     --fill_device= --fill_fs= --direct= --buffered= --sync= --fsync=
     --fdatasync= --end_fsync= --fsync_on_close= --create_on_open=
     --create_only= --allow_file_create= --allow_mounted_write= --overwrite=
     --unlink= --fallocate= --invalidate= --rw= --readwrite= --rw_sequencer=
     --rwmixread= --rwmixwrite= --bs= --blocksize= --bsrange=
     --blocksize_range= --bssplit= --blockalign= --ba= --bs_unaligned
-    --bs_unaligned= --blocksize_unaligned --blocksize_unaligned= --ioengine=
-    --iodepth= --hipri --hipri= --sim_lat= --sim_channels= --sim_bw=
-    --sim_seed= --sim_ssd --sim_ssd= --sim_capacity= --sim_spare=
-    --sim_prefill= --sim_gc_bw= --sim_stall= --hostname= --port= --protocol=
-    --proto= --nodelay= --listen --listen= --pingpong --pingpong=
-    --interface= --ttl= --window_size= --mss= --net_timeout= --zonemode=
-    --zonesize= --zonecapacity= --zonerange= --zoneskip= --read_beyond_wp=
-    --max_open_zones= --job_max_open_zones= --ignore_zone_limits=
-    --zone_reset_threshold= --zone_reset_frequency= --sim_zonesize=
-    --sim_zonecap= --sim_max_open_zones= --sim_max_active_zones=
-    --sim_conv_zones= --iodepth_batch= --iodepth_batch_submit=
-    --iodepth_batch_complete_min= --iodepth_batch_complete=
-    --iodepth_batch_complete_max= --iodepth_low= --fixedbufs --fixedbufs=
-    --registerfiles --registerfiles= --sqthread_poll --sqthread_poll=
-    --sqthread_poll_cpu= --nonvectored= --force_async= --userspace_reap
-    --userspace_reap= --hipri_percentage= --nowait= --mem= --iomem=
-    --iomem_align= --mem_align= --cpus_allowed_policy= --numjobs= --thread
-    --thread= --threads --threads= --group_reporting --group_reporting=
-    --stonewall --stonewall= --wait_for_previous --wait_for_previous=
-    --new_group --new_group= --wait_for= --exitall --exitall= --time_based
-    --time_based= --runtime= --timeout= --ramp_time= --startdelay= --loops=
-    --steadystate= --ss= --steadystate_duration= --ss_dur=
-    --steadystate_ramp_time= --ss_ramp= --steadystate_check_interval=
-    --ss_interval= --rate= --rate_min= --ratemin= --rate_iops=
-    --rate_iops_min= --rate_process= --rate_cycle= --ratecycle=
-    --rate_ignore_thinktime= --thinktime= --thinktime_spin=
+    --bs_unaligned= --blocksize_unaligned --blocksize_unaligned=
+    --bs_is_seq_rand= --ioengine= --iodepth= --hipri --hipri= --sim_lat=
+    --sim_channels= --sim_bw= --sim_seed= --sim_ssd --sim_ssd=
+    --sim_capacity= --sim_spare= --sim_prefill= --sim_gc_bw= --sim_stall=
+    --hostname= --port= --protocol= --proto= --nodelay= --listen --listen=
+    --pingpong --pingpong= --interface= --ttl= --window_size= --mss=
+    --net_timeout= --zonemode= --zonesize= --zonecapacity= --zonerange=
+    --zoneskip= --read_beyond_wp= --max_open_zones= --job_max_open_zones=
+    --ignore_zone_limits= --zone_reset_threshold= --zone_reset_frequency=
+    --sim_zonesize= --sim_zonecap= --sim_max_open_zones=
+    --sim_max_active_zones= --sim_conv_zones= --iodepth_batch=
+    --iodepth_batch_submit= --iodepth_batch_complete_min=
+    --iodepth_batch_complete= --iodepth_batch_complete_max= --iodepth_low=
+    --fixedbufs --fixedbufs= --registerfiles --registerfiles= --sqthread_poll
+    --sqthread_poll= --sqthread_poll_cpu= --nonvectored= --force_async=
+    --userspace_reap --userspace_reap= --hipri_percentage= --nowait= --mem=
+    --iomem= --iomem_align= --mem_align= --cpus_allowed_policy= --numjobs=
+    --thread --thread= --threads --threads= --group_reporting
+    --group_reporting= --stonewall --stonewall= --wait_for_previous
+    --wait_for_previous= --new_group --new_group= --wait_for= --exitall
+    --exitall= --time_based --time_based= --runtime= --timeout= --ramp_time=
+    --startdelay= --loops= --steadystate= --ss= --steadystate_duration=
+    --ss_dur= --steadystate_ramp_time= --ss_ramp=
+    --steadystate_check_interval= --ss_interval= --rate= --rate_min=
+    --ratemin= --rate_iops= --rate_iops_min= --rate_process= --rate_cycle=
+    --ratecycle= --rate_ignore_thinktime= --thinktime= --thinktime_spin=
     --thinktime_blocks= --thinktime_blocks_type= --thinktime_iotime=
     --due_lat= --latency_target= --latency_window= --latency_percentile=
     --latency_run= --max_latency= --flow_id= --flow= --flow_sleep=
@@ -58,44 +60,54 @@ _ferrio_words='
     --file_service_type= --norandommap --norandommap= --random_generator=
     --random_distribution= --percentage_random= --zero_buffers
     --zero_buffers= --refill_buffers --refill_buffers= --scramble_buffers=
-    --buffer_pattern= --unified_rw_reporting= --percentile_list=
-    --clat_percentiles= --lat_percentiles= --slat_percentiles= --disable_lat=
-    --disable_clat= --disable_slat= --gtod_reduce= --bwavgtime=
-    --iopsavgtime= --kb_base= --unit_base= --disk_util= --clocksource=
-    --cpus_allowed= --nice= --exec_prerun= --exec_postrun= --prio=
-    --prioclass= --fadvise_hint= --write_hint= --pre_read= --read_iolog=
-    --replay_no_stall= --replay_redirect= --replay_scale= --replay_align=
-    --replay_time_scale= --replay_skip= --read_iolog_chunked= --write_iolog=
-    --write_bw_log= --write_iops_log= --write_lat_log= --write_hist_log=
-    --log_avg_msec= --log_hist_msec= --log_hist_coarseness=
-    --log_window_value= --log_max_value= --log_offset= --log_prio=
-    --log_issue_time= --log_unix_epoch= --per_job_logs= --continue_on_error=
-    --ignore_error= --error_dump= --exitall_on_error --exitall_on_error=
-    --create_serialize= --create_fsync= --unique_filename= --softrandommap=
+    --buffer_pattern= --buffer_compress_percentage= --buffer_compress_chunk=
+    --dedupe_percentage= --dedupe_global= --dedupe_mode=
+    --dedupe_working_set_percentage= --unified_rw_reporting=
+    --percentile_list= --clat_percentiles= --lat_percentiles=
+    --slat_percentiles= --disable_lat= --disable_clat= --disable_slat=
+    --gtod_reduce= --bwavgtime= --iopsavgtime= --kb_base= --unit_base=
+    --disk_util= --clocksource= --cpus_allowed= --nice= --exec_prerun=
+    --exec_postrun= --prio= --prioclass= --fadvise_hint= --write_hint=
+    --pre_read= --read_iolog= --replay_no_stall= --replay_redirect=
+    --replay_scale= --replay_align= --replay_time_scale= --replay_skip=
+    --read_iolog_chunked= --write_iolog= --write_bw_log= --write_iops_log=
+    --write_lat_log= --write_hist_log= --log_avg_msec= --log_hist_msec=
+    --log_hist_coarseness= --log_window_value= --log_max_value= --log_offset=
+    --log_prio= --log_issue_time= --log_unix_epoch= --per_job_logs=
+    --continue_on_error= --ignore_error= --error_dump= --exitall_on_error
+    --exitall_on_error= --verify= --do_verify= --verify_interval=
+    --verify_offset= --verify_pattern= --verify_fatal= --verify_dump=
+    --verify_async= --verify_async_cpus= --verify_backlog=
+    --verify_backlog_batch= --verify_only= --experimental_verify=
+    --verify_header_seed= --trim_percentage= --trim_verify_zero=
+    --trim_backlog= --trim_backlog_batch= --create_serialize= --create_fsync=
+    --unique_filename= --softrandommap=
 '
 
 # Options and flags whose value may be the next word (`--rw read`).
 _ferrio_next='
     name output-format output terse-version eta eta-interval eta-newline
-    status-interval interval-percentiles section debug trigger-file
-    trigger-timeout trigger trigger-remote idle-prof max-jobs alloc-size
-    aux-path install-extras client remote-config auth-token-file tls-cert
-    tls-key tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
+    status-interval interval-percentiles sweep repeat settle cv-limit html
+    prometheus prometheus-linger section debug trigger-file trigger-timeout
+    trigger trigger-remote idle-prof max-jobs alloc-size aux-path
+    install-extras client remote-config auth-token-file tls-cert tls-key
+    tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
     server-enable server-max-jobs server-max-job-size client-timeout
     ssh-config ssh-command description filename directory filename_format
     nrfiles nr_files size filesize io_size io_limit offset fileoffset
-    offset_increment number_ios fill_device fill_fs direct buffered sync
-    fsync fdatasync end_fsync fsync_on_close create_on_open create_only
-    allow_file_create allow_mounted_write overwrite unlink fallocate
-    invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs blocksize
-    bsrange blocksize_range bssplit blockalign ba ioengine iodepth sim_lat
-    sim_channels sim_bw sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw
-    sim_stall hostname port protocol proto nodelay interface ttl window_size
-    mss net_timeout zonemode zonesize zonecapacity zonerange zoneskip
-    read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits
-    zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap
-    sim_max_open_zones sim_max_active_zones sim_conv_zones iodepth_batch
-    iodepth_batch_submit iodepth_batch_complete_min iodepth_batch_complete
+    offset_increment offset_align number_ios fill_device fill_fs direct
+    buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open
+    create_only allow_file_create allow_mounted_write overwrite unlink
+    fallocate invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs
+    blocksize bsrange blocksize_range bssplit blockalign ba bs_is_seq_rand
+    ioengine iodepth sim_lat sim_channels sim_bw sim_seed sim_capacity
+    sim_spare sim_prefill sim_gc_bw sim_stall hostname port protocol proto
+    nodelay interface ttl window_size mss net_timeout zonemode zonesize
+    zonecapacity zonerange zoneskip read_beyond_wp max_open_zones
+    job_max_open_zones ignore_zone_limits zone_reset_threshold
+    zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones
+    sim_max_active_zones sim_conv_zones iodepth_batch iodepth_batch_submit
+    iodepth_batch_complete_min iodepth_batch_complete
     iodepth_batch_complete_max iodepth_low sqthread_poll_cpu nonvectored
     force_async hipri_percentage nowait mem iomem iomem_align mem_align
     cpus_allowed_policy numjobs wait_for runtime timeout ramp_time startdelay
@@ -107,7 +119,9 @@ _ferrio_next='
     latency_window latency_percentile latency_run max_latency flow_id flow
     flow_sleep flow_watermark randrepeat allrandrepeat randseed fio_seeds
     file_service_type random_generator random_distribution percentage_random
-    scramble_buffers buffer_pattern unified_rw_reporting percentile_list
+    scramble_buffers buffer_pattern buffer_compress_percentage
+    buffer_compress_chunk dedupe_percentage dedupe_global dedupe_mode
+    dedupe_working_set_percentage unified_rw_reporting percentile_list
     clat_percentiles lat_percentiles slat_percentiles disable_lat
     disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base
     unit_base disk_util clocksource cpus_allowed nice exec_prerun
@@ -117,7 +131,11 @@ _ferrio_next='
     write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec
     log_hist_coarseness log_window_value log_max_value log_offset log_prio
     log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error
-    error_dump create_serialize create_fsync unique_filename softrandommap
+    error_dump verify do_verify verify_interval verify_offset verify_pattern
+    verify_fatal verify_dump verify_async verify_async_cpus verify_backlog
+    verify_backlog_batch verify_only experimental_verify verify_header_seed
+    trim_percentage trim_verify_zero trim_backlog trim_backlog_batch
+    create_serialize create_fsync unique_filename softrandommap
 '
 
 # Replies: the words in $1 that start with $_ferrio_val (after its last comma,
@@ -147,7 +165,7 @@ _ferrio_values() {
         output) _ferrio_paths -f ;;
         terse-version) _ferrio_reply '2 3 4 5' ;;
         eta) _ferrio_reply 'auto always never' ;;
-        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment number_ios fill_device direct buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer rwmixread rwmixwrite bs bsrange bssplit blockalign bs_unaligned ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout zonemode zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align cpus_allowed_policy numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime due_lat latency_target latency_window latency_percentile latency_run max_latency flow_id flow flow_sleep flow_watermark randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution percentage_random zero_buffers refill_buffers scramble_buffers buffer_pattern unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error error_dump exitall_on_error create_serialize create_fsync unique_filename softrandommap atomic block_error_percentiles bs_is_seq_rand buffer_compress_chunk buffer_compress_percentage cgroup cgroup_nodelete cgroup_weight cpumask dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage disable_bw_measurement do_verify exit_what experimental_verify file_append gid gtod_cpu io_submit_mode ioscheduler lockfile lockmem log_alternate_epoch log_alternate_epoch_clock_id log_compression log_compression_cpus log_entries log_store_compressed merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars numa_cpu_nodes numa_mem_policy offset_align opendir openfiles profile serialize_overlap significant_figures stats sync_file_range trim_backlog trim_backlog_batch trim_percentage trim_verify_zero uid unlink_each_loop verify verify_async verify_backlog verify_backlog_batch verify_dump verify_fatal verify_interval verify_offset verify_only verify_pattern verify_state_load verify_state_save write_barrier cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit uncached cmd_type thp' ;;
+        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment offset_align number_ios fill_device direct buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer rwmixread rwmixwrite bs bsrange bssplit blockalign bs_unaligned bs_is_seq_rand ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout zonemode zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align cpus_allowed_policy numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime due_lat latency_target latency_window latency_percentile latency_run max_latency flow_id flow flow_sleep flow_watermark randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution percentage_random zero_buffers refill_buffers scramble_buffers buffer_pattern buffer_compress_percentage buffer_compress_chunk dedupe_percentage dedupe_global dedupe_mode dedupe_working_set_percentage unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base disk_util clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs continue_on_error ignore_error error_dump exitall_on_error verify do_verify verify_interval verify_offset verify_pattern verify_fatal verify_dump verify_async verify_async_cpus verify_backlog verify_backlog_batch verify_only experimental_verify verify_header_seed trim_percentage trim_verify_zero trim_backlog trim_backlog_batch create_serialize create_fsync unique_filename softrandommap atomic block_error_percentiles cgroup cgroup_nodelete cgroup_weight cpumask disable_bw_measurement exit_what file_append gid gtod_cpu io_submit_mode ioscheduler lockfile lockmem log_alternate_epoch log_alternate_epoch_clock_id log_compression log_compression_cpus log_entries log_store_compressed merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars numa_cpu_nodes numa_mem_policy opendir openfiles profile serialize_overlap significant_figures stats sync_file_range uid unlink_each_loop verify_state_load verify_state_save write_barrier cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit uncached cmd_type thp' ;;
         debug) _ferrio_reply 'process file io mem blktrace verify random parse diskutil job mutex profile time net rate compress steadystate helperthread zbd all help' ;;
         idle-prof) _ferrio_reply 'system percpu calibrate' ;;
         install-extras) _ferrio_paths -d ;;
@@ -167,9 +185,10 @@ _ferrio_values() {
         unlink) _ferrio_reply '0 1' ;;
         fallocate) _ferrio_reply 'native none posix keep truncate 0 1' ;;
         invalidate) _ferrio_reply '0 1' ;;
-        rw|readwrite) _ferrio_reply 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite' ;;
+        rw|readwrite) _ferrio_reply 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' ;;
         rw_sequencer) _ferrio_reply 'sequential identical' ;;
         bs_unaligned|blocksize_unaligned) _ferrio_reply '0 1' ;;
+        bs_is_seq_rand) _ferrio_reply '0 1' ;;
         ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice' ;;
         hipri) _ferrio_reply '0 1' ;;
         sim_ssd) _ferrio_reply '0 1' ;;
@@ -209,6 +228,8 @@ _ferrio_values() {
         zero_buffers) _ferrio_reply '0 1' ;;
         refill_buffers) _ferrio_reply '0 1' ;;
         scramble_buffers) _ferrio_reply '0 1' ;;
+        dedupe_global) _ferrio_reply '0 1' ;;
+        dedupe_mode) _ferrio_reply 'repeat working_set' ;;
         unified_rw_reporting) _ferrio_reply 'none mixed both 0 1 2' ;;
         clat_percentiles) _ferrio_reply '0 1' ;;
         lat_percentiles) _ferrio_reply '0 1' ;;
@@ -236,6 +257,14 @@ _ferrio_values() {
         continue_on_error) _ferrio_reply 'none read write io verify all 0 1' ;;
         error_dump) _ferrio_reply '0 1' ;;
         exitall_on_error) _ferrio_reply '0 1' ;;
+        verify) _ferrio_reply '0 md5 crc64 crc32 crc32c-intel crc32c crc16 crc7 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 xxhash meta pattern null' ;;
+        do_verify) _ferrio_reply '0 1' ;;
+        verify_fatal) _ferrio_reply '0 1' ;;
+        verify_dump) _ferrio_reply '0 1' ;;
+        verify_only) _ferrio_reply '0 1' ;;
+        experimental_verify) _ferrio_reply '0 1' ;;
+        verify_header_seed) _ferrio_reply '0 1' ;;
+        trim_verify_zero) _ferrio_reply '0 1' ;;
         create_serialize) _ferrio_reply '0 1' ;;
         create_fsync) _ferrio_reply '0 1' ;;
         unique_filename) _ferrio_reply '0 1' ;;

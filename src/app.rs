@@ -89,6 +89,22 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
     run_with(inv, None)
 }
 
+/// A run whose final report is handed back instead of printed (sweep points and
+/// repeats); errors are printed. Returns the report (if the run got that far) and the
+/// exit code.
+pub fn run_keeping(inv: Invocation) -> (Option<RunReport>, i32) {
+    let mut kept = None;
+    let capture = Capture {
+        keep: &mut kept,
+        progress: Progress::default(),
+    };
+    let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
+        eprintln!("ferrio: {e}");
+        1
+    });
+    (kept, code)
+}
+
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let (keep, progress) = match capture {
@@ -97,6 +113,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
+    let prometheus = live::prometheus::Endpoint::bind(&inv.flags.reports)?;
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -157,6 +174,8 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
+    let series = Arc::new(live::series::SeriesFactory::default());
+    factories.0.push(Box::new(series.clone()));
     let to_stdout = inv.flags.output.is_none() && keep.is_none();
     let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
     factories.0.extend(live.factories());
@@ -176,6 +195,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
+    let prometheus = prometheus.map(|p| p.serve(live.hub(), &threads, steadystate.clone()));
     let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
     let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
     if let Some(t) = trigger {
@@ -199,6 +219,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         report.cpu_idleness = Some(crate::tools::idle::measure(before, &after, percpu));
     }
     runner::steadystate::report::attach_results(&steadystate, &results, &mut report);
+    series.attach(&results, &mut report);
     for (_, r) in &results.threads {
         if let Some((_, msg)) = &r.error {
             eprintln!("ferrio: {msg}");
@@ -213,10 +234,17 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         0
     };
     if let Some(k) = keep {
+        if let Some(p) = prometheus {
+            p.finish(&stop);
+        }
         *k = Some(report);
         return Ok(code);
     }
     write_reports(&mut out, &inv, &report, &live)?;
+    crate::sweep::write_run_html(&inv.flags, &report)?;
+    if let Some(p) = prometheus {
+        p.finish(&stop);
+    }
     if inv.flags.bandwidth_log {
         crate::tools::trigger::write_bandwidth_logs()?;
     }

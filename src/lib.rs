@@ -12,5 +12,7 @@ pub mod live;
 pub mod net;
 pub mod random;
 pub mod runner;
+pub mod sweep;
 pub mod sys;
 pub mod tools;
+pub mod verify;

@@ -25,6 +25,12 @@ fn dispatch(command: Command) -> i32 {
     match command {
         Command::Run(inv) => ferrio::app::run(inv),
         Command::Check(inv) => ferrio::app::check(inv),
+        Command::Sweep(points) => ferrio::sweep::run(points),
+        Command::Compare {
+            before,
+            after,
+            json,
+        } => ferrio::tools::compare::main(&before, &after, json),
         Command::InstallExtras { dir, fio_link } => ferrio::install::install_extras(&dir, fio_link),
         Command::Print(text) => {
             print!("{text}");
@@ -37,6 +43,10 @@ fn dispatch(command: Command) -> i32 {
         }
         Command::IdleCalibrate => {
             ferrio::tools::idle::print_calibration(&mut std::io::stdout());
+            0
+        }
+        Command::CrcTest(types) => {
+            ferrio::verify::crctest::run(&types, &mut std::io::stdout());
             0
         }
         Command::Server(flags) => ferrio::net::server::serve(&flags),

@@ -130,12 +130,17 @@ fn key_paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
 }
 
 /// Keys ferrio adds to fio's schema on purpose (documented in README.md).
-const FERRIO_EXTENSIONS: &[&str] = &["/clocksource"];
+/// Each covers its own subtree.
+const FERRIO_EXTENSIONS: &[&str] = &["/clocksource", "/ferrio_intervals"];
 
 fn keys(v: &Value) -> BTreeSet<String> {
     let mut s = BTreeSet::new();
     key_paths(v, "", &mut s);
-    s.retain(|k| !FERRIO_EXTENSIONS.contains(&k.as_str()));
+    s.retain(|k| {
+        !FERRIO_EXTENSIONS
+            .iter()
+            .any(|e| k == e || k.starts_with(&format!("{e}/")) || k.starts_with(&format!("{e}[")))
+    });
     s
 }
 

@@ -163,6 +163,12 @@ const JOBS: &[&[&str]] = &[
         "--bssplit=4k/20:8k/80,16k/100",
         "--norandommap",
     ],
+    // Blank shares by fio's integer division (33/33/33: a draw past 99 falls to the
+    // last entry walked) and fractional percentages cut as fio's atoi reads them.
+    &["--rw=randread", "--bssplit=1k/:2k/:4k/"],
+    &["--rw=randrw", "--bssplit=1k/20:4k/:8k/:16k/"],
+    &["--rw=randrw", "--bssplit=4k/10.5:8k/89.5"],
+    &["--rw=randread", "--bssplit=4k/33.3:8k/33.3:16k/33.4"],
     &["--rw=randrw", "--bsrange=4k-32k"],
     &[
         "--rw=randwrite",
@@ -392,6 +398,9 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
     let jobs: &[&[&str]] = &[
         &["--rw=randread", "--bs=4k"],
         &["--rw=randread", "--bs=4k", "--randseed=42"],
+        // A given randseed turns randrepeat off in fio: loops do not repeat.
+        &["--rw=randread", "--bs=4k", "--randseed=42", "--loops=2"],
+        &["--rw=randrw", "--bs=4k", "--randseed=42", "--loops=2"],
         &["--rw=randrw", "--bs=4k", "--rwmixread=70", "--loops=2"],
         &["--rw=randrw", "--bs=4k", "--norandommap", "--loops=2"],
         &[
@@ -429,7 +438,8 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
     }
 }
 
-/// zipf, pareto and normal with randrepeat=0 and a randseed: fio 3.33 seeds each
+/// zipf, pareto and normal (with and without a centre) with randrepeat=0 and a
+/// randseed: fio 3.33 seeds each
 /// file's generator from the offset seed there; ferrio (following fio ≥ 3.35) from
 /// the file name too, so only the 3.33 mode can be compared.
 #[test]
@@ -437,7 +447,19 @@ fn distributions_match_fio_333() {
     if !fio_available() {
         return;
     }
-    for d in ["zipf:1.2", "pareto:0.3", "normal:20", "normal:0"] {
+    // Centres (fio 3.33 takes one for each of the three) and bare names (fio's
+    // default values) too.
+    for d in [
+        "zipf:1.2",
+        "pareto:0.3",
+        "normal:20",
+        "normal:0",
+        "zipf:1.2:0.3",
+        "pareto:0.3:0.8",
+        "normal:20:0.25",
+        "zipf",
+        "pareto:0.5:0",
+    ] {
         let dist = format!("--random_distribution={d}");
         let job: &[&str] = &["--rw=randrw", "--bs=4k", "--nrfiles=2", "--loops=2", &dist];
         assert_pair(

@@ -9,8 +9,10 @@
 pub mod delta;
 pub mod eta;
 pub mod hub;
+pub mod prometheus;
 pub mod publish;
 pub mod report;
+pub mod series;
 
 use crate::runner::observer::ObserverFactory;
 use crate::runner::plan::ThreadPlan;
@@ -159,6 +161,11 @@ impl Live {
 
     /// Stop the reporter thread (the status line ends with a newline) and take the
     /// report writer back.
+    /// The hub the threads publish into (for other live readers: --prometheus).
+    pub fn hub(&self) -> Arc<Hub> {
+        self.hub.clone()
+    }
+
     pub fn stop(&mut self) -> Option<Out> {
         self.stop.store(true, Ordering::SeqCst);
         self.thread.take().and_then(|t| t.join().ok())

@@ -98,6 +98,7 @@ pub fn all_clients(reports: &[&RunReport]) -> Option<RunReport> {
         disk_util: Vec::new(),
         clock_source: base.clock_source.clone(),
         cpu_idleness: None,
+        series: Vec::new(),
     })
 }
 

@@ -205,6 +205,7 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
         disk_util: disks,
         clock_source: info.clock_source,
         cpu_idleness: None,
+        series: Vec::new(),
     }
 }
 

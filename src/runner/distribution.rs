@@ -123,7 +123,7 @@ impl BlockPicker {
     pub fn new(dist: &RandomDistribution, n: u64, seed: u32) -> Option<BlockPicker> {
         let n = n.max(1);
         let (model, center) = match dist {
-            RandomDistribution::Zipf(theta) => {
+            RandomDistribution::Zipf { theta, center } => {
                 let terms = n.min(ZIPF_MAX_TERMS);
                 let zetan = (0..terms).fold(0.0, |s, i| s + (1.0 / (i + 1) as f64).powf(*theta));
                 let zeta2 = 1.0f64.powf(*theta) + 0.5f64.powf(*theta);
@@ -133,14 +133,14 @@ impl BlockPicker {
                         zeta2,
                         zetan,
                     },
-                    None,
+                    *center,
                 )
             }
-            RandomDistribution::Pareto(h) => (
+            RandomDistribution::Pareto { h, center } => (
                 Model::Pareto {
                     pow: h.ln() / (1.0 - h).ln(),
                 },
-                None,
+                *center,
             ),
             RandomDistribution::Normal { dev_pct, center } => {
                 let mut stddev = 0;
@@ -256,7 +256,10 @@ mod tests {
     #[test]
     fn zipf_matches_fio() {
         assert_eq!(
-            fio333(RandomDistribution::Zipf(1.2)),
+            fio333(RandomDistribution::Zipf {
+                theta: 1.2,
+                center: None
+            }),
             [231, 17, 252, 252, 17, 210, 17, 10]
         );
     }
@@ -264,7 +267,10 @@ mod tests {
     #[test]
     fn pareto_matches_fio() {
         assert_eq!(
-            fio333(RandomDistribution::Pareto(0.3)),
+            fio333(RandomDistribution::Pareto {
+                h: 0.3,
+                center: None
+            }),
             [235, 17, 231, 231, 252, 172, 17, 93]
         );
     }
@@ -298,7 +304,15 @@ mod tests {
 
     #[test]
     fn zipf_concentrates_on_few_blocks() {
-        let mut p = BlockPicker::new(&RandomDistribution::Zipf(1.2), 1000, 5).unwrap();
+        let mut p = BlockPicker::new(
+            &RandomDistribution::Zipf {
+                theta: 1.2,
+                center: None,
+            },
+            1000,
+            5,
+        )
+        .unwrap();
         let mut h = vec![0u64; 1000];
         for _ in 0..100_000 {
             h[p.pick() as usize] += 1;

@@ -1,8 +1,10 @@
 //! Lays out job files before the run, as fio does: a missing or too-small file is
 //! created and extended; if a job will read it (or overwrite=1), the new part is
-//! written with data so reads hit real blocks. An existing file that is large enough,
-//! and any block or character device, is left untouched.
+//! written with the job's buffer contents (as fio: docs/buffers.md) so reads hit real
+//! blocks. An existing file that is large enough, and any block or character device,
+//! is left untouched.
 
+use super::buffers::BufferPolicy;
 use super::plan::ThreadPlan;
 use crate::sys::file::{self, OpenFlags};
 use ferrio_config::Fallocate;
@@ -19,8 +21,12 @@ struct Need {
     fallocate: Option<Fallocate>,
     create_allowed: bool,
     job: String,
-    /// Job name of the first thread wanting this file (for the "Laying out" line).
     readonly: bool,
+    /// The first thread wanting this file that reads it: its buffer options fill it.
+    filler: Option<usize>,
+    /// A fill_device job without a size writes until the device is full: the file
+    /// grows with its writes, as in fio, and is not laid out to the (unbounded) size.
+    unbounded: bool,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -31,7 +37,7 @@ pub fn lay_out(
     stop: &AtomicBool,
 ) -> Result<(), String> {
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
-    for t in threads {
+    for (i, t) in threads.iter().enumerate() {
         if t.caps.diskless || t.spec.create_on_open {
             continue;
         }
@@ -43,16 +49,39 @@ pub fn lay_out(
             if n.job.is_empty() {
                 n.job = t.spec.name.clone();
             }
+            if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
+                n.unbounded = true;
+                n.create_allowed |= t.spec.allow_file_create;
+                continue;
+            }
             n.size = n.size.max(f.region.start + f.region.len);
             let reads = t.spec.rw.kind.directions()[0];
-            n.fill |= reads || t.spec.overwrite || !t.spec.writes();
+            let fills = reads || t.spec.overwrite || !t.spec.writes();
+            if fills && !n.fill {
+                n.filler = Some(i);
+            }
+            n.fill |= fills;
             n.fallocate.get_or_insert(t.spec.fallocate);
             n.create_allowed |= t.spec.allow_file_create;
             n.readonly |= t.spec.readonly;
         }
     }
+    // Each filling thread's buffer policy, carried from one of its files to the next.
+    let mut policies: BTreeMap<usize, BufferPolicy> = BTreeMap::new();
     for (path, need) in needs {
         let current = std::fs::metadata(&path).ok().map(|m| m.len());
+        if need.unbounded && need.size == 0 {
+            if current.is_none() && need.create_allowed && !need.readonly {
+                std::fs::File::create(&path).map_err(|e| {
+                    format!(
+                        "job '{}': cannot create '{}': {e}",
+                        need.job,
+                        path.display()
+                    )
+                })?;
+            }
+            continue;
+        }
         if current.is_some_and(|c| c >= need.size) {
             continue;
         }
@@ -76,11 +105,26 @@ pub fn lay_out(
             need.job,
             need.size >> 20
         );
+        // fio writes a laid-out file with the job's buffer contents (compressible,
+        // dedupable, zeroes or a pattern as asked), one largest-write block at a time.
+        let filler = match need.filler {
+            Some(i) => {
+                let t = &threads[i];
+                let policy = match policies.remove(&i) {
+                    Some(p) => p,
+                    None => BufferPolicy::new_for_thread(t)
+                        .map_err(|e| format!("job '{}': {e}", t.spec.name))?,
+                };
+                Some((i, policy, t.spec.bs[1].max.max(1) as usize))
+            }
+            None => None,
+        };
         let laid = extend(
             &path,
             current.unwrap_or(0),
             need.size,
-            need.fill,
+            filler,
+            &mut policies,
             need.fallocate,
             stop,
         );
@@ -104,6 +148,12 @@ pub fn lay_out(
             ));
         }
     }
+    // The threads' writes go on from where their layout left the streams.
+    for (i, policy) in policies {
+        if let Ok(mut slot) = threads[i].buffers.laid_out.lock() {
+            *slot = Some(policy);
+        }
+    }
     Ok(())
 }
 
@@ -111,7 +161,8 @@ fn extend(
     path: &std::path::Path,
     from: u64,
     to: u64,
-    fill: bool,
+    fill: Option<(usize, BufferPolicy, usize)>,
+    policies: &mut BTreeMap<usize, BufferPolicy>,
     mode: Option<Fallocate>,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
@@ -138,10 +189,9 @@ fn extend(
     if f.metadata()?.len() < to {
         f.set_len(to)?;
     }
-    if fill {
-        let chunk = 1usize << 20;
+    if let Some((thread, mut policy, bs)) = fill {
+        let chunk = ((1usize << 20) / bs).max(1) * bs;
         let mut buf = vec![0u8; chunk];
-        fill_random(&mut buf, from ^ to);
         let mut pos = from;
         while pos < to {
             if stop.load(Ordering::Relaxed) {
@@ -151,19 +201,12 @@ fn extend(
                 ));
             }
             let n = ((to - pos) as usize).min(chunk);
+            policy.fill_layout(&mut buf[..n], bs);
             f.write_all_at(&buf[..n], pos)?;
             pos += n as u64;
         }
+        policies.insert(thread, policy);
         f.sync_data()?;
     }
     Ok(())
-}
-
-/// Fill a buffer with pseudo-random bytes (incompressible, like fio's default buffers).
-pub fn fill_random(buf: &mut [u8], seed: u64) {
-    let mut rng = crate::random::Rng::new(seed);
-    for chunk in buf.chunks_mut(8) {
-        let v = rng.next_u64().to_le_bytes();
-        chunk.copy_from_slice(&v[..chunk.len()]);
-    }
 }

@@ -153,6 +153,9 @@ pub struct Pattern {
     /// Granularity of random offsets per direction (fio's ba).
     align: [u64; 3],
     unaligned: bool,
+    /// bs_is_seq_rand: block sizes by how the offset was found (sequential: the read
+    /// slot, random: the write slot), not by direction.
+    bs_seq_rand: bool,
     dist: Dist,
     /// Smallest block over all directions (fio's rw_min_bs): the random map's block.
     map_block: u64,
@@ -169,7 +172,8 @@ pub struct Pattern {
     pending_write: Option<NextIo>,
     seeds: SeedSet,
     use64: bool,
-    /// fio reseeds every stream at each new pass when randrepeat is set.
+    /// fio reseeds every stream at each new pass when randrepeat is set (and no
+    /// randseed was given).
     reseed_each_pass: bool,
     time_based: bool,
     rng: Streams,
@@ -269,6 +273,7 @@ impl Pattern {
             }),
             align,
             unaligned: spec.bs_unaligned,
+            bs_seq_rand: spec.bs_is_seq_rand,
             dist,
             map_block,
             files,
@@ -280,7 +285,9 @@ impl Pattern {
             pending_write: None,
             seeds: seeds.clone(),
             use64,
-            reseed_each_pass: spec.randrepeat,
+            // fio turns randrepeat off when randseed is given (its fix-up), so only
+            // then do loops repeat.
+            reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
             iolog: None,
@@ -325,8 +332,10 @@ impl Pattern {
 
     /// Start a new pass (a new loop, or wrapping a time-based run): positions back to
     /// the start, random maps cleared; with randrepeat every stream starts over (fio's
-    /// clear_io_state), so each loop repeats the first one's sequence.
-    pub fn reset_pass(&mut self) {
+    /// clear_io_state), so each loop repeats the first one's sequence. Returns whether
+    /// a file's pass ended, so fio would run clear_io_state (and reseed the buffer
+    /// streams too); false for a time-based wrap.
+    pub fn reset_pass(&mut self) -> bool {
         if let Some((_, next)) = &mut self.replay {
             *next = 0;
         }
@@ -365,7 +374,7 @@ impl Pattern {
         self.pending_write = None;
         if self.time_based {
             // fio's time-based run is one pass: no counters reset, no reseeding.
-            return;
+            return false;
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass && any_done {
@@ -378,6 +387,7 @@ impl Pattern {
                 self.files.len(),
             );
         }
+        any_done
     }
 
     /// fio's fio_file_reset.
@@ -418,6 +428,11 @@ impl Pattern {
             };
         }
         if let Some(w) = self.pending_write.take() {
+            // randtrimwrite's write takes the trim's block, but fio still counts it
+            // toward rw=randtrimwrite:N.
+            if self.random {
+                self.seq_hit();
+            }
             return w;
         }
         // A pick can find the file has nothing left (its random map is full): fio then
@@ -453,10 +468,16 @@ impl Pattern {
             }
         };
         let region_len = self.files[file].region.len;
-        let mut len = self.pick_len(d, rel, region_len);
+        // A random draw is exactly an offset the map must mark (fio's is_random).
+        let bs_d = match (self.bs_seq_rand, busy_ok) {
+            (false, _) => d,
+            (true, true) => 0,
+            (true, false) => 1,
+        };
+        let mut len = self.pick_len(bs_d, rel, region_len);
         // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
         // once they are reached), except a sequential one of a fixed block size.
-        if busy_ok && !self.random && self.bs[d].min == self.bs[d].max {
+        if busy_ok && !self.random && self.bs[bs_d].min == self.bs[bs_d].max {
             len = len.min(max_len);
         }
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
@@ -583,19 +604,7 @@ impl Pattern {
             }
             return Some((self.seq_offset(file, d), true));
         }
-        // rw=randxxx:N: only every N-th I/O draws a new offset.
-        let hit = if self.seq_nr > 0 {
-            self.seq_left -= 1;
-            if self.seq_left == 0 {
-                self.seq_left = self.seq_nr;
-                true
-            } else {
-                false
-            }
-        } else {
-            true
-        };
-        if !hit {
+        if !self.seq_hit() {
             return match self.sequencer {
                 RwSequencer::Sequential => Some((self.seq_or_random(file, d)?, true)),
                 RwSequencer::Identical => Some((self.files[file].last_start[d].unwrap_or(0), true)),
@@ -609,6 +618,20 @@ impl Pattern {
         let rel = b * self.align[d] + self.window();
         let len = self.files[file].region.len;
         Some((if rel >= len { 0 } else { rel }, false))
+    }
+
+    /// rw=randxxx:N (fio's ddir_seq_nr): only every N-th I/O draws a new offset.
+    fn seq_hit(&mut self) -> bool {
+        if self.seq_nr == 0 {
+            return true;
+        }
+        self.seq_left -= 1;
+        if self.seq_left == 0 {
+            self.seq_left = self.seq_nr;
+            true
+        } else {
+            false
+        }
     }
 
     /// fio's get_next_rand_block: a time-based job starts a file over in place when

@@ -44,6 +44,9 @@ pub struct ThreadPlan {
     pub replay: Option<Arc<IoLog>>,
     /// flow=: the flow group (flow_id) the thread shares with other jobs.
     pub flow: Option<Arc<super::pacing::FlowGroup>>,
+    /// What the thread's buffer contents share with the run (dedupe_global's peers,
+    /// the streams its file layout advanced).
+    pub buffers: crate::runner::buffers::Shared,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -117,8 +120,19 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                     g.enlist(spec.pacing.flow as u64);
                     g.clone()
                 }),
+                buffers: Default::default(),
             });
         }
+    }
+    let peers: Arc<[crate::random::FioRand]> = out
+        .iter()
+        .map(|t| {
+            let use64 = t.spec.random_generator == ferrio_config::RandomGenerator::Tausworthe64;
+            crate::random::FioRand::new(t.seeds.get(crate::random::Stream::Buf), use64)
+        })
+        .collect();
+    for t in &mut out {
+        t.buffers.peers = peers.clone();
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
@@ -333,11 +347,27 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
                 }
             },
         };
+        let increment = spec.offset_increment.saturating_mul(clone as u64);
         let offset = match spec.offset {
-            SizeOrPercent::Bytes(b) => b,
-            SizeOrPercent::Percent(p) => (real.unwrap_or(per_file) as f64 * p / 100.0) as u64,
-        }
-        .saturating_add(spec.offset_increment.saturating_mul(clone as u64));
+            SizeOrPercent::Bytes(b) => b.saturating_add(increment),
+            SizeOrPercent::Percent(p) => {
+                // fio rounds a percentage offset up to offset_align, or to the smallest
+                // block size when that is not given (get_start_offset).
+                let raw = ((real.unwrap_or(per_file) as f64 * p / 100.0) as u64)
+                    .saturating_add(increment);
+                let align = match spec.offset_align {
+                    0 => spec
+                        .bs
+                        .iter()
+                        .map(|b| b.min)
+                        .filter(|&b| b > 0)
+                        .min()
+                        .unwrap_or(1),
+                    a => a,
+                };
+                raw.div_ceil(align).saturating_mul(align)
+            }
+        };
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)

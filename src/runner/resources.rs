@@ -275,6 +275,7 @@ mod tests {
             seeds: crate::random::SeedSet::from_seed(0, 1),
             replay: None,
             flow: None,
+            buffers: Default::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! `--memcpytest`, `--idle-prof`, fio's trigger (`--trigger-file`,
 //! `--trigger-timeout`) and `--bandwidth-log`'s files.
 
+pub mod compare;
 pub mod dropin;
 pub mod idle;
 pub mod memcpy;

@@ -25,6 +25,10 @@ mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod reports;
+mod row;
+
+pub use reports::SweepPoint;
 mod net;
 
 /// The fio release whose behaviour and output ferrio follows (drop-in mode claims it).
@@ -69,6 +73,30 @@ fn parse_memcpy_types(v: Option<&str>) -> Result<Vec<&'static str>, ConfigError>
             None => return Err(flag_err("memcpytest", t, &all().join(", "))),
         }
     }
+    Ok(out)
+}
+
+/// `--crctest`'s checksums, in fio's order (the verify= checksums).
+pub const CRC_TYPES: &[&str] = &[
+    "md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash",
+    "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+];
+
+/// `--crctest[=TYPES]`: every checksum when none is given.
+fn parse_crc_types(v: Option<&str>) -> Result<Vec<&'static str>, ConfigError> {
+    let Some(v) = v.filter(|v| !v.is_empty()) else {
+        return Ok(CRC_TYPES.to_vec());
+    };
+    let mut out = Vec::new();
+    for t in v.split(',').map(str::trim) {
+        match CRC_TYPES.iter().find(|m| **m == t) {
+            Some(m) if !out.contains(m) => out.push(*m),
+            Some(_) => {}
+            None => return Err(flag_err("crctest", t, &CRC_TYPES.join(", "))),
+        }
+    }
+    // fio measures them in its table's order whatever order they are asked in.
+    out.sort_by_key(|t| CRC_TYPES.iter().position(|c| c == t));
     Ok(out)
 }
 
@@ -122,6 +150,8 @@ pub struct GlobalFlags {
     pub idle_prof: Option<IdleProf>,
     /// --warnings-fatal: a job warning is an error.
     pub warnings_fatal: bool,
+    /// --sweep, --repeat, --html, --prometheus, --compare (docs/reports.md).
+    pub reports: crate::ext::ReportFlags,
     /// --server, --client and their companions (docs/multihost.md).
     pub net: NetFlags,
 }
@@ -167,6 +197,7 @@ impl Default for GlobalFlags {
             trigger: TriggerFlags::default(),
             idle_prof: None,
             warnings_fatal: false,
+            reports: Default::default(),
             net: NetFlags::default(),
         }
     }
@@ -198,8 +229,19 @@ pub enum Command {
     IdleCalibrate,
     /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
     MemcpyTest(Vec<&'static str>),
+    /// --crctest: the checksums to measure (names from [`CRC_TYPES`]).
+    CrcTest(Vec<&'static str>),
     /// --clock-bench
     ClockBench,
+    /// --sweep / --repeat: run every point in order, then print one table.
+    Sweep(Vec<SweepPoint>),
+    /// --compare: compare two JSON reports.
+    /// `json`: print the comparison as JSON (--output-format=json).
+    Compare {
+        before: PathBuf,
+        after: PathBuf,
+        json: bool,
+    },
     /// --server: serve runs to clients (the flags say where and what is allowed).
     Server(GlobalFlags),
     /// --client: send the job files to the hosts and print their results.
@@ -258,6 +300,9 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
 }
 
 fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+    if raw.flags.reports.compare {
+        return reports::compare(&raw);
+    }
     if let Some(c) = net_command(&mut raw)? {
         return Ok(c);
     }
@@ -277,6 +322,13 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     };
     if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
         return Ok(Command::Print(String::new()));
+    }
+    if raw.flags.reports.is_series() {
+        let points = reports::sweep(&raw, &file_sections, &ov)?;
+        return Ok(match raw.parse_only {
+            true => Command::Check(points[0].inv.clone()),
+            false => Command::Sweep(points),
+        });
     }
     let a = assemble(&raw.sections, &file_sections, &raw.only, &ov)?;
     if raw.flags.warnings_fatal {

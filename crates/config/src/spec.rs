@@ -99,8 +99,9 @@ pub struct BlockSize {
     /// Smallest and largest block size (equal for a fixed bs).
     pub min: u64,
     pub max: u64,
-    /// bssplit entries (bs, percent); empty when not given. Percents sum to 100
-    /// after fio's rule of sharing the remainder among entries without a percent.
+    /// bssplit entries (bs, percent); empty when not given. Entries without a percent
+    /// share the remainder by fio's integer division, fractions are cut (fio's atoi),
+    /// so the sum can fall short of 100 (a draw past it takes the last entry walked).
     pub split: Vec<(u64, u32)>,
 }
 
@@ -148,8 +149,16 @@ pub enum FioSeeds {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RandomDistribution {
     Random,
-    Zipf(f64),
-    Pareto(f64),
+    /// zipf:<theta>[:center]; the centre (0..=1) replaces fio's random rotation.
+    Zipf {
+        theta: f64,
+        center: Option<f64>,
+    },
+    /// pareto:<h>[:center]
+    Pareto {
+        h: f64,
+        center: Option<f64>,
+    },
     /// normal:<stddev percent>[:center]
     Normal {
         dev_pct: f64,
@@ -208,6 +217,9 @@ pub struct JobSpec {
     pub io_size: Option<u64>,
     pub offset: SizeOrPercent,
     pub offset_increment: u64,
+    /// offset_align: what a percentage offset is rounded up to (0: the smallest block
+    /// size).
+    pub offset_align: u64,
     pub number_ios: Option<u64>,
     pub fill_device: bool,
 
@@ -222,6 +234,8 @@ pub struct JobSpec {
     /// blockalign per direction (0 = use the minimum block size).
     pub blockalign: [u64; 3],
     pub bs_unaligned: bool,
+    /// bs_is_seq_rand: the read/write block-size slots mean sequential/random.
+    pub bs_is_seq_rand: bool,
 
     // --- file handling
     pub direct: bool,
@@ -324,4 +338,6 @@ pub struct JobSpec {
     pub errors: crate::ext::ErrorPolicy,
     pub net: crate::ext::net::NetSpec,
     pub zones: crate::ext::ZoneSpec,
+    pub buffers: crate::ext::BuffersSpec,
+    pub verify: crate::ext::VerifySpec,
 }

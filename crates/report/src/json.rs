@@ -69,6 +69,14 @@ pub fn document(report: &RunReport, plus: bool) -> Object {
             .float("unit_stddev", c.unit_stddev);
         root.obj("cpu_idleness", o);
     }
+    // ferrio's per-interval samples, after every key of fio's (fio's tools ignore it).
+    if !report.series.is_empty() {
+        let names: Vec<String> = report.jobs.iter().map(|j| j.name.clone()).collect();
+        root.0.push((
+            "ferrio_intervals".into(),
+            crate::series::json(&report.series, &names),
+        ));
+    }
     root
 }
 

@@ -3,10 +3,13 @@
 //! The reporters read a [`model::RunReport`] only; they never touch the runner or
 //! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
 
+pub mod html;
 pub mod interval;
 pub mod json;
 pub mod model;
 pub mod normal;
+pub mod series;
+pub mod sweep;
 pub mod terse;
 pub mod unified;
 pub mod units;

@@ -35,6 +35,8 @@ pub struct RunReport {
     pub clock_source: String,
     /// --idle-prof: how idle the CPUs were during the run.
     pub cpu_idleness: Option<CpuIdleness>,
+    /// ferrio: per-interval samples of the jobs (JSON `"ferrio_intervals"`).
+    pub series: Vec<crate::series::JobSeries>,
 }
 
 /// fio's "CPU idleness" section (--idle-prof=system|percpu).

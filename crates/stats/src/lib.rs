@@ -6,6 +6,7 @@
 //! never takes a lock.
 
 pub mod buckets;
+pub mod compare;
 pub mod histogram;
 pub mod sample;
 pub mod steadystate;

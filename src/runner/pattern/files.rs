@@ -49,8 +49,11 @@ impl Pattern {
 /// fio's non-uniform file choice (seeded from the file stream's seed).
 pub(super) fn file_model(fs: FileService, files: usize, seed: u32) -> Option<BlockPicker> {
     let dist = match fs {
-        FileService::Zipf(t) => RandomDistribution::Zipf(t),
-        FileService::Pareto(h) => RandomDistribution::Pareto(h),
+        FileService::Zipf(theta) => RandomDistribution::Zipf {
+            theta,
+            center: None,
+        },
+        FileService::Pareto(h) => RandomDistribution::Pareto { h, center: None },
         FileService::Gauss(dev) => RandomDistribution::Normal {
             dev_pct: dev,
             center: None,

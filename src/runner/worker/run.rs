@@ -24,6 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod pace;
 // ZONES: zonemode=zbd moves each I/O (glue to runner::zones).
 mod zones;
+// VERIFY: verify data in written blocks, the read-back (glue to crate::verify).
+mod verify;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -62,6 +64,8 @@ pub struct Worker<'a> {
     zbd: Option<crate::runner::zones::Zbd>,
     zoned: bool,
     zone_done: Vec<(u64, u64)>,
+    // VERIFY
+    verify: Option<crate::verify::Verifier>,
 }
 
 impl<'a> Worker<'a> {
@@ -101,6 +105,13 @@ impl<'a> Worker<'a> {
             zbd: None,
             zoned: false,
             zone_done: Vec::new(),
+            // VERIFY: none for a diskless engine (fio pretends to verify there).
+            verify: crate::verify::Verifier::new(
+                spec,
+                (plan.job_index as u32 + plan.clone + 1) as u16,
+                plan.seed,
+            )
+            .filter(|_| !plan.caps.diskless),
             io,
         }
     }
@@ -114,6 +125,19 @@ impl<'a> Worker<'a> {
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
         let mut now = self.clock.now_ns();
+        // VERIFY: verify_only issues nothing but the verify reads.
+        if !self.verify_dry_run() {
+            now = self.io_loop(stop, now, &mut usage_start);
+        }
+        // VERIFY: the written blocks are read back through the same loop.
+        if self.verify_phase(stop, now) {
+            now = self.io_loop(stop, now, &mut usage_start);
+        }
+        self.finish(now, usage_start)
+    }
+
+    /// The loop itself: step until a stopping rule fires; returns the last time read.
+    fn io_loop(&mut self, stop: &AtomicBool, mut now: u64, usage_start: &mut Usage) -> u64 {
         loop {
             if stop.load(Ordering::Relaxed)
                 || self.acct.error.is_some()
@@ -125,7 +149,7 @@ impl<'a> Worker<'a> {
                 // Ramp over: everything measured so far is discarded.
                 self.st.ramping = false;
                 self.acct.reset(now);
-                usage_start = Usage::thread();
+                *usage_start = Usage::thread();
                 self.stats_start_ns = now;
                 self.pacer.restart(now); // PACING
             }
@@ -155,8 +179,9 @@ impl<'a> Worker<'a> {
                 Some(t) => t,
                 None => self.clock.now_ns(),
             };
+            self.verify_backlog(); // VERIFY
         }
-        self.finish(now, usage_start)
+        now
     }
 
     /// One iteration of the loop: queue, reap, wrap. False when the job is over.
@@ -323,11 +348,18 @@ impl<'a> Worker<'a> {
         let due_ns = self.pace(io.op, io.len);
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, 0);
         }
+        // VERIFY: a verified write's data and headers, before its start as in fio;
+        // they replace any refill or scramble.
+        let work = if io.op == IoOp::Write && self.verify_stamp(idx) {
+            BufferWork::None
+        } else {
+            work
+        };
         let start_ns = self.read_clock();
         let issue_ns = if work == BufferWork::AfterStart {
-            self.io.units.prepare_buffer(idx);
+            self.io.units.prepare_buffer(idx, start_ns);
             self.read_clock()
         } else {
             start_ns
@@ -406,6 +438,9 @@ impl<'a> Worker<'a> {
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
         self.acct
             .complete(u, self.io.units.times[idx], now, path, self.st.ramping);
+        if self.verify.is_some() {
+            self.verify_read(idx); // VERIFY: a read-only job checks what it reads
+        }
     }
 
     /// Submit the pending units: one commit, then (fio) the depth map counts them at
@@ -497,7 +532,9 @@ impl<'a> Worker<'a> {
     /// ferrio keeps the files open but drops their cached pages the same way, so a
     /// time-based job does the same work under both.
     fn new_pass(&mut self) {
-        self.pattern.reset_pass();
+        if self.pattern.reset_pass() {
+            self.io.units.new_pass();
+        }
         let spec = &self.plan.spec;
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {

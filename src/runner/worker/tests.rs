@@ -56,6 +56,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         seeds: crate::random::SeedSet::from_seed(7, 1),
         replay: None,
         flow: None,
+        buffers: Default::default(),
     }
 }
 

@@ -3,7 +3,6 @@
 //! due, started and issued, and the free / pending / just-completed lists.
 
 use crate::engine::{IoOp, IoUnit};
-use crate::random::Rng;
 use crate::runner::buffers::BufferPolicy;
 use crate::runner::pattern::NextIo;
 use crate::runner::plan::ThreadPlan;
@@ -48,7 +47,6 @@ pub struct Units {
     /// 0 normally.
     moved: Vec<usize>,
     policy: BufferPolicy,
-    rng: Rng,
     /// Bytes from one unit's buffer to the next in `memory`.
     stride: usize,
     /// Whether buffers hold data (false for diskless engines: never touched).
@@ -67,7 +65,7 @@ impl Units {
         real_buffers: bool,
     ) -> Result<Units, (i32, String)> {
         let spec = &plan.spec;
-        let policy = BufferPolicy::for_thread(plan);
+        let mut policy = BufferPolicy::for_thread(plan).map_err(|e| (libc::EINVAL, e))?;
         let (stride, align) = buffer_stride(spec);
         let mut memory = IoMemory::new(
             spec.engine.mem,
@@ -85,7 +83,7 @@ impl Units {
         for i in 0..depth {
             let buf = memory.buffer(i, stride);
             if real_buffers {
-                policy.init(memory.bytes_mut(i * stride, stride), plan.seed ^ i as u64);
+                policy.init(memory.bytes_mut(i * stride, stride));
             }
             io.push(IoUnit {
                 op: IoOp::Read,
@@ -98,6 +96,12 @@ impl Units {
                 done_ns: None,
             });
         }
+        // fio fills a buffer for each of its iodepth units even where the engine uses
+        // fewer (a synchronous one uses one): draw those fills too, so the contents
+        // that follow are fio's.
+        if real_buffers {
+            policy.skip_units((spec.iodepth.max(1) as usize).saturating_sub(depth));
+        }
         Ok(Units {
             io,
             times: vec![UnitTimes::default(); depth],
@@ -106,7 +110,6 @@ impl Units {
             done: Vec::with_capacity(depth),
             moved: vec![0; depth],
             policy,
-            rng: Rng::new(plan.seed.rotate_left(17)),
             stride,
             real_buffers,
             memory,
@@ -140,13 +143,29 @@ impl Units {
         }
     }
 
-    /// Refill or scramble unit `idx`'s buffer for its write.
+    /// Fill unit `idx`'s buffer for its write as the buffer options say (refill or
+    /// scramble): the one call before a write. `start_ns` is the I/O's start time
+    /// (scrambling stamps it; pass 0 before it is known, as a refill is).
     #[inline]
-    pub fn prepare_buffer(&mut self, idx: usize) {
+    pub fn prepare_buffer(&mut self, idx: usize, start_ns: u64) {
         let (offset, len) = (self.io[idx].offset, self.io[idx].len.min(self.stride));
         // The unit was just taken from the free list: its buffer is not in flight.
         let buf = self.memory.bytes_mut(idx * self.stride, len);
-        self.policy.prepare(buf, offset, &mut self.rng);
+        self.policy.prepare(buf, offset, start_ns);
+    }
+
+    /// A new pass (loop) begins: the buffer streams start over as fio's do.
+    pub fn new_pass(&mut self) {
+        self.policy.new_pass();
+    }
+
+    /// Unit `idx`'s buffer for its I/O's length (None without real buffers).
+    pub fn buffer_mut(&mut self, idx: usize) -> Option<&mut [u8]> {
+        if !self.real_buffers {
+            return None;
+        }
+        let len = self.io[idx].len.min(self.stride);
+        Some(self.memory.bytes_mut(idx * self.stride, len))
     }
 
     /// A short transfer moved `bytes` of unit `idx`: point it at the rest.

@@ -32,6 +32,7 @@ impl JobSpec {
             io_size: None,
             offset: SizeOrPercent::Bytes(0),
             offset_increment: 0,
+            offset_align: 0,
             number_ios: None,
             fill_device: false,
             rw: RwMode {
@@ -46,6 +47,7 @@ impl JobSpec {
             bs: [bs.clone(), bs.clone(), bs],
             blockalign: [0; 3],
             bs_unaligned: false,
+            bs_is_seq_rand: false,
             direct: false,
             sync: false,
             fsync: 0,
@@ -112,6 +114,8 @@ impl JobSpec {
             lifecycle: Default::default(),
             zones: Default::default(),
             errors: Default::default(),
+            buffers: Default::default(),
+            verify: Default::default(),
             net: Default::default(),
         }
     }

@@ -105,6 +105,12 @@ fn table_defaults_agree_with_spec_defaults() {
         let j = job_ov(&[&line], &Overrides::default()).unwrap_or_else(|e| panic!("{line}: {e}"));
         let mut j = j;
         j.job_options.clear();
+        // Which buffer options were given is, like job_options, a record, not a value.
+        (
+            j.buffers.zero_set,
+            j.buffers.refill_set,
+            j.buffers.scramble_set,
+        ) = (false, false, false);
         j.rw.text = "read".into();
         assert_eq!(
             format!("{j:?}"),
@@ -153,7 +159,11 @@ fn rw_modes() {
     assert_eq!(job(&["rw=read:-8k"]).rw.nr, -8192);
     assert!(bad(&["rw=randread:-8"]).contains("sequential"));
     assert!(bad(&["rw=randread:x"]).contains("bad ':N' suffix"));
-    assert!(bad(&["rw=randtrimwrite"]).contains("not supported by ferrio yet"));
+    let j = job(&["rw=randtrimwrite:4"]);
+    assert_eq!(
+        (j.rw.kind, j.rw.random, j.rw.nr),
+        (RwKind::TrimWrite, true, 4)
+    );
     assert!(bad(&["rw=randreadx"]).contains("allowed: read, write"));
 }
 
@@ -424,7 +434,13 @@ fn randomness() {
     assert!(!job(&["randrepeat=0"]).randseed_set);
     assert_eq!(j.randseed, 1234);
     assert_eq!(j.random_generator, RandomGenerator::Lfsr);
-    assert_eq!(j.random_distribution, RandomDistribution::Zipf(1.2));
+    assert_eq!(
+        j.random_distribution,
+        RandomDistribution::Zipf {
+            theta: 1.2,
+            center: None
+        }
+    );
     assert_eq!(j.percentage_random, [50, 10, 10]);
     assert_eq!(
         job(&["random_generator=tausworthe64"]).random_generator,
@@ -438,13 +454,33 @@ fn randomness() {
 #[test]
 fn buffers() {
     let j = job(&[
+        "buffer_pattern=0xdeadbeef",
         "zero_buffers",
         "refill_buffers",
         "scramble_buffers=0",
-        "buffer_pattern=0xdeadbeef",
     ]);
     assert!(j.zero_buffers && j.refill_buffers && !j.scramble_buffers);
     assert_eq!(j.buffer_pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
+    // As fio's option callback: a pattern turns zeroing and scrambling off, and
+    // refilling on only when the job reads (as far as the options so far say).
+    let j = job(&["zero_buffers", "rw=write", "buffer_pattern=0xdeadbeef"]);
+    assert!(!j.zero_buffers && !j.refill_buffers && !j.scramble_buffers);
+    let j = job(&[
+        "rw=randrw",
+        "buffer_pattern=0xdeadbeef",
+        "scramble_buffers=1",
+    ]);
+    assert!(j.refill_buffers && j.scramble_buffers && j.buffers.scramble_set);
+    let j = job(&[
+        "buffer_compress_percentage=40",
+        "buffer_compress_chunk=4k",
+        "dedupe_percentage=10",
+    ]);
+    assert_eq!(
+        (j.buffers.compress_percentage, j.buffers.compress_chunk),
+        (40, 4096)
+    );
+    assert!(j.buffers.compress_given && j.refill_buffers && !j.buffers.refill_set);
     assert_eq!(
         job(&["buffer_pattern=\"ab\""]).buffer_pattern,
         Some(b"ab".to_vec())
@@ -545,9 +581,9 @@ fn unknown_unsupported_and_noop() {
         bad(&["lockmem=1m"]),
         "job 'j': option 'lockmem' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["verify=md5"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["verify_state_load=1"]).contains("not supported by ferrio yet"));
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["dedupe_mode=repeat"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["cgroup=x"]).contains("not supported by ferrio yet"));
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);

@@ -46,6 +46,28 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    let files = if job.filenames.is_empty() {
+        job.nrfiles as usize
+    } else {
+        job.filenames.len()
+    };
+    let size_bytes = match job.size {
+        Some(crate::spec::SizeOrPercent::Bytes(b)) => Some(b),
+        _ => None,
+    };
+    job.buffers
+        .check(job.size.is_some(), size_bytes, job.bs[1].min, files)
+        .map_err(at)?;
+    // verify_pattern alone turns on the header+pattern check (fio).
+    if !job.verify.pattern.is_empty() && !job.verify.kind_set {
+        job.verify.kind = crate::ext::verify::VerifyKind::Pattern;
+    }
+    if job.verify.kind == crate::ext::verify::VerifyKind::PatternNoHdr
+        && job.verify.pattern.is_empty()
+    {
+        return Err(at("verify=pattern needs verify_pattern=".into()));
+    }
+    job.verify.check(job.bs[1].min, job.bs[1].max).map_err(at)?;
     // The net engines' rules; fio's bit-based net reports rates in bits by default.
     let (dirs, random) = (job.rw.kind.directions(), job.rw.random);
     if job

@@ -18,9 +18,14 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
         err(&["--client=h", "j.fio", "--output-format=interval"], &[])
             .contains("not available with --client")
     );
+    assert!(matches!(run(&["--crctest"], &[]), Ok(Command::CrcTest(t)) if t.len() == 14));
+    assert!(matches!(
+        run(&["--crctest=sha1,md5"], &[]),
+        Ok(Command::CrcTest(t)) if t == ["md5", "sha1"]
+    ));
+    assert!(err(&["--crctest=murmur3"], &[]).contains("allowed: md5, crc64"));
     assert!(err(&["--client=h", "j.fio", "--status-interval=1"], &[])
         .contains("not available with --client"));
-    assert!(err(&["--crctest"], &[]).contains("come with verify support"));
     assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
     let i = inv(
         &[

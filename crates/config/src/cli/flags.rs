@@ -16,69 +16,8 @@ use crate::table;
 use crate::values::{parse_int, parse_time, TimeUnit};
 use std::path::PathBuf;
 
-/// Whether a flag takes a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Arg {
-    /// A bare flag (`--readonly`).
-    None,
-    /// `--flag=VALUE` or `--flag VALUE`.
-    Value,
-    /// `--flag` or `--flag=VALUE`; never takes the next argument.
-    Optional,
-}
-
-/// Stores what the flag says into the run being parsed (or sets the answer to print
-/// instead of running). The value is `None` for bare flags.
-pub(super) type Handler = fn(&mut Raw, Option<&str>) -> Result<(), ConfigError>;
-
-/// What ferrio does with a flag.
-pub(super) enum Action {
-    Handle(Handler),
-    /// A fio flag ferrio refuses; the text says why (and what to use instead).
-    Refuse(&'static str),
-}
-
-pub(super) struct Flag {
-    /// The name and its aliases, without `--`.
-    pub names: &'static [&'static str],
-    /// fio's one-letter form (`-v`), if fio has one.
-    pub short: Option<char>,
-    pub arg: Arg,
-    /// The value's placeholder in `--help` (`FMT` gives `--output-format=FMT`).
-    pub meta: &'static str,
-    /// `--help` text; `\n` continues on the next line.
-    pub help: &'static str,
-    pub action: Action,
-}
-
-const fn flag(
-    names: &'static [&'static str],
-    short: Option<char>,
-    arg: Arg,
-    meta: &'static str,
-    help: &'static str,
-    handler: Handler,
-) -> Flag {
-    Flag {
-        names,
-        short,
-        arg,
-        meta,
-        help,
-        action: Action::Handle(handler),
-    }
-}
-
-const fn refused(names: &'static [&'static str], short: char, arg: Arg, why: &'static str) -> Flag {
-    Flag {
-        names,
-        short: Some(short),
-        arg,
-        meta: "",
-        help: "",
-        action: Action::Refuse(why),
-    }
-}
+use super::row::{flag, refused, Flag};
+pub(super) use super::row::{Action, Arg};
 
 fn val(v: Option<&str>) -> &str {
     v.unwrap_or("")
@@ -223,6 +162,14 @@ pub(super) const FLAGS: &[Flag] = &[
         "percentiles of the interval lines\n(default 50:90:99:99.9)",
         |r, v| live_flag(&mut r.flags.live, "interval-percentiles", val(v)),
     ),
+    super::reports::SWEEP,
+    super::reports::REPEAT,
+    super::reports::SETTLE,
+    super::reports::CV_LIMIT,
+    super::reports::HTML,
+    super::reports::PROMETHEUS,
+    super::reports::PROMETHEUS_LINGER,
+    super::reports::COMPARE,
     flag(
         &["section"],
         Some('x'),
@@ -439,7 +386,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('K'),
         Arg::Value,
         "DIR",
-        "where fio puts verify state files; ferrio writes none\n(verify is not supported yet), so a note on stderr",
+        "where fio puts verify state files; ferrio writes none\n(no verify_state_save yet), so a note on stderr",
         |r, v| {
             if val(v).is_empty() {
                 return Err(flag_err("aux-path", "", "a directory"));
@@ -583,8 +530,23 @@ pub(super) const FLAGS: &[Flag] = &[
         "fio refuses it too (deprecated); use write_lat_log in the job"),
     refused(&["inflate-log"], 'X', Arg::Value,
         "compressed logs (log_compression) are not supported by ferrio yet, so there is nothing to inflate"),
-    refused(&["crctest"], 'G', Arg::Optional,
-        "checksum speed tests come with verify support, which ferrio does not have yet"),
+    flag(
+        &["crctest"],
+        Some('G'),
+        Arg::Optional,
+        "TYPES",
+        "measure the verify checksums' speed and exit (TYPES: a\ncomma list of md5, crc64, crc32, crc32c, crc16, crc7,\nsha1, sha256, sha512, xxhash, sha3-224/256/384/512;\nhelp lists them)",
+        |r, v| {
+            if matches!(v, Some("help" | "list")) {
+                let list: String = super::CRC_TYPES.iter().map(|n| format!("{n}\n")).collect();
+                answer(r, Command::Print(list));
+                return Ok(());
+            }
+            let types = super::parse_crc_types(v)?;
+            answer(r, Command::CrcTest(types));
+            Ok(())
+        },
+    ),
     refused(&["profile"], 'p', Arg::Value,
         "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
     refused(&["daemonize"], 'D', Arg::Value,

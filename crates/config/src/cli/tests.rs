@@ -120,7 +120,7 @@ fn bad_rw_names_everything() {
     );
     assert_eq!(
         e,
-        "job 'rand': bad value 'rando' for option 'rw' (at j.fio:7); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite"
+        "job 'rand': bad value 'rando' for option 'rw' (at j.fio:7); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite"
     );
 }
 
@@ -416,7 +416,7 @@ fn command_line_errors() {
         err(&["--name=t", "--iodepht=2"], &[]),
         "job 't': unknown option '--iodepht' (at command line); did you mean '--iodepth'?"
     );
-    assert_eq!(err(&["--name=t", "--rw=rando"], &[]), "job 't': bad value 'rando' for option 'rw' (at command line); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite");
+    assert_eq!(err(&["--name=t", "--rw=rando"], &[]), "job 't': bad value 'rando' for option 'rw' (at command line); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
     assert_eq!(err(&["--bs=4q", "--name=t"], &[]), "job 'global': bad value '4q' for option 'bs' (at command line): malformed size '4q' (units: k, m, g, t, p with optional i/b, e.g. 4k, 1MiB); allowed: 1 or more");
     assert!(err(&["--name=t", "--lockmem=1m"], &[])
         .contains("option 'lockmem' is not supported by ferrio yet"));

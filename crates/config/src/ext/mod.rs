@@ -1,8 +1,9 @@
 //! Per-feature option groups carried by every [`crate::JobSpec`] (and the run-wide
 //! [`LiveFlags`]). Each feature owns one file here, so features grow without editing
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
-//! detection, logging and zones.
+//! detection, logging, zones and buffer contents.
 
+pub mod buffers;
 pub mod engine;
 pub mod errors;
 pub mod lifecycle;
@@ -10,16 +11,21 @@ pub mod live;
 pub mod logs;
 pub mod net;
 pub mod pacing;
+pub mod reports;
 pub mod sim;
 pub mod steadystate;
+pub mod verify;
 pub mod zones;
 
+pub use buffers::{BuffersSpec, DedupeMode};
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
 pub use lifecycle::LifecycleSpec;
 pub use live::LiveFlags;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;
+pub use reports::{ReportFlags, SweepAxis};
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;
+pub use verify::VerifySpec;
 pub use zones::{SimZoneSpec, ZoneSpec};

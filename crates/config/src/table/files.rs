@@ -153,6 +153,17 @@ pub const FILES: &[OptSpec] = &[
     )
     .def("0"),
     opt(
+        "offset_align",
+        K::Size,
+        C::Files,
+        "Round a percentage offset (offset=N%) up to a multiple of this (0: the smallest block size)",
+        |j, c, v| {
+            j.offset_align = c.size(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
         "number_ios",
         K::Int,
         C::Files,

@@ -57,6 +57,10 @@ const RW_VALUES: &[(&str, &str)] = &[
     ("readwrite", "sequential mixed reads and writes"),
     ("randrw", "random mixed reads and writes"),
     ("trimwrite", "trim and write the same blocks, sequentially"),
+    (
+        "randtrimwrite",
+        "trim and write the same blocks, at random offsets",
+    ),
 ];
 
 fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
@@ -74,7 +78,7 @@ fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
         "rw" | "readwrite" => (RwKind::ReadWrite, false),
         "randrw" => (RwKind::ReadWrite, true),
         "trimwrite" => (RwKind::TrimWrite, false),
-        "randtrimwrite" => return Err("rw=randtrimwrite is not supported by ferrio yet".into()),
+        "randtrimwrite" => (RwKind::TrimWrite, true),
         _ => return Err("not an allowed value".into()),
     };
     let nr = match nr {
@@ -197,7 +201,7 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
         .min(1),
     opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges", bsrange)
         .alias(&["blocksize_range"]),
-    opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest), per direction with ','", bssplit),
+    opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest; a fraction is cut to its integer part, as fio reads it), per direction with ','", bssplit),
     opt("blockalign", K::PerDirSize, C::BlockSize, "Align random offsets to this boundary (default: the minimum block size)", blockalign)
         .alias(&["ba"]),
     opt("bs_unaligned", K::Flag, C::BlockSize, "Allow any block size within the range, not only multiples of the minimum", |j, c, v| {
@@ -205,6 +209,11 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
         Ok(())
     })
     .alias(&["blocksize_unaligned"])
+    .def("0"),
+    opt("bs_is_seq_rand", K::Bool, C::BlockSize, "Read the per-direction block sizes (bs, bsrange, bssplit) as sequential,random instead of read,write: sequential I/Os of any direction take the first, random ones the second", |j, c, v| {
+        j.bs_is_seq_rand = c.bool(v)?;
+        Ok(())
+    })
     .def("0"),
 ];
 

@@ -7,6 +7,7 @@
 //! The entries live in one file per category group; [`all`] chains them in
 //! documentation order.
 
+mod buffers;
 mod docs;
 mod engine;
 mod errors;
@@ -22,6 +23,7 @@ mod sim;
 mod stats;
 mod steadystate;
 mod unsupported;
+mod verify;
 mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
@@ -116,13 +118,15 @@ pub enum Category {
     Stats,
     Process,
     Errors,
+    /// Data verification.
+    Verify,
     /// Accepted, value checked, no effect.
     NoOp,
     Unsupported,
 }
 
 impl Category {
-    pub const ALL: [Category; 15] = [
+    pub const ALL: [Category; 16] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -136,6 +140,7 @@ impl Category {
         Category::Stats,
         Category::Process,
         Category::Errors,
+        Category::Verify,
         Category::NoOp,
         Category::Unsupported,
     ];
@@ -155,6 +160,7 @@ impl Category {
             Category::Stats => "Statistics and units",
             Category::Process => "Process placement",
             Category::Errors => "Error handling",
+            Category::Verify => "Data verification",
             Category::NoOp => "fio options accepted without effect",
             Category::Unsupported => "fio options not supported by ferrio yet",
         }
@@ -358,12 +364,13 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(steadystate::STEADYSTATE)
         .chain(pacing::PACING)
         .chain(random::RANDOM)
-        .chain(random::BUFFERS)
+        .chain(buffers::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)
         .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
+        .chain(verify::VERIFY)
         .chain(unsupported::UNSUPPORTED)
 }
 

@@ -1,8 +1,8 @@
-//! Options: randomness and buffer contents.
+//! Options: randomness (buffer contents: table/buffers.rs).
 
 use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::spec::{FileService, FioSeeds, RandomGenerator};
-use crate::values::{parse_distribution, parse_int, parse_pattern, per_direction};
+use crate::values::{parse_distribution, parse_int, per_direction};
 
 pub const RANDOM: &[OptSpec] = &[
     opt("randrepeat", K::Bool, C::Random, "Seed the random generators predictably, so runs repeat", |j, c, v| {
@@ -62,16 +62,16 @@ pub const RANDOM: &[OptSpec] = &[
         ("lfsr", "linear feedback shift register: never repeats an offset"),
         ("tausworthe64", "strong 64-bit 2^258 cycle generator"),
     ]),
-    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf:θ, pareto:h, normal:dev[:center], zoned:a/r:..., zoned_abs:a/size:...", |j, c, v| {
+    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf[:θ[:center]], pareto[:h[:center]], normal[:dev[:center]], zoned:a/r:..., zoned_abs:a/size:...", |j, c, v| {
         j.random_distribution = parse_distribution(v, c.kb_base)?;
         Ok(())
     })
     .def("random")
     .vals(&[
         ("random", "uniform"),
-        ("zipf", "zipf:<theta>, theta > 0 and not 1"),
-        ("pareto", "pareto:<h>, 0 < h < 1"),
-        ("normal", "normal:<deviation %>[:<center 0..1>]"),
+        ("zipf", "zipf:<theta>[:<center 0..1>], theta > 0 and not 1 (default 1.1)"),
+        ("pareto", "pareto:<h>[:<center 0..1>], 0 < h < 1 (default 0.2)"),
+        ("normal", "normal:<deviation %>[:<center 0..1>], 0 <= deviation < 100 (default 0)"),
         ("zoned", "zoned:<access%>/<range%>:... (per direction with ',')"),
         ("zoned_abs", "zoned_abs:<access%>/<size>:... (per direction with ',')"),
     ]),
@@ -87,52 +87,6 @@ pub const RANDOM: &[OptSpec] = &[
     })
     .def("100,100,100")
     .range(0, 100),
-];
-
-pub const BUFFERS: &[OptSpec] = &[
-    opt(
-        "zero_buffers",
-        K::Flag,
-        C::Buffers,
-        "Fill write buffers with zeros instead of random data",
-        |j, c, v| {
-            j.zero_buffers = c.bool(v)?;
-            Ok(())
-        },
-    )
-    .def("0"),
-    opt(
-        "refill_buffers",
-        K::Flag,
-        C::Buffers,
-        "Refill write buffers with new data on every submit",
-        |j, c, v| {
-            j.refill_buffers = c.bool(v)?;
-            Ok(())
-        },
-    )
-    .def("0"),
-    opt(
-        "scramble_buffers",
-        K::Bool,
-        C::Buffers,
-        "Slightly modify buffer contents on each write to defeat dedupe",
-        |j, c, v| {
-            j.scramble_buffers = c.bool(v)?;
-            Ok(())
-        },
-    )
-    .def("1"),
-    opt(
-        "buffer_pattern",
-        K::Special,
-        C::Buffers,
-        "Fill buffers with this pattern: 0x hex, \"string\", 32-bit decimal, 'file' (its bytes), or a combination (\"abcd\"-120xdeadface)",
-        |j, _, v| {
-            j.buffer_pattern = Some(parse_pattern(v)?);
-            Ok(())
-        },
-    ),
 ];
 
 /// `file_service_type=KIND[:ARG]`.

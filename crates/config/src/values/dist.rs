@@ -85,53 +85,58 @@ pub fn parse_distribution(text: &str, kb_base: u32) -> Result<RandomDistribution
     } else {
         args.split(':').collect()
     };
+    if !matches!(kind, "zipf" | "pareto" | "normal" | "gauss") {
+        return Err(format!("unknown distribution '{kind}'"));
+    }
+    if args.len() > 2 {
+        return Err(format!(
+            "{kind} takes {kind}[:<value>[:<center 0..1>]], not {} values",
+            args.len()
+        ));
+    }
+    // As fio: a bare name takes the default value (zipf 1.1, pareto 0.2, normal 0);
+    // the optional centre (0..=1) places the hot spot instead of a random rotation.
+    let value = |what: &str, default: f64| match args.first() {
+        None => Ok(default),
+        Some(v) => float(v, what),
+    };
+    let center = match args.get(1) {
+        None => None,
+        Some(c) => {
+            let c = float(c, &format!("{kind} center"))?;
+            if !(0.0..=1.0).contains(&c) {
+                return Err(format!("{kind} center {c} out of range [0, 1]"));
+            }
+            Some(c)
+        }
+    };
     match kind {
         "zipf" => {
-            if args.len() != 1 {
-                return Err("zipf needs one value, zipf:<theta> (a center value is not supported by ferrio yet)".into());
-            }
-            let t = float(args[0], "zipf theta")?;
-            if t <= 0.0 || t == 1.0 {
+            let theta = value("zipf theta", 1.1)?;
+            if theta <= 0.0 || theta == 1.0 {
                 return Err(format!(
-                    "zipf theta {t} out of range (must be > 0 and not 1.0)"
+                    "zipf theta {theta} out of range (must be > 0 and not 1.0)"
                 ));
             }
-            Ok(RandomDistribution::Zipf(t))
+            Ok(RandomDistribution::Zipf { theta, center })
         }
         "pareto" => {
-            if args.len() != 1 {
-                return Err("pareto needs one value, pareto:<h> (a center value is not supported by ferrio yet)".into());
-            }
-            let h = float(args[0], "pareto power")?;
+            let h = value("pareto power", 0.2)?;
             if !(h > 0.0 && h < 1.0) {
                 return Err(format!("pareto power {h} out of range (0, 1)"));
             }
-            Ok(RandomDistribution::Pareto(h))
+            Ok(RandomDistribution::Pareto { h, center })
         }
-        "normal" | "gauss" => {
-            if args.is_empty() || args.len() > 2 {
-                return Err("normal needs normal:<deviation %>[:<center 0..1>]".into());
+        _ => {
+            let dev = value("normal deviation", 0.0)?;
+            if !(0.0..100.0).contains(&dev) {
+                return Err(format!("normal deviation {dev} out of range [0, 100)"));
             }
-            let dev = float(args[0], "normal deviation")?;
-            if !(0.0..=100.0).contains(&dev) {
-                return Err(format!("normal deviation {dev} out of range [0, 100]"));
-            }
-            let center = match args.get(1) {
-                None => None,
-                Some(c) => {
-                    let c = float(c, "normal center")?;
-                    if !(0.0..=1.0).contains(&c) {
-                        return Err(format!("normal center {c} out of range [0, 1]"));
-                    }
-                    Some(c)
-                }
-            };
             Ok(RandomDistribution::Normal {
                 dev_pct: dev,
                 center,
             })
         }
-        _ => Err(format!("unknown distribution '{kind}'")),
     }
 }
 
@@ -168,8 +173,31 @@ mod tests {
     #[test]
     fn simple() {
         assert_eq!(d("random"), Ok(D::Random));
-        assert_eq!(d("zipf:1.2"), Ok(D::Zipf(1.2)));
-        assert_eq!(d("pareto:0.9"), Ok(D::Pareto(0.9)));
+        let zipf = |theta, center| D::Zipf { theta, center };
+        let pareto = |h, center| D::Pareto { h, center };
+        assert_eq!(d("zipf:1.2"), Ok(zipf(1.2, None)));
+        assert_eq!(d("pareto:0.9"), Ok(pareto(0.9, None)));
+        // Centres (fio 3.33 takes them for all three) and fio's bare defaults.
+        assert_eq!(d("zipf:1.2:0.3"), Ok(zipf(1.2, Some(0.3))));
+        assert_eq!(d("pareto:0.9:1"), Ok(pareto(0.9, Some(1.0))));
+        assert_eq!(d("zipf"), Ok(zipf(1.1, None)));
+        assert_eq!(d("pareto"), Ok(pareto(0.2, None)));
+        assert_eq!(
+            d("normal"),
+            Ok(D::Normal {
+                dev_pct: 0.0,
+                center: None
+            })
+        );
+        assert!(d("zipf:1.2:1.5")
+            .unwrap_err()
+            .contains("zipf center 1.5 out of range"));
+        assert!(d("pareto:0.5:-0.1").is_err());
+        assert!(d("zipf:1").unwrap_err().contains("not 1.0"));
+        assert!(d("normal:100")
+            .unwrap_err()
+            .contains("out of range [0, 100)"));
+        assert!(d("zipf:1.2:0.5:3").is_err());
         assert_eq!(
             d("normal:20"),
             Ok(D::Normal {
@@ -219,15 +247,17 @@ mod tests {
 
     #[test]
     fn errors() {
+        // (Bare zipf/pareto/normal and centres are valid, as in fio: see `simple`.)
         for bad in [
-            "zipf",
             "zipf:1",
             "zipf:0",
             "zipf:x",
-            "zipf:1.2:0.5",
+            "zipf:1.2:2",
+            "zipf:1.2:0.5:1",
             "pareto:1",
             "pareto:0",
-            "normal",
+            "pareto:0.5:x",
+            "normal:100",
             "normal:101",
             "normal:10:2",
             "zoned",

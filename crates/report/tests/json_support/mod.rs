@@ -176,5 +176,6 @@ pub fn report() -> RunReport {
         }],
         clock_source: "clock_gettime".into(),
         cpu_idleness: None,
+        series: Vec::new(),
     }
 }

@@ -1,0 +1,326 @@
+//! The worker's verify glue (the rules live in `crate::verify`): each write's
+//! buffer gets its data and headers before its start is stamped, the blocks
+//! written are logged, and they are read back and checked — after the writes
+//! through the job's own engine and depth (the I/O loop runs once more over
+//! reads of the logged blocks), and every verify_backlog writes, when the queue
+//! is empty, by direct reads. The reads are accounted as reads (fio reports its
+//! verify phase so); a failure is printed as fio prints it and goes to the error
+//! policy as EILSEQ, so continue_on_error=verify counts it and goes on.
+
+use super::super::state::LoopState;
+use super::super::units::UnitTimes;
+use super::Worker;
+use crate::engine::{IoOp, IoUnit};
+use crate::runner::pattern::Pattern;
+use crate::runner::replay::{Entry, IoLog};
+use crate::sys::memory::AlignedBuf;
+use crate::verify::block::Failure;
+use crate::verify::log::Piece;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+impl<'a> Worker<'a> {
+    /// A write is about to start from unit `idx`: give its buffer verify data.
+    /// False when the job does not verify.
+    #[inline]
+    pub(super) fn verify_stamp(&mut self, idx: usize) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        let u = &self.io.units.io[idx];
+        let (file, offset) = (u.file, u.offset);
+        let t = self.clock.now_ns();
+        if let Some(buf) = self.io.units.buffer_mut(idx) {
+            v.stamp(buf, file, offset, t);
+        }
+        true
+    }
+
+    /// A read-only job with verify checks every block it reads (fio verifies each
+    /// read of a job that does not write).
+    pub(super) fn verify_read(&mut self, idx: usize) {
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        let u = &self.io.units.io[idx];
+        if u.op != IoOp::Read || u.result != u.len as i64 {
+            return;
+        }
+        let p = match v.phase_piece(u.file, u.offset) {
+            Some(p) => p,
+            None if v.inline_reads => Piece {
+                file: u.file,
+                offset: u.offset,
+                len: u.len,
+                seed: None,
+                numberio: None,
+                trimmed: false,
+            },
+            None => return,
+        };
+        let path = self.plan.files[p.file].path.clone();
+        let Some(block) = self.io.units.buffer_mut(idx) else {
+            return;
+        };
+        let failures = v.check(block, &p, &path);
+        if !failures.is_empty() {
+            let mut dumped = Vec::new();
+            for f in &failures {
+                if v.dump {
+                    dumped.extend(v.dump_failure(f, block, &p, &path));
+                }
+            }
+            let goes_on = self.verify_failed(&failures, dumped, &path);
+            if goes_on && v_fatal(&self.verify) {
+                // verify_fatal: issue nothing more; what is in flight completes.
+                self.lim.max_ios = self.st.issued_ios;
+            }
+        }
+    }
+
+    /// verify_only: walk the workload's writes without issuing them, logging each.
+    /// True when the job verifies only (the I/O loop is then skipped).
+    pub(super) fn verify_dry_run(&mut self) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        if !v.only {
+            return false;
+        }
+        let mut left = self.lim.pass_bytes;
+        while left > 0 {
+            let io = self.pattern.next_io(left);
+            if io.len == 0 {
+                break;
+            }
+            left = left.saturating_sub(io.len);
+            if io.op == IoOp::Write {
+                v.would_write(io.file, io.offset, io.len as usize);
+            }
+        }
+        true
+    }
+
+    /// verify_backlog / trim_backlog: a round is due and nothing is in flight.
+    pub(super) fn verify_backlog(&mut self) {
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        let (due, trim) = (v.backlog_due(), v.trim_due());
+        if !(due || trim)
+            || self.st.inflight > 0
+            || self.st.busy.is_some()
+            || !self.st.retry.is_empty()
+        {
+            return;
+        }
+        if trim {
+            self.trim_round();
+        }
+        if !due {
+            return;
+        }
+        let v = self.verify.as_mut().expect("checked");
+        v.since_backlog = 0;
+        let batch = v.log.take(v.batch as usize);
+        self.verify_blocks(batch, None);
+    }
+
+    /// After the writes: point the loop at reads of every block still logged —
+    /// through the job's engine at its depth, as fio's verify phase — unless the
+    /// job stopped early (an error, a signal, its runtime), as fio. True when the
+    /// loop is to run again for them.
+    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        if !v.do_verify && !v.only
+            || self.acct.error.is_some()
+            || stop.load(Ordering::Relaxed)
+            || self.st.inflight > 0
+            || (now >= self.lim.deadline_ns && !v.only)
+        {
+            return false;
+        }
+        let n = v.log.len();
+        let pieces = v.log.take(n);
+        if pieces.is_empty() {
+            return false;
+        }
+        let entries = pieces
+            .iter()
+            .map(|p| Entry {
+                file: p.file,
+                op: IoOp::Read,
+                offset: p.offset,
+                len: p.len as u64,
+                // The read-back runs as fast as it can: no replay timing.
+                delay_us: 0,
+                at_ms: None,
+            })
+            .collect();
+        let names = self
+            .plan
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        let mut plan = self.plan.clone();
+        plan.replay = Some(Arc::new(IoLog { names, entries }));
+        let regions: Vec<_> = self.plan.files.iter().map(|f| f.region).collect();
+        self.pattern = Pattern::for_thread(&plan, &regions, None);
+        self.lim.pass_bytes = pieces.iter().map(|p| p.len as u64).sum();
+        // One pass over the blocks, whatever loops, time_based or runtime say.
+        self.lim.max_ios = pieces.len() as u64;
+        self.lim.deadline_ns = u64::MAX;
+        self.st = LoopState::new(&self.lim, false);
+        // Taken in (file, offset) order: looked up by binary search.
+        v.phase = pieces;
+        true
+    }
+
+    /// trim_backlog: trim the oldest picked blocks (punching holes, as fio does in
+    /// files), accounted as trims; each is then expected to read back as zeros
+    /// (trim_verify_zero) or is no longer verified.
+    fn trim_round(&mut self) {
+        let v = self.verify.as_mut().expect("verifying");
+        v.since_trim = 0;
+        let n = (v.trim_batch as usize).min(v.trims.len());
+        let batch: Vec<_> = v.trims.drain(..n).collect();
+        for (file, offset, len) in batch {
+            let v = self.verify.as_mut().expect("verifying");
+            let keep = v.trim_zero;
+            if !v.log.trimmed(file, offset, len, keep) {
+                continue; // written over since: nothing to trim
+            }
+            let fd = self.io.fds[file];
+            let start = self.clock.now_ns();
+            let r = crate::sys::io::punch_hole(fd, offset, len);
+            let end = self.clock.now_ns();
+            let unit = IoUnit {
+                op: IoOp::Trim,
+                file,
+                fd,
+                offset,
+                len,
+                buf: std::ptr::null_mut(),
+                result: r,
+                done_ns: None,
+            };
+            let times = UnitTimes {
+                due_ns: start,
+                start_ns: start,
+                issue_ns: start,
+            };
+            let path = self.plan.files[file].path.clone();
+            self.acct
+                .complete(&unit, times, end, Some(&path), self.st.ramping);
+            if self.acct.error.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// Read and check `pieces` in order; stops at a fatal failure (or any with
+    /// verify_fatal) and at `stop`.
+    fn verify_blocks(&mut self, pieces: Vec<Piece>, stop: Option<&AtomicBool>) {
+        let Some(max) = pieces.iter().map(|p| p.len).max() else {
+            return;
+        };
+        let mut buf = AlignedBuf::new(max, crate::sys::memory::page_size());
+        for p in pieces {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return;
+            }
+            let fd = self.io.fds[p.file];
+            let start = self.clock.now_ns();
+            let mut done = 0usize;
+            let mut err = 0i32;
+            while done < p.len {
+                let r = crate::sys::io::pread(
+                    fd,
+                    buf.as_mut_ptr().wrapping_add(done),
+                    p.len - done,
+                    p.offset + done as u64,
+                );
+                if r <= 0 {
+                    err = if r < 0 { (-r) as i32 } else { libc::EIO };
+                    break;
+                }
+                done += r as usize;
+            }
+            let end = self.clock.now_ns();
+            let path = self.plan.files[p.file].path.clone();
+            let unit = IoUnit {
+                op: IoOp::Read,
+                file: p.file,
+                fd,
+                offset: p.offset,
+                len: p.len,
+                buf: buf.as_mut_ptr(),
+                result: if err != 0 {
+                    -(err as i64)
+                } else {
+                    p.len as i64
+                },
+                done_ns: None,
+            };
+            let times = UnitTimes {
+                due_ns: start,
+                start_ns: start,
+                issue_ns: start,
+            };
+            self.acct
+                .complete(&unit, times, end, Some(&path), self.st.ramping);
+            if err != 0 {
+                if self.acct.error.is_some() {
+                    return;
+                }
+                continue;
+            }
+            let v = self.verify.as_ref().expect("verifying");
+            let block = &mut buf.as_mut_slice()[..p.len];
+            let failures = v.check(block, &p, &path);
+            if failures.is_empty() {
+                continue;
+            }
+            let mut dumped = Vec::new();
+            if v.dump {
+                for f in &failures {
+                    dumped.extend(v.dump_failure(f, block, &p, &path));
+                }
+            }
+            let goes_on = self.verify_failed(&failures, dumped, &path);
+            let fatal = self.verify.as_ref().is_some_and(|v| v.fatal);
+            if !goes_on || fatal {
+                return;
+            }
+        }
+    }
+
+    /// Print a block's failures as fio does and hand them to the error policy as
+    /// one EILSEQ; true when the job goes on.
+    fn verify_failed(&mut self, failures: &[Failure], dumped: Vec<String>, path: &Path) -> bool {
+        for f in failures {
+            for l in &f.lines {
+                eprintln!("{l}");
+            }
+        }
+        for l in dumped {
+            eprintln!("{l}");
+        }
+        let first = failures[0].at;
+        let kind = self.verify.as_ref().map_or("", |v| v.layout.kind.name());
+        self.acct.io_error(IoOp::Read, libc::EILSEQ, || {
+            format!(
+                "verify ({kind}) failed at file {} offset {first}",
+                path.display()
+            )
+        })
+    }
+}
+
+fn v_fatal(v: &Option<crate::verify::Verifier>) -> bool {
+    v.as_ref().is_some_and(|v| v.fatal)
+}

@@ -1,0 +1,173 @@
+//! `--sweep` and `--repeat` (docs/reports.md): run every point of a sweep (each
+//! repeat of it) in order, with `--settle` between runs, each one a complete ordinary
+//! run whose report is kept instead of printed; then print one table in the chosen
+//! formats (normal: a Markdown table, terse/csv: CSV, json: JSON) and, with --html,
+//! the HTML report. SIGINT/SIGTERM stop the sweep: the point being run is dropped
+//! (it is incomplete) and the finished points are still printed (exit 128).
+
+use crate::app::{self, EXIT_INTERRUPTED};
+use ferrio_config::{EtaMode, OutputFormat, SweepPoint};
+use ferrio_report::sweep::{self, Table};
+use ferrio_report::RunReport;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One finished run of a point, for the HTML report.
+pub struct PointRun {
+    pub labels: Vec<(String, String)>,
+    pub report: RunReport,
+}
+
+/// Run the sweep; returns the exit code (0, 1 when a run failed, 128 when stopped).
+pub fn run(points: Vec<SweepPoint>) -> i32 {
+    let Some(first) = points.first() else {
+        return 0;
+    };
+    let flags = first.inv.flags.clone();
+    let rf = &flags.reports;
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    let mut table = Table {
+        axes: rf.sweeps.iter().map(|a| a.key.clone()).collect(),
+        repeat: rf.repeat,
+        cv_limit_pct: rf.cv_limit_pct,
+        planned_points: points.len(),
+        ..Table::default()
+    };
+    let mut kept: Vec<PointRun> = Vec::new();
+    let mut code = 0;
+    let total = points.len();
+    'points: for (i, p) in points.into_iter().enumerate() {
+        let labels: Vec<String> = p.labels.iter().map(|l| l.1.clone()).collect();
+        let what: Vec<String> = p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut runs = Vec::new();
+        for r in 0..rf.repeat {
+            if (i > 0 || r > 0) && !settle(rf.settle_ms, &stop) {
+                code = EXIT_INTERRUPTED;
+                break 'points;
+            }
+            eprintln!(
+                "ferrio: sweep point {}/{total} {} run {}/{}",
+                i + 1,
+                what.join(" "),
+                r + 1,
+                rf.repeat
+            );
+            let mut inv = p.inv.clone();
+            // Each run reports to us only: no per-run output, status line or HTML.
+            inv.flags.output_formats = Vec::new();
+            inv.flags.output = None;
+            inv.flags.eta = EtaMode::Never;
+            inv.flags.reports.html = None;
+            let (got, rc) = app::run_keeping(inv);
+            if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
+                code = EXIT_INTERRUPTED;
+                break 'points;
+            }
+            let Some(report) = got else {
+                code = 1;
+                break 'points;
+            };
+            if rc != 0 {
+                code = rc;
+            }
+            runs.push(report);
+        }
+        for report in runs {
+            table.add_run(&labels, &report);
+            kept.push(PointRun {
+                labels: p.labels.clone(),
+                report,
+            });
+        }
+        table.finished_points += 1;
+        if code != 0 {
+            break;
+        }
+    }
+    if let Err(e) = print(&flags, &table, &kept) {
+        eprintln!("ferrio: {e}");
+        return 1;
+    }
+    code
+}
+
+/// Wait `ms` unless stopped; false when a signal came.
+fn settle(ms: u64, stop: &AtomicBool) -> bool {
+    let end = Instant::now() + Duration::from_millis(ms);
+    while Instant::now() < end {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10).min(end - Instant::now()));
+    }
+    !stop.load(Ordering::Relaxed)
+}
+
+/// The table in every requested format, to --output or stdout; then --html.
+fn print(
+    flags: &ferrio_config::GlobalFlags,
+    table: &Table,
+    kept: &[PointRun],
+) -> Result<(), String> {
+    let mut text = String::new();
+    for f in &flags.output_formats {
+        match f {
+            // The multi-host formats have no meaning for a sweep: their kind of output.
+            OutputFormat::Normal | OutputFormat::Interval | OutputFormat::Hosts => {
+                text.push_str(&sweep::render_text(table))
+            }
+            OutputFormat::Terse | OutputFormat::HostsCsv => {
+                text.push_str(&sweep::render_csv(table))
+            }
+            OutputFormat::Json | OutputFormat::JsonPlus | OutputFormat::HostsJson => {
+                text.push_str(&sweep::render_json(table));
+                text.push('\n');
+            }
+        }
+    }
+    match &flags.output {
+        Some(p) => std::fs::write(p, &text)
+            .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+        None => {
+            let mut o = std::io::stdout();
+            o.write_all(text.as_bytes())
+                .and_then(|_| o.flush())
+                .map_err(|e| format!("cannot write the table: {e}"))?;
+        }
+    }
+    if let Some(path) = &flags.reports.html {
+        let runs: Vec<ferrio_report::html::Run> = kept
+            .iter()
+            .map(|k| ferrio_report::html::Run {
+                title: k
+                    .labels
+                    .iter()
+                    .map(|(a, b)| format!("{a}={b}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                report: &k.report,
+            })
+            .collect();
+        let page = ferrio_report::html::sweep_page(table, &runs);
+        std::fs::write(path, page)
+            .map_err(|e| format!("cannot write --html '{}': {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `--html=FILE` for a single run.
+pub fn write_run_html(
+    flags: &ferrio_config::GlobalFlags,
+    report: &RunReport,
+) -> Result<(), String> {
+    match &flags.reports.html {
+        Some(path) => std::fs::write(path, ferrio_report::html::run_page(report))
+            .map_err(|e| format!("cannot write --html '{}': {e}", path.display())),
+        None => Ok(()),
+    }
+}

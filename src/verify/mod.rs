@@ -1,0 +1,293 @@
+//! Data verification (docs/verify.md): every written block carries fio 3.33's
+//! verify header and checksum (laid out byte for byte as fio's, so either tool
+//! verifies the other's data), the written blocks are logged, and after the
+//! writes (or every verify_backlog writes) they are read back and checked, with
+//! fio's failure lines. The worker's glue is runner::worker::run::verify.
+
+pub mod block;
+pub mod checksum;
+pub mod crctest;
+pub mod fill;
+pub mod header;
+pub mod log;
+
+use block::{Expect, Failure, Layout};
+use ferrio_config::ext::verify::VerifyKind;
+use ferrio_config::JobSpec;
+use log::{Piece, PieceLog};
+use std::path::Path;
+
+/// A job thread's verify state.
+pub struct Verifier {
+    pub layout: Layout,
+    pub log: PieceLog,
+    /// Seeds of the blocks' data.
+    rng: u64,
+    /// fio's numberio: the job's writes so far (16 bits in the header).
+    numberio: u16,
+    /// Writes since the last backlog round.
+    pub since_backlog: u64,
+    pub backlog: u64,
+    pub batch: u64,
+    pub fatal: bool,
+    pub dump: bool,
+    /// Check the header's seed (verify_header_seed).
+    check_seed: bool,
+    /// Check numberio (fio: fixed block size, not time_based).
+    check_numberio: bool,
+    /// verify_only: nothing is written, what is on disk is checked.
+    pub only: bool,
+    pub do_verify: bool,
+    /// The job only reads: each read is checked as it completes.
+    pub inline_reads: bool,
+    /// The verify phase's blocks in (file, offset) order: each read of one is checked.
+    pub phase: Vec<Piece>,
+    /// trim_percentage: blocks picked to be trimmed, oldest first.
+    pub trims: std::collections::VecDeque<(usize, u64, usize)>,
+    pub trim_percentage: u32,
+    pub trim_backlog: u64,
+    pub trim_batch: u64,
+    pub trim_zero: bool,
+    /// Blocks logged since the last trim round.
+    pub since_trim: u64,
+}
+
+impl Verifier {
+    /// The verifier of a job thread, None when the job does not verify.
+    pub fn new(spec: &JobSpec, thread: u16, seed: u64) -> Option<Verifier> {
+        let v = &spec.verify;
+        if !v.on() {
+            return None;
+        }
+        let fixed = spec.bs[1].min == spec.bs[1].max && spec.bs[1].split.len() <= 1;
+        Some(Verifier {
+            layout: Layout::for_job(spec, thread),
+            log: PieceLog::default(),
+            rng: seed ^ 0x0005_eed0_ff10_u64,
+            numberio: 0,
+            since_backlog: 0,
+            backlog: v.backlog,
+            batch: if v.backlog_batch > 0 {
+                v.backlog_batch
+            } else {
+                v.backlog
+            },
+            fatal: v.fatal,
+            dump: v.dump,
+            check_seed: v.header_seed && !v.only,
+            check_numberio: fixed && !spec.time_based && !v.only,
+            only: v.only,
+            do_verify: v.do_verify,
+            inline_reads: !spec.writes(),
+            phase: Default::default(),
+            trims: Default::default(),
+            trim_percentage: v.trim_percentage,
+            trim_backlog: v.trim_backlog,
+            trim_batch: if v.trim_batch > 0 {
+                v.trim_batch
+            } else {
+                v.trim_backlog
+            },
+            trim_zero: v.trim_zero,
+            since_trim: 0,
+        })
+    }
+
+    /// A block is written: fill `buf` with its data and headers, and log it.
+    pub fn stamp(&mut self, buf: &mut [u8], file: usize, offset: u64, time_ns: u64) {
+        let seed = self.next_seed();
+        let nio = self.numberio;
+        self.numberio = self.numberio.wrapping_add(1);
+        self.since_backlog += 1;
+        self.layout.fill(buf, offset, seed, nio, time_ns);
+        // verify=null logs too: its blocks are read back, and pass (fio's "pretend").
+        self.log.insert(Piece {
+            file,
+            offset,
+            len: buf.len(),
+            seed: Some(seed),
+            numberio: Some(nio),
+            trimmed: false,
+        });
+        if self.trim_backlog > 0 && self.trim_percentage > 0 {
+            // fio's io_u_should_trim: this share of the logged writes, at random.
+            if self.next_seed() % 100 < self.trim_percentage as u64 {
+                self.trims.push_back((file, offset, buf.len()));
+            }
+            self.since_trim += 1;
+        }
+    }
+
+    /// verify_only: a block the workload would write (its contents unknown).
+    pub fn would_write(&mut self, file: usize, offset: u64, len: usize) {
+        self.log.insert(Piece {
+            file,
+            offset,
+            len,
+            seed: None,
+            numberio: None,
+            trimmed: false,
+        });
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        // splitmix64: distinct, well-spread seeds.
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The verify phase's block at (file, offset), if any.
+    pub fn phase_piece(&self, file: usize, offset: u64) -> Option<Piece> {
+        self.phase
+            .binary_search_by_key(&(file, offset), |p| (p.file, p.offset))
+            .ok()
+            .map(|i| self.phase[i])
+    }
+
+    /// A trim round is due (trim_backlog blocks written since the last).
+    pub fn trim_due(&self) -> bool {
+        self.trim_backlog > 0 && self.since_trim >= self.trim_backlog && !self.trims.is_empty()
+    }
+
+    /// A verify_backlog round is due.
+    pub fn backlog_due(&self) -> bool {
+        self.backlog > 0 && self.since_backlog >= self.backlog && !self.log.is_empty()
+    }
+
+    /// Check one block read back into `buf`.
+    pub fn check(&self, buf: &mut [u8], p: &Piece, path: &Path) -> Vec<Failure> {
+        if p.trimmed {
+            // fio's verify_trimmed_io_u: zeros, else the first byte that is not.
+            return match buf.iter().position(|&b| b != 0) {
+                None => Vec::new(),
+                Some(i) => vec![Failure {
+                    lines: vec![format!(
+                        "trim: verify failed at file {} offset {}, length {}, block offset {i}",
+                        path.display(),
+                        p.offset,
+                        buf.len()
+                    )],
+                    at: p.offset,
+                    len: buf.len(),
+                    header: true,
+                }],
+            };
+        }
+        let exp = Expect {
+            offset: p.offset,
+            seed: p.seed.filter(|_| self.check_seed),
+            numberio: p.numberio.filter(|_| self.check_numberio),
+        };
+        self.layout
+            .check_block(buf, exp, &path.display().to_string(), self.fatal)
+    }
+
+    /// verify_dump: the block as read (and as it should be) next to fio's names,
+    /// `<file name>.<offset>.received` / `.expected` (`.hdr_fail` for a bad header),
+    /// in the working directory. Returns the lines telling where.
+    pub fn dump_failure(&self, f: &Failure, block: &[u8], p: &Piece, path: &Path) -> Vec<String> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let rel = (f.at - p.offset) as usize;
+        let got = &block[rel..(rel + f.len).min(block.len())];
+        let mut lines = Vec::new();
+        let mut put = |kind: &str, bytes: &[u8]| {
+            let file = format!("{name}.{}.{kind}", f.at);
+            if std::fs::write(&file, bytes).is_ok() {
+                lines.push(format!("       {kind} data dumped as {file}"));
+            }
+        };
+        if f.header {
+            put("hdr_fail", got);
+            return lines;
+        }
+        put("received", got);
+        // The header passed its checks: its seed and counter rebuild the block.
+        let h = header::Header::read(got);
+        let seed = p.seed.unwrap_or(h.rand_seed);
+        if self.layout.kind != VerifyKind::PatternNoHdr || !self.layout.pattern.is_empty() {
+            let mut want = vec![0u8; block.len()];
+            self.layout.fill(&mut want, p.offset, seed, h.numberio, 0);
+            let want = &mut want[rel..rel + got.len()];
+            if self.layout.kind != VerifyKind::PatternNoHdr {
+                // The same time stamp as written (the header's own checksum with it).
+                want[..header::HDR_LEN].copy_from_slice(&got[..header::HDR_LEN]);
+            }
+            put("expected", want);
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrio_config::ext::verify::VerifyKind;
+
+    fn verifier(kind: VerifyKind) -> Verifier {
+        let mut spec = JobSpec::with_defaults("t", "t.fio:1");
+        spec.verify.kind = kind;
+        Verifier::new(&spec, 1, 42).expect("verifying")
+    }
+
+    #[test]
+    fn a_written_block_checks_and_a_changed_one_does_not() {
+        let mut v = verifier(VerifyKind::Crc32c);
+        let mut buf = vec![0u8; 4096];
+        v.stamp(&mut buf, 0, 8192, 5);
+        let p = v.log.take(1)[0];
+        let path = Path::new("/f");
+        assert!(v.check(&mut buf.clone(), &p, path).is_empty());
+        buf[100] ^= 1;
+        let f = v.check(&mut buf, &p, path);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].lines[0].starts_with("crc32c: verify failed at file /f offset 8192"));
+    }
+
+    #[test]
+    fn a_trimmed_block_must_be_zeros() {
+        let v = verifier(VerifyKind::Md5);
+        let p = Piece {
+            file: 0,
+            offset: 4096,
+            len: 512,
+            seed: None,
+            numberio: None,
+            trimmed: true,
+        };
+        let mut buf = vec![0u8; 512];
+        assert!(v.check(&mut buf, &p, Path::new("/f")).is_empty());
+        buf[300] = 7;
+        let f = v.check(&mut buf, &p, Path::new("/f"));
+        assert_eq!(
+            f[0].lines,
+            ["trim: verify failed at file /f offset 4096, length 512, block offset 300"]
+        );
+    }
+
+    #[test]
+    fn wrong_seed_or_counter_is_a_bad_header() {
+        let mut v = verifier(VerifyKind::Xxhash);
+        let mut buf = vec![0u8; 4096];
+        v.stamp(&mut buf, 0, 0, 0);
+        let mut p = v.log.take(1)[0];
+        p.seed = p.seed.map(|s| s + 1);
+        let f = v.check(&mut buf.clone(), &p, Path::new("/f"));
+        assert!(
+            f[0].lines[0].starts_with("verify: bad header rand_seed"),
+            "{f:?}"
+        );
+        p.seed = None;
+        p.numberio = Some(9);
+        let f = v.check(&mut buf, &p, Path::new("/f"));
+        assert!(
+            f[0].lines[0].starts_with("verify: bad header numberio 0, wanted 9"),
+            "{f:?}"
+        );
+    }
+}

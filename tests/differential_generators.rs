@@ -1,0 +1,298 @@
+//! fio 3.33's I/O sequence for the generator options the first differential suite
+//! (differential_sequence.rs) leaves out: rw=randtrimwrite, bs_is_seq_rand and
+//! offset_align. Each job runs under fio and ferrio with write_iolog and the same
+//! seed; the (direction, offset, length) lines must be identical.
+//!
+//! Trims need the null engine (fio 3.33 fails them on regular files), which names its
+//! file differently in ferrio, so names are left out of the comparison; the jobs use
+//! one file. Skipped (with a message) when fio is absent, unless FERRIO_REQUIRE_FIO or
+//! CI is set.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// (direction, offset, length) of every I/O `tool` logs for the job.
+fn ios(tool: &str, opts: &[&str]) -> Vec<String> {
+    ios_with(tool, opts, None)
+}
+
+/// The same, with `existing` bytes of zeroes in `dat` before the run.
+fn ios_with(tool: &str, opts: &[&str], existing: Option<usize>) -> Vec<String> {
+    let d = scratch();
+    if let Some(n) = existing {
+        std::fs::write(d.path().join("dat"), vec![0u8; n]).unwrap();
+    }
+    let log = d.path().join("io.log");
+    let mut cmd = if tool == "fio" {
+        Command::new("fio")
+    } else {
+        ferrio()
+    };
+    let o = cmd
+        .current_dir(d.path())
+        .args([
+            "--name=j",
+            "--size=256k",
+            "--randrepeat=0",
+            "--randseed=1234",
+        ])
+        .arg(format!("--write_iolog={}", log.display()))
+        .args(opts)
+        .args(existing.is_none().then_some("--size=256k"))
+        .output()
+        .expect("run");
+    assert!(
+        o.status.success(),
+        "{tool} {opts:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&log).expect("iolog");
+    text.lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            matches!(w.get(2), Some(&("read" | "write" | "trim"))).then(|| w[2..].join(" "))
+        })
+        .collect()
+}
+
+fn assert_same(opts: &[&str]) {
+    assert_same_with(opts, None)
+}
+
+fn assert_same_with(opts: &[&str], existing: Option<usize>) {
+    let (mut f, mut r) = (
+        ios_with("fio", opts, existing),
+        ios_with("ferrio", opts, existing),
+    );
+    if opts.iter().any(|o| o.starts_with("--numjobs")) {
+        // Clones run at once and append to one log: compare the sets.
+        f.sort();
+        r.sort();
+    }
+    assert!(f.len() > 8, "{opts:?}: fio logged only {f:?}");
+    if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
+        panic!(
+            "{opts:?}: first difference at I/O {}: fio {:?}, ferrio {:?} ({} vs {} I/Os)",
+            i + 1,
+            f.get(i),
+            r.get(i),
+            f.len(),
+            r.len()
+        );
+    }
+}
+
+#[test]
+fn randtrimwrite_matches_fio() {
+    if !have_fio() {
+        return;
+    }
+    for job in [
+        &["--ioengine=null", "--rw=randtrimwrite", "--bs=4k"][..],
+        &[
+            "--ioengine=null",
+            "--rw=randtrimwrite",
+            "--bsrange=4k-16k",
+            "--percentage_random=40",
+        ],
+        &["--ioengine=null", "--rw=randtrimwrite:4", "--bs=4k"],
+        &[
+            "--ioengine=null",
+            "--rw=randtrimwrite:3",
+            "--bs=4k",
+            "--rw_sequencer=identical",
+        ],
+        &[
+            "--ioengine=null",
+            "--rw=randtrimwrite:2",
+            "--bs=4k",
+            "--norandommap",
+            "--loops=2",
+        ],
+        &[
+            "--ioengine=null",
+            "--rw=randtrimwrite",
+            "--bs=4k",
+            "--random_generator=lfsr",
+        ],
+        &[
+            "--ioengine=null",
+            "--rw=randtrimwrite",
+            "--bs=4k",
+            "--random_generator=tausworthe64",
+            "--loops=2",
+        ],
+    ] {
+        assert_same(job);
+    }
+}
+
+#[test]
+fn randtrimwrite_writes_each_block_it_trims() {
+    let r = ios(
+        "ferrio",
+        &["--ioengine=null", "--rw=randtrimwrite", "--bsrange=4k-16k"],
+    );
+    assert_eq!(
+        r.len(),
+        2 * r.iter().filter(|l| l.starts_with("trim")).count()
+    );
+    let mut offsets = std::collections::HashSet::new();
+    for pair in r.chunks(2) {
+        let (t, w) = (&pair[0], &pair[1]);
+        assert_eq!(t.strip_prefix("trim"), w.strip_prefix("write"), "{pair:?}");
+        offsets.insert(t.split(' ').nth(1).unwrap().to_string());
+    }
+    // Random, not sequential: the first few trims are not in order.
+    let firsts: Vec<u64> = r
+        .iter()
+        .step_by(2)
+        .take(6)
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(firsts.windows(2).any(|w| w[1] < w[0]), "{firsts:?}");
+}
+
+#[test]
+fn bs_is_seq_rand_matches_fio() {
+    if !have_fio() {
+        return;
+    }
+    // Sequential I/Os (of either direction) take the first slot's sizes, random ones
+    // the second's.
+    for job in [
+        &[
+            "--rw=randread",
+            "--bsrange=1k-4k,8k-32k",
+            "--bs_is_seq_rand=1",
+            "--percentage_random=30",
+        ][..],
+        &[
+            "--rw=randwrite",
+            "--bssplit=4k/50:8k/50,16k/100",
+            "--bs_is_seq_rand=1",
+            "--percentage_random=60",
+            "--norandommap",
+        ],
+        &["--rw=randrw:4", "--bs=4k,8k", "--bs_is_seq_rand=1"],
+        &["--rw=rw", "--bs=8k,4k", "--bs_is_seq_rand=1"],
+    ] {
+        let mut job = job.to_vec();
+        job.extend(["--ioengine=psync", "--filename=dat"]);
+        assert_same(&job);
+    }
+}
+
+#[test]
+fn bs_is_seq_rand_sizes_follow_the_offsets() {
+    // Without bs_is_seq_rand, rw=rw with bs=8k,4k reads 8k and writes 4k; with it,
+    // every I/O is sequential, so all take the first slot: 8k.
+    let plain = ios("ferrio", &["--ioengine=null", "--rw=rw", "--bs=8k,4k"]);
+    assert!(plain
+        .iter()
+        .any(|l| l.starts_with("write") && l.ends_with(" 4096")));
+    let seq = ios(
+        "ferrio",
+        &[
+            "--ioengine=null",
+            "--rw=rw",
+            "--bs=8k,4k",
+            "--bs_is_seq_rand=1",
+        ],
+    );
+    assert!(seq.iter().all(|l| l.ends_with(" 8192")), "{seq:?}");
+    // All random: all take the second slot.
+    let rand = ios(
+        "ferrio",
+        &[
+            "--ioengine=null",
+            "--rw=randrw",
+            "--bs=8k,4k",
+            "--bs_is_seq_rand=1",
+        ],
+    );
+    assert!(rand.iter().all(|l| l.ends_with(" 4096")), "{rand:?}");
+}
+
+#[test]
+fn percentage_offsets_are_aligned_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    // offset=N% of an existing 1 MiB file, rounded up to offset_align, or to the
+    // smallest block size without it (33 % is 346030: 348160 with bs=4k).
+    for job in [
+        &["--rw=read", "--offset=33%", "--bs=4k"][..],
+        &[
+            "--rw=randread",
+            "--offset=33%",
+            "--offset_align=64k",
+            "--bs=4k",
+        ],
+        &[
+            "--rw=read",
+            "--offset=12%",
+            "--offset_align=1000",
+            "--bs=4k",
+        ],
+        &[
+            "--rw=read",
+            "--offset=10%",
+            "--numjobs=2",
+            "--offset_increment=100k",
+            "--bs=4k",
+        ],
+        &["--rw=read", "--offset=12%", "--size=256k", "--bs=4k"],
+        &["--rw=randread", "--offset=7%", "--bsrange=2k-8k"],
+    ] {
+        let mut job = job.to_vec();
+        job.extend(["--ioengine=psync", "--filename=dat"]);
+        assert_same_with(&job, Some(1 << 20));
+    }
+}
+
+#[test]
+fn offset_align_rounds_up() {
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=12%",
+            "--offset_align=1000",
+        ],
+        Some(1 << 20),
+    );
+    // 1 MiB × 12 % = 125829, up to a multiple of 1000.
+    assert_eq!(r[0], "read 126000 4096");
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=12%",
+        ],
+        Some(1 << 20),
+    );
+    assert_eq!(r[0], "read 126976 4096");
+    // A byte offset is left alone.
+    let r = ios_with(
+        "ferrio",
+        &[
+            "--ioengine=psync",
+            "--filename=dat",
+            "--rw=read",
+            "--bs=4k",
+            "--offset=1000",
+            "--offset_align=4k",
+            "--size=64k",
+        ],
+        Some(1 << 20),
+    );
+    assert_eq!(r[0], "read 1000 4096");
+}

@@ -1,0 +1,301 @@
+//! verify= in ferrio's own runs: the read-back after the writes for write,
+//! randwrite and mixed jobs with synchronous and asynchronous engines, the
+//! verify_backlog rounds, read-only jobs checking what they read, failures and the
+//! error policy (continue_on_error=verify, verify_fatal), verify_dump's files,
+//! refused layouts and --crctest.
+
+mod common;
+use common::*;
+
+fn job(file: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = vec![
+        "--name=v".into(),
+        "--bs=4k".into(),
+        "--size=256k".into(),
+        format!("--filename={file}"),
+        "--output-format=json".into(),
+    ];
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+fn run(args: &[String]) -> (bool, serde_json::Value, String) {
+    let o = ferrio().args(args).output().expect("run ferrio");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let v = parse_json(&o.stdout);
+    (o.status.success(), v, err)
+}
+
+fn bytes(v: &serde_json::Value, dir: &str) -> u64 {
+    v["jobs"][0][dir]["io_bytes"].as_u64().unwrap()
+}
+
+#[test]
+fn written_blocks_are_read_back_and_checked_for_each_mode_and_engine() {
+    let dir = scratch();
+    let file = file_in(dir.path(), "m.dat");
+    for extra in [
+        &["--rw=write", "--verify=crc32c"][..],
+        &["--rw=randwrite", "--verify=md5"],
+        &[
+            "--rw=randwrite",
+            "--verify=xxhash",
+            "--ioengine=libaio",
+            "--iodepth=16",
+        ],
+        &[
+            "--rw=randwrite",
+            "--verify=sha1",
+            "--bsrange=4k-16k",
+            "--verify_interval=4k",
+        ],
+        &["--rw=write", "--verify=sha256", "--loops=2"],
+    ] {
+        let (ok, v, err) = run(&job(&file, extra));
+        assert!(ok, "{extra:?}: {err}");
+        assert_eq!(
+            bytes(&v, "read"),
+            bytes(&v, "write") / if extra.contains(&"--loops=2") { 2 } else { 1 },
+            "{extra:?}"
+        );
+        assert!(bytes(&v, "read") >= 256 << 10, "{extra:?}: {v}");
+    }
+    // A mix: its writes are verified after the job (its reads as usual).
+    let (ok, v, err) = run(&job(&file, &["--rw=randrw", "--verify=crc64"]));
+    assert!(ok, "{err}");
+    assert!(bytes(&v, "read") > 0 && bytes(&v, "write") > 0);
+    // do_verify=0: nothing is read back.
+    let (ok, v, _) = run(&job(
+        &file,
+        &["--rw=write", "--verify=crc64", "--do_verify=0"],
+    ));
+    assert!(ok);
+    assert_eq!(bytes(&v, "read"), 0);
+}
+
+#[test]
+fn backlog_rounds_verify_along_the_way() {
+    let dir = scratch();
+    let file = file_in(dir.path(), "b.dat");
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--verify=crc32c",
+            "--verify_backlog=8",
+            "--verify_backlog_batch=4",
+        ],
+    ));
+    assert!(ok, "{err}");
+    // Every block read once: by a backlog round or by the final pass.
+    assert_eq!(bytes(&v, "read"), 256 << 10);
+}
+
+/// Write clean blocks, then corrupt blocks 2 and 5.
+fn corrupted(dir: &std::path::Path, kind: &str) -> String {
+    let file = file_in(dir, "c.dat");
+    let (ok, _, err) = run(&job(
+        &file,
+        &["--rw=write", &format!("--verify={kind}"), "--do_verify=0"],
+    ));
+    assert!(ok, "{err}");
+    let mut b = std::fs::read(&file).unwrap();
+    b[2 * 4096 + 1000] ^= 0x10;
+    b[5 * 4096 + 3000] ^= 0x01;
+    std::fs::write(&file, b).unwrap();
+    file
+}
+
+#[test]
+fn failures_follow_the_error_policy() {
+    let dir = scratch();
+    let file = corrupted(dir.path(), "crc32c");
+    let check = |extra: &[&str]| {
+        let mut e = vec!["--rw=write", "--verify=crc32c", "--verify_only=1"];
+        e.extend_from_slice(extra);
+        run(&job(&file, &e))
+    };
+    // Default: the first failure stops the job with EILSEQ (84), as fio.
+    let (ok, v, err) = check(&[]);
+    assert!(!ok);
+    assert_eq!(v["jobs"][0]["error"], 84);
+    assert!(
+        err.contains("crc32c: verify failed at file") && err.contains("offset 8192"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Expected CRC: ") && err.contains("Received CRC: "),
+        "{err}"
+    );
+    assert!(!err.contains("offset 20480"), "stopped at the first: {err}");
+    // continue_on_error=verify: both counted, every block read.
+    let (ok, v, err) = check(&["--continue_on_error=verify"]);
+    assert!(ok, "{err}");
+    assert_eq!(v["jobs"][0]["total_err"], 2);
+    assert_eq!(v["jobs"][0]["first_error"], 84);
+    assert_eq!(bytes(&v, "read"), 256 << 10);
+    // verify_fatal: the first failure ends the job even so.
+    let (_, v, err) = check(&["--continue_on_error=verify", "--verify_fatal=1"]);
+    assert_eq!(v["jobs"][0]["total_err"], 1, "{err}");
+    assert!(bytes(&v, "read") < 256 << 10);
+}
+
+#[test]
+fn a_bad_header_is_named_like_fio() {
+    let dir = scratch();
+    let file = corrupted(dir.path(), "md5");
+    let mut b = std::fs::read(&file).unwrap();
+    b[7 * 4096] = 0; // the magic of block 7
+    std::fs::write(&file, b).unwrap();
+    let (_, _, err) = run(&job(
+        &file,
+        &[
+            "--rw=write",
+            "--verify=md5",
+            "--verify_only=1",
+            "--continue_on_error=verify",
+        ],
+    ));
+    assert!(
+        err.contains("verify: bad magic header ac00, wanted acca at file")
+            && err.contains("offset 28672"),
+        "{err}"
+    );
+}
+
+#[test]
+fn verify_dump_writes_the_received_and_expected_blocks() {
+    let dir = scratch();
+    let file = corrupted(dir.path(), "sha1");
+    let o = ferrio()
+        .args(job(
+            &file,
+            &[
+                "--rw=write",
+                "--verify=sha1",
+                "--verify_only=1",
+                "--verify_dump=1",
+                "--verify_fatal=1",
+            ],
+        ))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("received data dumped as c.dat.8192.received"),
+        "{err}"
+    );
+    let got = std::fs::read(dir.path().join("c.dat.8192.received")).unwrap();
+    let want = std::fs::read(dir.path().join("c.dat.8192.expected")).unwrap();
+    assert_eq!(got.len(), 4096);
+    // Regenerated from the header's seed: only the flipped byte differs.
+    assert_eq!(got[1000] ^ want[1000], 0x10);
+    assert_eq!(got.iter().zip(&want).filter(|(a, b)| a != b).count(), 1);
+}
+
+#[test]
+fn read_only_jobs_check_every_read() {
+    let dir = scratch();
+    let file = corrupted(dir.path(), "crc16");
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=randread",
+            "--verify=crc16",
+            "--continue_on_error=verify",
+        ],
+    ));
+    assert!(ok, "{err}");
+    assert_eq!(v["jobs"][0]["total_err"], 2, "{err}");
+}
+
+#[test]
+fn layouts_that_cannot_fit_are_refused_before_any_io() {
+    let dir = scratch();
+    let file = file_in(dir.path(), "n.dat");
+    for (extra, says) in [
+        (
+            &["--bs=128", "--verify=sha512"][..],
+            "must be larger than its header",
+        ),
+        (
+            &["--verify=md5", "--verify_offset=4090"],
+            "verify_offset=4090",
+        ),
+        (&["--verify=pattern"], "verify=pattern needs verify_pattern"),
+        (&["--verify=sha4"], "verify"),
+        (&["--verify_pattern=0xzz"], "bad pattern"),
+    ] {
+        let mut e = vec!["--rw=write"];
+        e.extend_from_slice(extra);
+        let o = ferrio().args(job(&file, &e)).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+        assert!(
+            !std::path::Path::new(&file).exists(),
+            "{extra:?} touched the file"
+        );
+    }
+}
+
+#[test]
+fn crctest_prints_each_checksum_like_fio() {
+    let o = run_ok(&["--crctest=crc32c,xxhash"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("crc32c:\t\t") && lines[0].ends_with(" MiB/sec"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("xxhash:\t\t"), "{out}");
+    let o = ferrio().arg("--crctest=murmur3").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn trimmed_blocks_must_read_back_as_zeros() {
+    // fio 3.33 aborts on this job (an assertion in fio_ro_check): ferrio runs it.
+    let dir = scratch();
+    let file = file_in(dir.path(), "t.dat");
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=write",
+            "--verify=crc32c",
+            "--trim_percentage=50",
+            "--trim_backlog=8",
+        ],
+    ));
+    assert!(ok, "{err}");
+    let j = &v["jobs"][0];
+    let trims = j["trim"]["total_ios"].as_u64().unwrap();
+    assert!(trims > 8 && trims < 56, "about half of 64 blocks: {trims}");
+    assert_eq!(
+        bytes(&v, "read"),
+        256 << 10,
+        "trimmed blocks are verified too"
+    );
+    let data = std::fs::read(&file).unwrap();
+    let zero = data
+        .chunks(4096)
+        .filter(|b| b.iter().all(|&x| x == 0))
+        .count();
+    assert_eq!(zero as u64, trims, "each trim punched its block");
+    // Without trim_verify_zero the trimmed blocks are not read back.
+    let (ok, v, err) = run(&job(
+        &file,
+        &[
+            "--rw=write",
+            "--verify=crc32c",
+            "--trim_percentage=50",
+            "--trim_backlog=8",
+            "--trim_verify_zero=0",
+        ],
+    ));
+    assert!(ok, "{err}");
+    let trims = v["jobs"][0]["trim"]["total_ios"].as_u64().unwrap();
+    assert_eq!(bytes(&v, "read"), (64 - trims) * 4096);
+}
