@@ -17,6 +17,7 @@ mod ftruncate;
 mod io_uring;
 mod libaio;
 mod mmap;
+mod net;
 mod null;
 mod posixaio;
 pub mod registry;
@@ -74,6 +75,9 @@ pub enum Queued {
     Queued,
     /// No room: reap completions, then try again.
     Busy,
+    /// The peer ended the stream (a network engine's close message or end of
+    /// stream): the job is over and this unit moved nothing (fio's td->done).
+    Ended,
 }
 
 /// Static facts about an engine that change how the runner drives it (one per
@@ -132,6 +136,11 @@ pub trait IoEngine: Send {
     fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         Ok(())
     }
+    /// I/Os per direction the engine knows were lost on the way (a UDP reader's gaps
+    /// in its sender's sequence numbers): the job's drop_ios, read at its end.
+    fn dropped(&self) -> [u64; 3] {
+        [0; 3]
+    }
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())
@@ -188,6 +197,10 @@ pub struct EngineOptions {
     pub tuning: EngineTuning,
     /// The simulated device's options (`sim_*`), for ioengine=sim.
     pub sim: SimSpec,
+    /// The network engines' options (net, netsplice), resolved by the config.
+    pub net: ferrio_config::ext::net::NetSpec,
+    /// The run's stop request (signals, exitall), for engines that wait on a peer.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The byte range the thread addresses in each of its files, as planned.
     pub regions: Vec<Range<u64>>,
     /// The job set its size (size= or filesize=); without it a diskless job's regions

@@ -7,7 +7,7 @@
 use super::fileops::{FileOp, FileOpsEngine};
 use super::sync::{Flavor, SyncEngine};
 use super::{cpuio, e4defrag, exec, falloc, ftruncate, splice};
-use super::{io_uring, libaio, mmap, null, posixaio, sim};
+use super::{io_uring, libaio, mmap, net, null, posixaio, sim};
 use super::{Accounting, Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
@@ -152,6 +152,8 @@ pub const ENGINES: &[Entry] = &[
         caps: ASYNC,
         create: |o| Ok(Box::new(posixaio::PosixAioEngine::new(o))),
     },
+    net::NET,
+    net::NETSPLICE,
     Entry {
         name: "filecreate",
         help: "creates each file (open(2) with O_CREAT); one timed operation per file and pass",
@@ -299,6 +301,7 @@ mod tests {
         assert!(super::super::capabilities_of("sim").unwrap().virtual_time);
         assert!(super::super::capabilities_of("psync").unwrap().synchronous);
         assert!(super::super::capabilities_of("sg").is_none());
+        assert!(super::super::capabilities_of("rdma").is_none());
     }
 
     #[test]

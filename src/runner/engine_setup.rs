@@ -23,6 +23,8 @@ pub fn engine_options(
         directions: spec.rw.kind.directions(),
         tuning: spec.engine.clone(),
         sim: spec.sim.clone(),
+        net: spec.net.clone(),
+        stop: None,
         regions: plan
             .files
             .iter()

@@ -10,5 +10,6 @@ pub mod iomem;
 pub mod limits;
 pub mod memory;
 pub mod mounts;
+pub mod net;
 pub mod rusage;
 pub mod time;

@@ -336,6 +336,7 @@ pub struct JobSpec {
     /// exec_prerun/postrun, prio/prioclass, fadvise_hint, write_hint, pre_read.
     pub lifecycle: crate::ext::LifecycleSpec,
     pub errors: crate::ext::ErrorPolicy,
+    pub net: crate::ext::net::NetSpec,
     pub zones: crate::ext::ZoneSpec,
     pub buffers: crate::ext::BuffersSpec,
     pub verify: crate::ext::VerifySpec,

@@ -35,7 +35,7 @@ use std::sync::Arc;
 pub fn run_thread(
     plan: &ThreadPlan,
     clock: &Clock,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     factory: &dyn ObserverFactory,
     io_threads_left: &Arc<AtomicUsize>,
 ) -> ThreadResult {
@@ -54,10 +54,9 @@ pub fn run_thread(
     let clock = virtual_clock.as_ref().unwrap_or(clock);
     // PACING: rate waits and think times move the virtual clock too.
     let pace_handle = virtual_handle.clone();
-    let engine = engine::create(
-        &spec.ioengine,
-        engine_options(plan, virtual_handle, Some(io_threads_left.clone())),
-    );
+    let mut opts = engine_options(plan, virtual_handle, Some(io_threads_left.clone()));
+    opts.stop = Some(stop.clone());
+    let engine = engine::create(&spec.ioengine, opts);
     let mut io = match engine
         .map_err(|e| (libc::EINVAL, e))
         .and_then(|e| setup::Io::open(plan, e))

@@ -232,6 +232,10 @@ impl<'a> Worker<'a> {
                         return false;
                     }
                 }
+                Queued::Ended => {
+                    self.io.units.free.push(idx);
+                    return false;
+                }
                 Queued::Busy => {
                     self.st.busy = Some(idx);
                     if !self.io.units.pending.is_empty() && self.commit().is_none() {
@@ -603,6 +607,9 @@ impl<'a> Worker<'a> {
             (end - self.stats_start_ns) / 1000
         };
         stats.usage = Usage::thread().since(&usage_start);
+        for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {
+            dir.drop_ios = n;
+        }
         if spec.fsync_on_close && spec.writes() {
             self.sync_all_files();
         }

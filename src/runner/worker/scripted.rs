@@ -30,6 +30,8 @@ pub enum Step {
     Later(u64, Outcome),
     /// No room: the loop must reap and queue the same unit again.
     Busy,
+    /// The peer ended the stream: the job is over.
+    Ended,
 }
 
 /// One thing the engine was asked, with the virtual time it was asked at.
@@ -159,6 +161,7 @@ impl IoEngine for ScriptedEngine {
         let step = self.script.steps.pop_front().unwrap_or(self.script.then);
         match step {
             Step::Busy => Queued::Busy,
+            Step::Ended => Queued::Ended,
             Step::Now(ns, outcome) => {
                 self.clock.advance_ns(ns);
                 u.result = result_of(outcome, u.len);

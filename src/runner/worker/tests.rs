@@ -255,6 +255,26 @@ fn loops_and_number_ios_and_runtime_bound_the_job() {
 }
 
 #[test]
+fn an_ended_stream_ends_the_job_with_what_was_done_and_no_error() {
+    // A network receiver whose sender is done: 3 of the 16 blocks came, then the end.
+    let script = Script::sync(1_000).first(&[
+        Step::Now(1_000, Outcome::Full),
+        Step::Now(1_000, Outcome::Full),
+        Step::Now(1_000, Outcome::Full),
+        Step::Ended,
+    ]);
+    let o = run("rw=read\nbs=4k\nsize=64k", script, 0);
+    assert!(o.result.error.is_none(), "{:?}", o.result.error);
+    assert_eq!(o.result.stats.dir[0].total_ios, 3);
+    let queued = o
+        .calls
+        .iter()
+        .filter(|c| matches!(c, Call::Queue { .. }))
+        .count();
+    assert_eq!(queued, 4, "nothing is queued after the end");
+}
+
+#[test]
 fn busy_requeues_the_same_unit_after_a_reap() {
     let script = Script::asynchronous(1_000).first(&[
         Step::Later(1_000, Outcome::Full),

@@ -74,6 +74,16 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         return Err(at("verify=pattern needs verify_pattern=".into()));
     }
     job.verify.check(job.bs[1].min, job.bs[1].max).map_err(at)?;
+    // The net engines' rules; fio's bit-based net reports rates in bits by default.
+    let (dirs, random) = (job.rw.kind.directions(), job.rw.random);
+    if job
+        .net
+        .finish(&job.ioengine, &job.filenames, dirs, random)
+        .map_err(at)?
+        && job.unit_base == 0
+    {
+        job.unit_base = 1;
+    }
     if let Some((lo, _)) = job.filesize {
         if lo == 0 {
             return Err(at("filesize must be > 0".into()));

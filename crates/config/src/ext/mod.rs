@@ -10,6 +10,7 @@ pub mod lifecycle;
 pub mod live;
 pub mod local;
 pub mod logs;
+pub mod net;
 pub mod pacing;
 pub mod reports;
 pub mod sim;

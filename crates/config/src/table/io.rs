@@ -9,7 +9,6 @@ use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 /// and help in `ioengine`'s value list below (a test there proves the two agree).
 pub const ENGINES_NOT_YET: &[&str] = &[
     "sg",
-    "net",
     "rdma",
     "nbd",
     "dfs",
@@ -18,7 +17,6 @@ pub const ENGINES_NOT_YET: &[&str] = &[
     "solarisaio",
     // fio 3.33's other engines (built in or external): devices, services or
     // libraries this build does not drive.
-    "netsplice",
     "gfapi",
     "gfapi_async",
     "mtd",
@@ -248,6 +246,14 @@ pub const ENGINE: &[OptSpec] = &[
         (
             "posixaio",
             "POSIX AIO (aio_read(3)/aio_write(3)); glibc runs it on helper threads",
+        ),
+        (
+            "net",
+            "TCP, UDP or unix socket I/O (hostname, port, listen; docs/engines.md)",
+        ),
+        (
+            "netsplice",
+            "like net, moving data with splice(2) and vmsplice(2)",
         ),
         (
             "filecreate",

@@ -17,6 +17,7 @@ mod job;
 mod lifecycle;
 mod local;
 mod logs;
+mod net;
 mod pacing;
 mod random;
 mod sim;
@@ -357,6 +358,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::BLOCK_SIZE)
         .chain(io::ENGINE)
         .chain(sim::SIM)
+        .chain(net::NET_OPTIONS)
         .chain(zones::ZONES)
         .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)

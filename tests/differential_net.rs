@@ -1,0 +1,274 @@
+//! ioengine=net against fio 3.33 on loopback: the same netio-style job file under both
+//! (the counts, the JSON fields), and each tool as the other's peer — a ferrio sender
+//! with a fio receiver and the reverse, over TCP and UDP — which holds only if ferrio
+//! speaks fio's wire (its link-open and link-close messages, its UDP sequence trailer).
+//! Every process runs under a time bound. Skipped when fio is absent, unless
+//! FERRIO_REQUIRE_FIO=1 (CI).
+
+mod common;
+mod net_support;
+use common::*;
+use net_support::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::process::Command;
+
+fn keys(v: &Value) -> BTreeSet<String> {
+    v.as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn fio() -> Command {
+    Command::new("fio")
+}
+
+#[test]
+fn the_netio_job_file_runs_alike_under_fio_and_ferrio() {
+    if !have_fio() {
+        return;
+    }
+    let port = free_port(1).to_string();
+    let job_file = jobs_dir().join("netio.fio");
+    let mut f = fio();
+    f.arg(&job_file)
+        .arg("--output-format=json")
+        .env("NETPORT", &port);
+    let fio_out = bounded(f, 60, "fio netio.fio");
+    assert!(fio_out.status.success(), "{}", text(&fio_out));
+    let port = free_port(1).to_string();
+    let mut c = ferrio();
+    c.arg(&job_file)
+        .arg("--output-format=json")
+        .env("NETPORT", &port);
+    let ours = bounded(c, 60, "ferrio netio.fio");
+    assert!(ours.status.success(), "{}", text(&ours));
+    let (fv, ov) = (parse_json(&fio_out.stdout), parse_json(&ours.stdout));
+    let size = 8u64 << 20;
+    // The sender: the same count of I/Os and bytes under both.
+    assert_eq!(counts(job(&fv, "sender"), "write"), (size, 2048));
+    assert_eq!(counts(job(&ov, "sender"), "write"), (size, 2048));
+    // The receiver: ferrio counts every byte received, in whole blocks (a short
+    // receive's rest is received again, as fio's residual rule). fio 3.33 loses the
+    // first part of each short receive from io_bytes (it counts only the last piece of
+    // a requeued I/O), so its total is at most the size.
+    assert_eq!(counts(job(&ov, "receiver"), "read"), (size, 2048));
+    let (fio_bytes, _) = counts(job(&fv, "receiver"), "read");
+    assert!(fio_bytes > 0 && fio_bytes <= size, "{fio_bytes}");
+    for name in ["receiver", "sender"] {
+        let (a, b) = (job(&fv, name), job(&ov, name));
+        assert_eq!(a["error"], 0);
+        assert_eq!(b["error"], 0);
+        assert_eq!(keys(a), keys(b), "{name}: job keys");
+        for d in ["read", "write"] {
+            assert_eq!(keys(&a[d]), keys(&b[d]), "{name}: {d} keys");
+        }
+    }
+    assert_eq!(keys(&fv["global options"]), keys(&ov["global options"]));
+}
+
+/// Start a receiver (`recv`), then the sender (`send`) once it listens; both must end
+/// within the bound. Returns (receiver, sender) JSON.
+fn peers(mut recv: Command, mut send: Command, port: u16, udp: bool) -> (Value, Value) {
+    recv.arg("--output-format=json");
+    send.arg("--output-format=json");
+    let r = start(recv);
+    wait_bound(port, udp);
+    let s = bounded(send, 60, "sender");
+    let r = finish(r, 60, "receiver");
+    assert!(s.status.success(), "sender: {}", text(&s));
+    assert!(r.status.success(), "receiver: {}", text(&r));
+    (parse_json(&r.stdout), parse_json(&s.stdout))
+}
+
+fn net_args(cmd: &mut Command, proto: &str, port: u16, dir: &str, size: &str, bs: &str) {
+    cmd.args(["--name=peer", "--ioengine=net"])
+        .arg(format!("--protocol={proto}"))
+        .arg(format!("--port={port}"))
+        .arg(format!("--rw={dir}"))
+        .arg(format!("--size={size}"))
+        .arg(format!("--bs={bs}"));
+    let is_tcp = proto == "tcp";
+    if dir == "read" && is_tcp {
+        cmd.arg("--listen");
+    }
+    if dir == "write" {
+        cmd.arg("--hostname=127.0.0.1");
+    }
+}
+
+#[test]
+fn a_ferrio_sender_talks_to_a_fio_receiver() {
+    if !have_fio() {
+        return;
+    }
+    // The receivers ask for more than is sent: only the sender's close message, which
+    // fio must recognise, ends them.
+    for (proto, bs, sent, ios) in [
+        ("tcp", "4k", 2u64 << 20, 512u64),
+        ("udp", "1k", 64 << 10, 64),
+    ] {
+        let port = free_port(1);
+        let mut r = fio();
+        net_args(&mut r, proto, port, "read", "1g", bs);
+        let mut s = ferrio();
+        net_args(&mut s, proto, port, "write", &sent.to_string(), bs);
+        s.arg("--net_timeout=20");
+        let (rv, sv) = peers(r, s, port, proto == "udp");
+        let (rj, sj) = (&rv["jobs"][0], &sv["jobs"][0]);
+        assert_eq!(counts(sj, "write"), (sent, ios), "{proto}");
+        assert_eq!(rj["error"], 0, "{proto}: {rj}");
+        let (got, _) = counts(rj, "read");
+        if proto == "udp" {
+            // Datagrams arrive whole; fio checks ferrio's sequence trailer and counts
+            // none lost.
+            assert_eq!(counts(rj, "read"), (sent, ios), "{proto}");
+            assert_eq!(rj["read"]["drop_ios"], 0, "{proto}");
+        } else {
+            // fio's short-receive accounting (see above): at most what was sent.
+            assert!(got > 0 && got <= sent, "{proto}: {got}");
+        }
+    }
+}
+
+#[test]
+fn a_fio_sender_talks_to_a_ferrio_receiver() {
+    if !have_fio() {
+        return;
+    }
+    for (proto, bs, sent, ios) in [
+        ("tcp", "4k", 2u64 << 20, 512u64),
+        ("udp", "1k", 64 << 10, 64),
+    ] {
+        let port = free_port(1);
+        let mut r = ferrio();
+        net_args(&mut r, proto, port, "read", "1g", bs);
+        r.arg("--net_timeout=20");
+        let mut s = fio();
+        net_args(&mut s, proto, port, "write", &sent.to_string(), bs);
+        let (rv, sv) = peers(r, s, port, proto == "udp");
+        let (rj, sj) = (&rv["jobs"][0], &sv["jobs"][0]);
+        assert_eq!(counts(sj, "write"), (sent, ios), "{proto}");
+        // Every byte fio sent, in whole blocks; fio's close message ended the job.
+        assert_eq!(rj["error"], 0, "{proto}: {rj}");
+        assert_eq!(counts(rj, "read"), (sent, ios), "{proto}");
+        // ferrio reads fio's UDP sequence trailers: none missing, none misread.
+        assert_eq!(rj["read"]["drop_ios"], 0, "{proto}");
+    }
+}
+
+#[test]
+fn the_multicast_job_file_counts_the_same_under_fio_and_ferrio() {
+    if !have_fio() {
+        return;
+    }
+    // Datagrams are never short, so both tools count exactly: 128 of 64 bytes to each
+    // reader, and 128 round trips for the writer.
+    let job_file = jobs_dir().join("netio_multicast.fio");
+    let mut reports = Vec::new();
+    for mut cmd in [fio(), ferrio()] {
+        let port = free_port(1).to_string();
+        cmd.arg(&job_file)
+            .arg("--output-format=json")
+            .env("NETPORT", &port);
+        let out = bounded(cmd, 60, "netio_multicast.fio");
+        assert!(out.status.success(), "{}", text(&out));
+        reports.push(parse_json(&out.stdout));
+    }
+    for (tool, v) in ["fio", "ferrio"].iter().zip(&reports) {
+        for (name, dir) in [
+            ("pingpong_reader", "read"),
+            ("normal_reader", "read"),
+            ("pingpong_writer", "write"),
+        ] {
+            let j = job(v, name);
+            assert_eq!(j["error"], 0, "{tool}: {j}");
+            assert_eq!(j[dir]["drop_ios"], 0, "{tool}: {name}");
+            let got = counts(j, dir);
+            // fio's readers send the writer a close message too; the normal reader's
+            // can overtake the last echo, and then fio's writer does not count its
+            // last round trip. ferrio's readers send none.
+            if *tool == "fio" && name == "pingpong_writer" && got == (8128, 127) {
+                continue;
+            }
+            assert_eq!(got, (8192, 128), "{tool}: {name}");
+        }
+    }
+    for name in ["pingpong_reader", "pingpong_writer"] {
+        let (a, b) = (job(&reports[0], name), job(&reports[1], name));
+        assert_eq!(keys(a), keys(b), "{name}: job keys");
+    }
+}
+
+#[test]
+fn unix_sockets_connect_ferrio_and_fio_both_ways() {
+    if !have_fio() {
+        return;
+    }
+    let dir = scratch();
+    let sock = dir.path().join("peer.sock");
+    let args = |cmd: &mut Command, rw: &str, size: &str| {
+        cmd.args([
+            "--name=peer",
+            "--ioengine=net",
+            "--protocol=unix",
+            "--bs=4k",
+        ])
+        .arg(format!("--filename={}", sock.display()))
+        .arg(format!("--rw={rw}"))
+        .arg(format!("--size={size}"))
+        .arg("--output-format=json");
+    };
+    for ferrio_receives in [true, false] {
+        let _ = std::fs::remove_file(&sock);
+        let (mut r, mut s) = if ferrio_receives {
+            (ferrio(), fio())
+        } else {
+            (fio(), ferrio())
+        };
+        args(&mut r, "read", "1g");
+        args(&mut s, "write", "1m");
+        if ferrio_receives {
+            r.arg("--net_timeout=20");
+        } else {
+            s.arg("--net_timeout=20");
+        }
+        let r = start(r);
+        // The receiver's socket file appears when it binds; ferrio's sender with
+        // net_timeout also waits for the listener.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !sock.exists() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let s = bounded(s, 60, "unix sender");
+        let r = finish(r, 60, "unix receiver");
+        assert!(r.status.success(), "receiver: {}", text(&r));
+        let (rv, sv) = (parse_json(&r.stdout), parse_json(&s.stdout));
+        if ferrio_receives {
+            // fio 3.33's unix sender fails its close message (sendto with an inet
+            // address on a connected unix socket: EISCONN) after sending every block;
+            // ferrio's receiver ends at the end of the stream instead.
+            let err = sv["jobs"][0]["error"].as_u64().unwrap();
+            assert!(
+                err == 0 || err == libc_eisconn(),
+                "fio sender: {}",
+                text(&s)
+            );
+        } else {
+            assert!(s.status.success(), "sender: {}", text(&s));
+        }
+        assert_eq!(counts(&sv["jobs"][0], "write"), (1 << 20, 256));
+        let got = counts(&rv["jobs"][0], "read");
+        if ferrio_receives {
+            assert_eq!(got, (1 << 20, 256), "every byte, in whole blocks");
+        } else {
+            assert!(got.0 > 0 && got.0 <= 1 << 20, "fio's receiver: {got:?}");
+        }
+    }
+}
+
+/// EISCONN on Linux.
+fn libc_eisconn() -> u64 {
+    106
+}
