@@ -469,17 +469,32 @@ fn status_interval_reports_carry_the_running_error_count() {
         ),
     );
     assert_eq!(code, Some(0), "{err}");
-    let counts: Vec<i64> = out
+    // (first_error, total_err) of each periodic report. A report written before the
+    // job reached the failing region (a loaded machine can delay it past the first
+    // 300 ms) says no error at all; from the first error on, every report names EIO
+    // and a count that never falls.
+    let reports: Vec<(i64, i64)> = out
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|v| v["ferrio_report"] == "periodic")
         .map(|v| {
             let j = &v["cumulative"]["jobs"][0];
-            assert_eq!(j["first_error"], 5);
-            j["total_err"].as_i64().unwrap()
+            (
+                j["first_error"].as_i64().unwrap(),
+                j["total_err"].as_i64().unwrap(),
+            )
         })
         .collect();
-    assert!(!counts.is_empty(), "no periodic report: {out}");
-    assert!(counts[0] > 0, "{counts:?}");
-    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(!reports.is_empty(), "no periodic report: {out}");
+    assert!(
+        reports
+            .iter()
+            .all(|&r| r == (0, 0) || (r.0 == 5 && r.1 > 0)),
+        "{reports:?}"
+    );
+    assert!(
+        reports.iter().any(|r| r.1 > 0),
+        "no report carried the errors: {reports:?}"
+    );
+    assert!(reports.windows(2).all(|w| w[0].1 <= w[1].1), "{reports:?}");
 }
