@@ -67,16 +67,7 @@ mod tests {
     use std::os::unix::fs::MetadataExt;
 
     fn unit(op: IoOp, fd: RawFd, offset: u64, len: usize) -> IoUnit {
-        IoUnit {
-            op,
-            file: 0,
-            fd,
-            offset,
-            len,
-            buf: std::ptr::null_mut(),
-            result: 0,
-            done_ns: None,
-        }
+        IoUnit::for_test(op, fd, offset, len)
     }
 
     #[test]

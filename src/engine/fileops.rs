@@ -192,14 +192,8 @@ mod tests {
 
     fn unit(file: usize) -> IoUnit {
         IoUnit {
-            op: IoOp::Write,
             file,
-            fd: -1,
-            offset: 0,
-            len: 4096,
-            buf: std::ptr::null_mut(),
-            result: 0,
-            done_ns: None,
+            ..IoUnit::for_test(IoOp::Write, -1, 0, 4096)
         }
     }
 

@@ -41,16 +41,7 @@ mod tests {
     fn a_write_truncates_to_its_offset_and_a_read_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let f = std::fs::File::create(dir.path().join("f")).unwrap();
-        let mut u = IoUnit {
-            op: IoOp::Write,
-            file: 0,
-            fd: f.as_raw_fd(),
-            offset: 12288,
-            len: 4096,
-            buf: std::ptr::null_mut(),
-            result: 0,
-            done_ns: None,
-        };
+        let mut u = IoUnit::for_test(IoOp::Write, f.as_raw_fd(), 12288, 4096);
         FtruncateEngine.queue(0, &mut u);
         assert_eq!(u.result, 4096);
         assert_eq!(f.metadata().unwrap().len(), 12288);

@@ -458,14 +458,8 @@ mod tests {
             return;
         }
         let mut units = vec![IoUnit {
-            op: IoOp::Write,
-            file: 0,
-            fd: file.as_raw_fd(),
-            offset: 0,
-            len: 4096,
             buf: buf.as_mut_ptr(),
-            result: 0,
-            done_ns: None,
+            ..IoUnit::for_test(IoOp::Write, file.as_raw_fd(), 0, 4096)
         }];
         let mut unit = units.pop().unwrap();
         assert_eq!(e.queue(0, &mut unit), Queued::Queued);

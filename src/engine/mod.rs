@@ -62,6 +62,24 @@ pub struct IoUnit {
     pub done_ns: Option<u64>,
 }
 
+#[cfg(test)]
+impl IoUnit {
+    /// A unit for engine unit tests: file 0, no buffer (set `buf` where the engine
+    /// moves data), no result yet.
+    pub fn for_test(op: IoOp, fd: RawFd, offset: u64, len: usize) -> IoUnit {
+        IoUnit {
+            op,
+            file: 0,
+            fd,
+            offset,
+            len,
+            buf: std::ptr::null_mut(),
+            result: 0,
+            done_ns: None,
+        }
+    }
+}
+
 // SAFETY: an IoUnit's buffer pointer refers to memory owned by the worker thread's
 // buffer pool; the unit and its buffer move together and are only used by that thread.
 unsafe impl Send for IoUnit {}

@@ -74,16 +74,7 @@ mod tests {
     use crate::engine::IoOp;
 
     fn unit() -> IoUnit {
-        IoUnit {
-            op: IoOp::Read,
-            file: 0,
-            fd: -1,
-            offset: 0,
-            len: 4096,
-            buf: std::ptr::null_mut(),
-            result: 0,
-            done_ns: None,
-        }
+        IoUnit::for_test(IoOp::Read, -1, 0, 4096)
     }
 
     #[test]

@@ -148,14 +148,8 @@ mod tests {
         let len = 200_000; // more than one pipe's worth
         let mut data: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
         let mut u = IoUnit {
-            op: IoOp::Write,
-            file: 0,
-            fd: f.as_raw_fd(),
-            offset: 4096,
-            len,
             buf: data.as_mut_ptr(),
-            result: 0,
-            done_ns: None,
+            ..IoUnit::for_test(IoOp::Write, f.as_raw_fd(), 4096, len)
         };
         e.queue(0, &mut u);
         assert_eq!(u.result, len as i64);

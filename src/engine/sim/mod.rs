@@ -240,16 +240,7 @@ mod tests {
     use ferrio_clock::Clock;
 
     fn unit(op: IoOp, offset: u64, len: usize) -> IoUnit {
-        IoUnit {
-            op,
-            file: 0,
-            fd: -1,
-            offset,
-            len,
-            buf: std::ptr::null_mut(),
-            result: 0,
-            done_ns: None,
-        }
+        IoUnit::for_test(op, -1, offset, len)
     }
 
     fn engine(sim: SimSpec) -> (SimEngine, Clock) {
