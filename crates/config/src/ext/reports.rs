@@ -76,7 +76,9 @@ pub fn parse_sweep(text: &str) -> Result<SweepAxis, String> {
     let mut values = Vec::new();
     for item in list.split(sep).map(str::trim) {
         if item.is_empty() {
-            return Err(format!("an empty value in '{list}'"));
+            return Err(format!(
+                "a LIST without empty values (got '{list}'), e.g. iodepth=1,2,4..256:x2"
+            ));
         }
         match item.split_once("..") {
             Some((lo, rest)) => values.extend(range(lo, rest)?),
@@ -235,6 +237,7 @@ mod tests {
             ("iodepth=0..8:x2", "from 0"),
             ("iodepth=a..8", "not an integer"),
             ("iodepth=1,,2", "empty"),
+            ("iodepth=", "without empty values (got '')"),
             ("iodepth=1..100000", "at most"),
         ] {
             let e = parse_sweep(s).unwrap_err();
