@@ -28,13 +28,22 @@ fn the_netio_job_file_runs_alike_under_fio_and_ferrio() {
     if !have_fio() {
         return;
     }
-    let port = free_port(1).to_string();
     let job_file = jobs_dir().join("netio.fio");
-    let mut f = fio();
-    f.arg(&job_file)
-        .arg("--output-format=json")
-        .env("NETPORT", &port);
-    let fio_out = bounded(f, 60, "fio netio.fio");
+    // fio is the reference here, and fio 3.33 races with itself under load: its
+    // receiver undercounts short receives, so it can close the socket with the
+    // sender's last blocks unread, and its sender then ends with error 104
+    // (ECONNRESET). Seen once in ~25 runs on a loaded 2-vCPU VM. Only that failure
+    // of fio's is retried; ferrio's run below gets one attempt.
+    let fio_out = (1..=3)
+        .map(|_| {
+            let mut f = fio();
+            f.arg(&job_file)
+                .arg("--output-format=json")
+                .env("NETPORT", free_port(1).to_string());
+            bounded(f, 60, "fio netio.fio")
+        })
+        .find(|o| o.status.success() || !fio_sender_was_reset(o))
+        .expect("fio's sender was reset by its own receiver three times running");
     assert!(fio_out.status.success(), "{}", text(&fio_out));
     let port = free_port(1).to_string();
     let mut c = ferrio();
@@ -65,6 +74,29 @@ fn the_netio_job_file_runs_alike_under_fio_and_ferrio() {
         }
     }
     assert_eq!(keys(&fv["global options"]), keys(&ov["global options"]));
+}
+
+/// Whether a failed fio run is fio's own receiver-closes-early race: its sender job
+/// ended with ECONNRESET and nothing else went wrong.
+fn fio_sender_was_reset(o: &std::process::Output) -> bool {
+    let Ok(v) = serde_json::from_slice::<Value>(&o.stdout[json_start(&o.stdout)..]) else {
+        return false;
+    };
+    let errors: Vec<_> = v["jobs"]
+        .as_array()
+        .map(|jobs| {
+            jobs.iter()
+                .map(|j| (j["jobname"].clone(), j["error"].clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    errors.iter().any(|(n, e)| n == "sender" && e == 104)
+        && errors.iter().all(|(n, e)| n == "sender" || e == 0)
+}
+
+/// Where the JSON document starts (fio prints "waiting for connection" before it).
+fn json_start(out: &[u8]) -> usize {
+    out.iter().position(|&b| b == b'{').unwrap_or(0)
 }
 
 /// Start a receiver (`recv`), then the sender (`send`) once it listens; both must end
