@@ -167,8 +167,8 @@ pub fn adapt_example(text: &str, dir: &str) -> String {
     out
 }
 
-/// Start ferrio with `args`, send it `signal` (e.g. "-INT", "-USR1") after `delay`,
-/// and return its output once it exits.
+/// Start ferrio with `args`, send it `signal` (e.g. "-INT", "-USR1") `delay` after it
+/// has installed its handler for that signal, and return its output once it exits.
 pub fn run_signalled(args: &[&str], delay: std::time::Duration, signal: &str) -> Output {
     let child = ferrio()
         .args(args)
@@ -176,6 +176,9 @@ pub fn run_signalled(args: &[&str], delay: std::time::Duration, signal: &str) ->
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("start ferrio");
+    // A fixed delay from the start is not enough on a loaded machine: a signal that
+    // arrives before ferrio catches it kills the process (the default action).
+    wait_until_caught(child.id(), signal);
     std::thread::sleep(delay);
     let ok = Command::new("kill")
         .args([signal, &child.id().to_string()])
@@ -183,4 +186,36 @@ pub fn run_signalled(args: &[&str], delay: std::time::Duration, signal: &str) ->
         .expect("run kill");
     assert!(ok.success(), "kill {signal} failed");
     child.wait_with_output().expect("wait for ferrio")
+}
+
+/// Wait (up to a minute) until process `pid` catches `signal` ("-INT", "-TERM",
+/// "-USR1", ...): its bit in the SigCgt mask of /proc/PID/status. Returns at once for
+/// a signal this helper does not know, or when the process has exited.
+fn wait_until_caught(pid: u32, signal: &str) {
+    let number = match signal.trim_start_matches('-').trim_start_matches("SIG") {
+        "HUP" => 1,
+        "INT" => 2,
+        "QUIT" => 3,
+        "USR1" => 10,
+        "USR2" => 12,
+        "TERM" => 15,
+        _ => return,
+    };
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(60) {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return;
+        };
+        if status.contains("State:\tZ") {
+            return;
+        }
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+        match caught {
+            Some(mask) if mask & (1 << (number - 1)) != 0 => return,
+            _ => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    }
 }
