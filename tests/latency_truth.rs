@@ -451,6 +451,45 @@ fn averaged_log_rows_are_stamped_like_fios() {
     }
 }
 
+/// A window that passes with no completion in it gets no row of its own, and none is
+/// stamped late (fio's rule in `add_log_sample`: a row at the completion that closes
+/// a window, then the next window starts at that completion's grid point). In
+/// virtual time with 250 ms service times and 100 ms windows every completion closes
+/// one window and the one before it passed empty: one row per completion, at the
+/// completion, and none after the last (which is the job's end).
+#[test]
+fn a_window_without_a_completion_gets_no_row_of_its_own() {
+    let _serial = serial();
+    let d = scratch();
+    let prefix = file_in(d.path(), "w");
+    let v = run_json(&[
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:250ms",
+        "--sim_bw=0",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=64M",
+        "--time_based",
+        "--runtime=2s",
+        "--log_avg_msec=100",
+        &format!("--write_bw_log={prefix}"),
+        &format!("--write_iops_log={prefix}"),
+        &format!("--write_lat_log={prefix}"),
+    ]);
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 8);
+    let at: Vec<u64> = (1..=8).map(|k| k * 250).collect();
+    for kind in ["bw", "iops", "clat", "lat"] {
+        let r = rows(&d.path().join(format!("w_{kind}.1.log")));
+        let times: Vec<u64> = r.iter().map(|row| row[0]).collect();
+        assert_eq!(times, at, "{kind}: {r:?}");
+        if kind == "clat" || kind == "lat" {
+            assert!(r.iter().all(|row| row[1] == 250_000_000), "{kind}: {r:?}");
+        }
+    }
+}
+
 /// The same ground truth while the live machinery really runs: a few seconds of
 /// wall time with 1 ms averaged logs, --status-interval=1, steady state and a
 /// SIGUSR1 report: every latency, in every report and log row, is a service time.
