@@ -17,11 +17,10 @@ fn the_same_with_an_asynchronous_engine() {
 }
 
 fn truncated_under(engine: &str, iodepth: u32) {
-    use std::io::BufRead;
     let d = scratch();
     let file = file_in(d.path(), "data");
     std::fs::write(&file, vec![7u8; 16 << 20]).unwrap();
-    let mut child = ferrio()
+    let child = ferrio()
         .args([
             "--name=t",
             &format!("--filename={file}"),
@@ -31,32 +30,20 @@ fn truncated_under(engine: &str, iodepth: u32) {
             "--bs=4k",
             "--size=16M",
             "--time_based",
-            "--runtime=20s",
+            "--runtime=60s",
             "--invalidate=0",
-            "--status-interval=200ms",
-            "--json-lines",
             "--output-format=json",
+            &format!("--write_iops_log={}", file_in(d.path(), "started")),
+            "--log_avg_msec=50",
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Cut the file once the job is reading it (a periodic report with I/O in it), not
-    // after a fixed delay: on a loaded machine the job may not have started by then.
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut text = String::new();
-    let mut reading = false;
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        text.push_str(&line);
-        text.push('\n');
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if v["cumulative"]["jobs"][0]["read"]["total_ios"].as_u64() > Some(0) {
-            reading = true;
-            break;
-        }
-    }
-    assert!(reading, "the job never reported reading: {text}");
+    // Truncate only once the job is reading (its IOPS log has an entry), however
+    // slowly a loaded machine starts it: truncating before its open would test a
+    // different path.
+    wait_for_log_entry(&d.path().join("started_iops.1.log"));
     std::fs::OpenOptions::new()
         .write(true)
         .open(&file)
@@ -64,19 +51,13 @@ fn truncated_under(engine: &str, iodepth: u32) {
         .set_len(1 << 20)
         .unwrap();
     let started = std::time::Instant::now();
-    for line in lines {
-        text.push_str(&line.unwrap());
-        text.push('\n');
-    }
     let out = child.wait_with_output().unwrap();
-    // Stopped by the error, not by the 20 s runtime.
-    assert!(started.elapsed() < Duration::from_secs(15));
-    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-    assert_eq!(last["ferrio_report"], "final", "{text}");
-    let v = &last["cumulative"];
+    // Stopped by the error, not by the 60 s runtime.
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let v = parse_json(&out.stdout);
     let j = &v["jobs"][0];
     assert_eq!(j["error"], 5, "{}", String::from_utf8_lossy(&out.stderr));
-    let (bytes, ios) = dir_counts(v, "read");
+    let (bytes, ios) = dir_counts(&v, "read");
     // Every completed I/O is a whole 4 KiB one; the reads that moved nothing moved no
     // bytes but were issued, so (as in fio's issued count) they are in total_ios: the
     // one that stopped a psync job, at most iodepth with libaio.
@@ -88,4 +69,17 @@ fn truncated_under(engine: &str, iodepth: u32) {
         "{failed} failed reads"
     );
     assert!(!out.status.success());
+}
+
+/// Wait (at most 60 s) until the job's IOPS log at `path` has an entry: the job has
+/// been reading for a while (entries reach the disk about once a second).
+fn wait_for_log_entry(path: &std::path::Path) {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(path).map_or(true, |t| t.lines().next().is_none()) {
+        assert!(
+            std::time::Instant::now() < until,
+            "no IOPS log entry in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
