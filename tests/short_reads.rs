@@ -30,15 +30,20 @@ fn truncated_under(engine: &str, iodepth: u32) {
             "--bs=4k",
             "--size=16M",
             "--time_based",
-            "--runtime=20s",
+            "--runtime=60s",
             "--invalidate=0",
             "--output-format=json",
+            &format!("--write_iops_log={}", file_in(d.path(), "started")),
+            "--log_avg_msec=50",
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    // Truncate only once the job is reading (its IOPS log has an entry), however
+    // slowly a loaded machine starts it: truncating before its open would test a
+    // different path.
+    wait_for_log_entry(&d.path().join("started_iops.1.log"));
     std::fs::OpenOptions::new()
         .write(true)
         .open(&file)
@@ -47,8 +52,8 @@ fn truncated_under(engine: &str, iodepth: u32) {
         .unwrap();
     let started = std::time::Instant::now();
     let out = child.wait_with_output().unwrap();
-    // Stopped by the error, not by the 20 s runtime.
-    assert!(started.elapsed() < Duration::from_secs(15));
+    // Stopped by the error, not by the 60 s runtime.
+    assert!(started.elapsed() < Duration::from_secs(30));
     let v = parse_json(&out.stdout);
     let j = &v["jobs"][0];
     assert_eq!(j["error"], 5, "{}", String::from_utf8_lossy(&out.stderr));
@@ -64,4 +69,17 @@ fn truncated_under(engine: &str, iodepth: u32) {
         "{failed} failed reads"
     );
     assert!(!out.status.success());
+}
+
+/// Wait (at most 60 s) until the job's IOPS log at `path` has an entry: the job has
+/// been reading for a while (entries reach the disk about once a second).
+fn wait_for_log_entry(path: &std::path::Path) {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(path).map_or(true, |t| t.lines().next().is_none()) {
+        assert!(
+            std::time::Instant::now() < until,
+            "no IOPS log entry in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
