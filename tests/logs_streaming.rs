@@ -23,7 +23,19 @@ fn a_killed_run_keeps_its_log() {
         ])
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
+    // Entries must reach the disk while the run goes on: wait for the first second's
+    // worth in both logs (however slowly a loaded machine starts the job), then kill.
+    let iops = d.path().join("k_iops.1.log");
+    let hist = d.path().join("k_clat_hist.1.log");
+    let lines_in = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(25);
+    while (lines_in(&iops) < 9 || lines_in(&hist) < 9) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let text = std::fs::read_to_string(d.path().join("k_iops.1.log")).unwrap();

@@ -20,6 +20,7 @@ mod mmap;
 mod net;
 mod null;
 mod posixaio;
+pub mod raw_loop;
 pub mod registry;
 pub mod sim;
 mod splice;

@@ -1,0 +1,328 @@
+//! Reference loops for `bench/compare-fio` (issue 21): the smallest loops that do the
+//! I/O and nothing else — no statistics, no per-I/O timestamps, no buffer work — so the
+//! bench can say how close ferrio's engines, with every statistic on, come to what the
+//! machine allows. ferrio's runs never use them; `examples/raw_loop.rs` runs them.
+//!
+//! Each reads 4 KiB-aligned random blocks of one file, keeping `depth` reads in flight
+//! and reaping and resubmitting in batches (fio's `t/io_uring` with fixed buffers and
+//! registered files is the model for the ring).
+
+use ferrio_clock::Clock;
+use io_uring::{opcode, types, IoUring};
+use std::fs::File;
+use std::io;
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What a reference loop did: completed I/Os over `secs` seconds.
+#[derive(Clone, Copy, Debug)]
+pub struct RawResult {
+    pub ios: u64,
+    pub secs: f64,
+}
+
+impl RawResult {
+    pub fn per_sec(&self) -> f64 {
+        self.ios as f64 / self.secs.max(1e-9)
+    }
+}
+
+/// The random offsets: xorshift64*, block-aligned (no random map, as the bench's
+/// ferrio and fio jobs read with `norandommap` semantics anyway at this size).
+struct Offsets {
+    state: u64,
+    blocks: u64,
+    bs: u64,
+}
+
+impl Offsets {
+    fn new(file_len: u64, bs: usize) -> io::Result<Offsets> {
+        let blocks = file_len / bs as u64;
+        if blocks == 0 {
+            return Err(io::Error::other("the file is smaller than one block"));
+        }
+        Ok(Offsets {
+            state: 0x9e37_79b9_7f4a_7c15,
+            blocks,
+            bs: bs as u64,
+        })
+    }
+
+    #[inline]
+    fn next(&mut self) -> u64 {
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        (self.state.wrapping_mul(0x2545_f491_4f6c_dd1d) % self.blocks) * self.bs
+    }
+}
+
+/// Page-aligned buffers for `depth` blocks of `bs` bytes, one allocation.
+struct Buffers {
+    ptr: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+impl Buffers {
+    fn new(depth: usize, bs: usize) -> io::Result<Buffers> {
+        let layout = std::alloc::Layout::from_size_align(depth * bs, 4096)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        // SAFETY: the layout has a non-zero size (depth and bs are at least 1).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(io::Error::from_raw_os_error(libc::ENOMEM));
+        }
+        Ok(Buffers { ptr, layout })
+    }
+
+    fn at(&self, i: usize, bs: usize) -> *mut u8 {
+        // SAFETY: callers pass i < depth, so the pointer stays inside the allocation.
+        unsafe { self.ptr.add(i * bs) }
+    }
+}
+
+impl Drop for Buffers {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout and freed once.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+    }
+}
+
+fn open_for_reads(path: &Path, bs: usize) -> io::Result<(File, Offsets)> {
+    let file = File::open(path)?;
+    let len = file.metadata()?.len();
+    Ok((file, Offsets::new(len, bs)?))
+}
+
+/// io_uring: fixed buffers, a registered file, cooperative/deferred task running where
+/// the kernel has it, submit and reap in batches of `batch`.
+pub fn uring_randread(
+    path: &Path,
+    bs: usize,
+    depth: u32,
+    batch: u32,
+    run_for: Duration,
+) -> io::Result<RawResult> {
+    let depth = depth.max(1);
+    let batch = batch.clamp(1, depth);
+    let (file, mut offsets) = open_for_reads(path, bs)?;
+    // Declared before the ring, so that on every path the ring (and any read still in
+    // flight in it) goes first.
+    let bufs = Buffers::new(depth as usize, bs)?;
+    let mut ring = build_ring(depth)?;
+    ring.submitter().register_files(&[file.as_raw_fd()])?;
+    let iovecs: Vec<libc::iovec> = (0..depth as usize)
+        .map(|i| libc::iovec {
+            iov_base: bufs.at(i, bs).cast(),
+            iov_len: bs,
+        })
+        .collect();
+    // SAFETY: the buffers outlive the ring: declared before it, so dropped after it.
+    unsafe { ring.submitter().register_buffers(&iovecs)? };
+    let read = |i: u32, offset: u64| {
+        opcode::ReadFixed::new(
+            types::Fixed(0),
+            bufs.at(i as usize, bs),
+            bs as u32,
+            i as u16,
+        )
+        .offset(offset)
+        .build()
+        .user_data(i as u64)
+    };
+    for i in 0..depth {
+        let sqe = read(i, offsets.next());
+        // SAFETY: the SQE's buffer is registered buffer i, valid until the ring is dropped.
+        unsafe { ring.submission().push(&sqe) }.map_err(|_| io::Error::other("ring full"))?;
+    }
+    let start = Instant::now();
+    let mut ios = 0u64;
+    let mut ready = Vec::with_capacity(depth as usize);
+    loop {
+        ring.submit_and_wait(batch as usize)?;
+        ready.clear();
+        for cqe in ring.completion() {
+            if cqe.result() != bs as i32 {
+                return Err(io::Error::other(format!(
+                    "a read returned {}",
+                    cqe.result()
+                )));
+            }
+            ready.push(cqe.user_data() as u32);
+        }
+        ios += ready.len() as u64;
+        if ios & 0xfff < ready.len() as u64 && start.elapsed() >= run_for {
+            break;
+        }
+        for &i in &ready {
+            let sqe = read(i, offsets.next());
+            // SAFETY: as above; unit i's read just completed, so its buffer is free.
+            unsafe { ring.submission().push(&sqe) }.map_err(|_| io::Error::other("ring full"))?;
+        }
+    }
+    Ok(RawResult {
+        ios,
+        secs: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn build_ring(depth: u32) -> io::Result<IoUring> {
+    let mut last = None;
+    for level in [2u8, 1, 0] {
+        let mut b = IoUring::builder();
+        if level >= 1 {
+            b.setup_coop_taskrun();
+        }
+        if level >= 2 {
+            b.setup_single_issuer();
+            b.setup_defer_taskrun();
+        }
+        match b.build(depth.next_power_of_two()) {
+            Ok(r) => return Ok(r),
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::from_raw_os_error(libc::EINVAL)))
+}
+
+/// Linux AIO: io_submit of every resubmission at once, completions read from the
+/// mapped ring where the kernel allows (else io_getevents), waiting for `batch`.
+pub fn aio_randread(
+    path: &Path,
+    bs: usize,
+    depth: u32,
+    batch: u32,
+    run_for: Duration,
+) -> io::Result<RawResult> {
+    use crate::sys::aio;
+    let depth = depth.max(1) as usize;
+    let batch = (batch as usize).clamp(1, depth);
+    let (file, mut offsets) = open_for_reads(path, bs)?;
+    let bufs = Buffers::new(depth, bs)?;
+    let ctx = aio::setup(depth as u32)?;
+    let mut iocbs: Vec<aio::Iocb> = (0..depth)
+        .map(|i| aio::Iocb {
+            aio_data: i as u64,
+            aio_lio_opcode: aio::IOCB_CMD_PREAD,
+            aio_fildes: file.as_raw_fd() as u32,
+            aio_buf: bufs.at(i, bs) as u64,
+            aio_nbytes: bs as u64,
+            ..Default::default()
+        })
+        .collect();
+    let mut events = vec![aio::IoEvent::default(); depth];
+    let mut ptrs: Vec<*mut aio::Iocb> = Vec::with_capacity(depth);
+    let result = (|| {
+        for cb in iocbs.iter_mut() {
+            cb.aio_offset = offsets.next() as i64;
+            ptrs.push(cb);
+        }
+        submit_all(ctx, &mut ptrs)?;
+        let start = Instant::now();
+        let mut ios = 0u64;
+        loop {
+            let mut n = 0;
+            while n < batch {
+                let got = aio::getevents(ctx, batch - n, &mut events[n..])?;
+                n += got;
+            }
+            ios += n as u64;
+            if ios & 0xfff < n as u64 && start.elapsed() >= run_for {
+                return Ok(RawResult {
+                    ios,
+                    secs: start.elapsed().as_secs_f64(),
+                });
+            }
+            ptrs.clear();
+            for e in &events[..n] {
+                if e.res != bs as i64 {
+                    return Err(io::Error::other(format!("a read returned {}", e.res)));
+                }
+                let cb = &mut iocbs[e.data as usize];
+                cb.aio_offset = offsets.next() as i64;
+                ptrs.push(cb);
+            }
+            submit_all(ctx, &mut ptrs)?;
+        }
+    })();
+    // Waits for what is still in flight before the buffers go.
+    aio::destroy(ctx);
+    drop(bufs);
+    result
+}
+
+fn submit_all(
+    ctx: crate::sys::aio::AioContext,
+    ptrs: &mut [*mut crate::sys::aio::Iocb],
+) -> io::Result<()> {
+    let mut done = 0;
+    while done < ptrs.len() {
+        // SAFETY: every iocb points into `iocbs` and at a buffer of `bufs`, both kept
+        // alive until the context is destroyed (which waits for in-flight requests).
+        done += unsafe { crate::sys::aio::submit(ctx, &mut ptrs[done..])? };
+    }
+    Ok(())
+}
+
+/// The null engine's limit: an empty loop that reads the clock twice per iteration, as
+/// every ferrio I/O does at least (start and completion).
+pub fn two_timestamps(clock: &Clock, run_for: Duration) -> RawResult {
+    let start = Instant::now();
+    let mut ios = 0u64;
+    let mut sum = 0u64;
+    loop {
+        let a = clock.now_ns();
+        let b = clock.now_ns();
+        sum = sum.wrapping_add(b.wrapping_sub(a));
+        ios += 1;
+        if ios & 0xffff == 0 && start.elapsed() >= run_for {
+            break;
+        }
+    }
+    std::hint::black_box(sum);
+    RawResult {
+        ios,
+        secs: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file_of(blocks: usize) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(&vec![3u8; blocks * 4096]).unwrap();
+        f
+    }
+
+    #[test]
+    fn offsets_stay_inside_the_file_and_on_block_boundaries() {
+        let mut o = Offsets::new(10 * 4096 + 100, 4096).unwrap();
+        let seen: std::collections::BTreeSet<u64> = (0..2000).map(|_| o.next()).collect();
+        assert!(seen.iter().all(|x| x % 4096 == 0 && *x < 10 * 4096));
+        assert_eq!(seen.len(), 10, "every block is reached");
+        assert!(Offsets::new(100, 4096).is_err());
+    }
+
+    #[test]
+    fn the_loops_do_io_and_count_it() {
+        let f = file_of(64);
+        let short = Duration::from_millis(30);
+        let r = aio_randread(f.path(), 4096, 8, 4, short).unwrap();
+        assert!(r.ios >= 4 && r.secs > 0.0);
+        // io_uring may be forbidden in a container: only then is its absence accepted.
+        match uring_randread(f.path(), 4096, 8, 4, short) {
+            Ok(r) => assert!(r.ios >= 4),
+            Err(e) => assert!(
+                matches!(e.raw_os_error(), Some(libc::ENOSYS | libc::EPERM)),
+                "{e}"
+            ),
+        }
+        let (clock, _) = Clock::for_source(Some("clock_gettime")).unwrap();
+        assert!(two_timestamps(&clock, short).ios > 0);
+    }
+}
