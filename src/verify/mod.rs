@@ -50,6 +50,11 @@ pub struct Verifier {
     pub trim_zero: bool,
     /// Blocks logged since the last trim round.
     pub since_trim: u64,
+    /// Microseconds per direction (fio's per-direction runtime): the write phases
+    /// count for the job's own directions, the verify phases for reads.
+    pub dir_us: [u64; 3],
+    /// loops=N: the blocks are checked after each loop, as fio's.
+    pub each_loop: bool,
 }
 
 impl Verifier {
@@ -90,6 +95,8 @@ impl Verifier {
             },
             trim_zero: v.trim_zero,
             since_trim: 0,
+            dir_us: [0; 3],
+            each_loop: spec.loops > 1 && !spec.time_based && (v.do_verify || v.only),
         })
     }
 
