@@ -125,10 +125,12 @@ fn verify_only_prints_no_write_rate_like_fio() {
     ];
     let mut a: Vec<String> = base.iter().map(|s| s.to_string()).collect();
     a.push(format!("--filename={file}"));
-    let o = ferrio().args(&a).output().unwrap();
+    // In the scratch directory: the state file lands there.
+    let run = |a: &[String]| ferrio().args(a).current_dir(d.path()).output().unwrap();
+    let o = run(&a);
     assert!(o.status.success());
     a.push("--verify_only=1".into());
-    let o = ferrio().args(&a).output().unwrap();
+    let o = run(&a);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
     // No write block, no WRITE group line (no write runtime); the reads are there.

@@ -128,6 +128,7 @@ impl<'a> Worker<'a> {
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
         let mut now = self.clock.now_ns();
+        self.verify_load_state(); // VERIFY
         loop {
             // VERIFY: verify_only issues nothing but the verify reads.
             let t0 = now;
@@ -606,6 +607,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.acct.materialize_all();
+        self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
         if spec.end_fsync && spec.writes() {
             self.sync_all_files();

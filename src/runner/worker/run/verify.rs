@@ -16,6 +16,7 @@ use crate::runner::replay::{Entry, IoLog};
 use crate::sys::memory::AlignedBuf;
 use crate::verify::block::Failure;
 use crate::verify::log::Piece;
+use crate::verify::state;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -63,6 +64,7 @@ impl<'a> Worker<'a> {
                 seed: None,
                 numberio: None,
                 trimmed: false,
+                seq: 0,
             },
             None => return,
         };
@@ -97,7 +99,12 @@ impl<'a> Worker<'a> {
         if !v.only {
             return false;
         }
-        let mut left = self.lim.pass_bytes;
+        // A state file that could not be loaded stopped the job before any I/O.
+        let mut left = if self.acct.error.is_some() {
+            0
+        } else {
+            self.lim.pass_bytes
+        };
         let stats = &mut self.acct.stats;
         while left > 0 {
             let io = self.pattern.next_io(left);
@@ -113,6 +120,47 @@ impl<'a> Worker<'a> {
             }
         }
         true
+    }
+
+    /// verify_state_load: read the job's state file before any I/O; a missing or
+    /// damaged one stops the job with an error naming it (fio fails the run).
+    pub(super) fn verify_load_state(&mut self) {
+        let spec = &self.plan.spec;
+        let Some(v) = self.verify.as_mut().filter(|_| spec.verify.state_load) else {
+            return;
+        };
+        let name = state::file_name(&spec.name, self.plan.seeds.thread_number - 1);
+        let loaded = std::fs::read(&name)
+            .map_err(|e| (e.raw_os_error().unwrap_or(libc::EIO), e.to_string()))
+            .and_then(|b| state::State::decode(&b).map_err(|e| (libc::EINVAL, e)));
+        match loaded {
+            Ok(s) => v.loaded = Some(s),
+            Err((errno, why)) => {
+                self.acct.error = Some((
+                    errno,
+                    format!("verify_state_load: cannot use the state file {name}: {why}"),
+                ));
+            }
+        }
+    }
+
+    /// verify_state_save: a verifying write job leaves its state file when it
+    /// ends (done, stopped, interrupted), as fio; nothing is in flight by now.
+    pub(super) fn verify_save_state(&self) {
+        let spec = &self.plan.spec;
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        if !spec.verify.state_save || !spec.writes() || spec.verify.state_load && v.loaded.is_none()
+        {
+            return;
+        }
+        let index = self.plan.seeds.thread_number - 1;
+        let s = v.tracker.state(&spec.name, index, self.plan.files.len());
+        let name = state::file_name(&s.name.clone(), index);
+        if let Err(e) = std::fs::write(&name, s.encode()) {
+            eprintln!("ferrio: verify_state_save: cannot write {name}: {e}");
+        }
     }
 
     /// fio's per-direction runtime of a verify job: a phase from `from` to `to`
@@ -222,7 +270,8 @@ impl<'a> Worker<'a> {
             return None;
         }
         let n = v.log.len();
-        let pieces = v.log.take(n);
+        let mut pieces = v.log.take(n);
+        v.cut_at_state(&mut pieces);
         if pieces.is_empty() {
             return None;
         }
