@@ -129,7 +129,7 @@ impl<'a> Worker<'a> {
         let Some(v) = self.verify.as_mut().filter(|_| spec.verify.state_load) else {
             return;
         };
-        let name = state::file_name(&spec.name, self.plan.seeds.thread_number - 1);
+        let name = state::file_name(&spec.name, self.plan.seeds.thread_number.saturating_sub(1));
         let loaded = std::fs::read(&name)
             .map_err(|e| (e.raw_os_error().unwrap_or(libc::EIO), e.to_string()))
             .and_then(|b| state::State::decode(&b).map_err(|e| (libc::EINVAL, e)));
@@ -155,7 +155,7 @@ impl<'a> Worker<'a> {
         {
             return;
         }
-        let index = self.plan.seeds.thread_number - 1;
+        let index = self.plan.seeds.thread_number.saturating_sub(1);
         let s = v.tracker.state(&spec.name, index, self.plan.files.len());
         let name = state::file_name(&s.name.clone(), index);
         if let Err(e) = std::fs::write(&name, s.encode()) {
