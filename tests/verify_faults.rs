@@ -36,6 +36,8 @@ fn args(file: &str, kind: &str, extra: &[&str]) -> Vec<String> {
         format!("--size={}", BLOCKS * BS),
         format!("--filename={file}"),
         format!("--verify={kind}"),
+        // No state file in the working directory (the repository).
+        "--verify_state_save=0".into(),
     ];
     a.extend(extra.iter().map(|s| s.to_string()));
     a

@@ -61,6 +61,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
         },
         usage: now.usage.since(&then.usage),
         runtime_us: now.runtime_us - then.runtime_us,
+        dir_runtime_us: None,
     }
 }
 

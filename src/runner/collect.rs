@@ -34,7 +34,10 @@ fn dir_runtime_ms(stats: &ThreadStats, d: usize, moves_data: bool) -> u64 {
     if stats.dir[d].io_bytes == 0 && (stats.dir[d].total_ios == 0 || !moves_data) {
         0
     } else {
-        stats.runtime_us.div_ceil(1000)
+        stats
+            .dir_runtime_us
+            .map_or(stats.runtime_us, |us| us[d])
+            .div_ceil(1000)
     }
 }
 

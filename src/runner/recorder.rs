@@ -36,6 +36,9 @@ pub struct ThreadStats {
     pub usage: Usage,
     /// Microseconds the thread did measured I/O (ramp excluded).
     pub runtime_us: u64,
+    /// Per direction, when they differ (a verify job: its writes and its verify
+    /// reads run in turn, as fio's ts->runtime[ddir]); None: `runtime_us` for all.
+    pub dir_runtime_us: Option<[u64; 3]>,
     /// Errors counted under continue_on_error (fio's total_err_count, first_error).
     /// Kept across the end of ramp_time (fio counts them per thread, not per stats).
     pub errors: ErrorCount,

@@ -16,6 +16,8 @@ pub struct Piece {
     pub numberio: Option<u16>,
     /// Trimmed since written: it must read back as zeros.
     pub trimmed: bool,
+    /// The job's write it came from (0-based, in issue order).
+    pub seq: u64,
 }
 
 #[derive(Default)]
@@ -89,6 +91,7 @@ mod tests {
             seed: None,
             numberio: None,
             trimmed: false,
+            seq: 0,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod crctest;
 pub mod fill;
 pub mod header;
 pub mod log;
+pub mod state;
 
 use block::{Expect, Failure, Layout};
 use ferrio_config::ext::verify::VerifyKind;
@@ -50,6 +51,18 @@ pub struct Verifier {
     pub trim_zero: bool,
     /// Blocks logged since the last trim round.
     pub since_trim: u64,
+    /// Microseconds per direction (fio's per-direction runtime): the write phases
+    /// count for the job's own directions, the verify phases for reads.
+    pub dir_us: [u64; 3],
+    /// loops=N: the blocks are checked after each loop, as fio's.
+    pub each_loop: bool,
+    /// verify_state_save: the writes so far, for the state file.
+    pub tracker: state::Tracker,
+    /// verify_state_load: the state the verify pass stops at.
+    pub loaded: Option<state::State>,
+    /// fio checks the blocks in the order written when it keeps a random map (its
+    /// io_piece list), else by offset (its rbtree): the order the state applies in.
+    write_order: bool,
 }
 
 impl Verifier {
@@ -90,6 +103,13 @@ impl Verifier {
             },
             trim_zero: v.trim_zero,
             since_trim: 0,
+            dir_us: [0; 3],
+            each_loop: spec.loops > 1 && !spec.time_based && (v.do_verify || v.only),
+            tracker: state::Tracker::new(spec.iodepth as usize),
+            loaded: None,
+            write_order: spec.rw.random
+                && !spec.norandommap
+                && spec.random_generator != ferrio_config::RandomGenerator::Lfsr,
         })
     }
 
@@ -99,6 +119,8 @@ impl Verifier {
         let nio = self.numberio;
         self.numberio = self.numberio.wrapping_add(1);
         self.since_backlog += 1;
+        let seq = self.tracker.writes;
+        self.tracker.wrote(file, offset);
         self.layout.fill(buf, offset, seed, nio, time_ns);
         // verify=null logs too: its blocks are read back, and pass (fio's "pretend").
         self.log.insert(Piece {
@@ -108,6 +130,7 @@ impl Verifier {
             seed: Some(seed),
             numberio: Some(nio),
             trimmed: false,
+            seq,
         });
         if self.trim_backlog > 0 && self.trim_percentage > 0 {
             // fio's io_u_should_trim: this share of the logged writes, at random.
@@ -120,6 +143,8 @@ impl Verifier {
 
     /// verify_only: a block the workload would write (its contents unknown).
     pub fn would_write(&mut self, file: usize, offset: u64, len: usize) {
+        let seq = self.tracker.writes;
+        self.tracker.wrote(file, offset);
         self.log.insert(Piece {
             file,
             offset,
@@ -127,6 +152,7 @@ impl Verifier {
             seed: None,
             numberio: None,
             trimmed: false,
+            seq,
         });
     }
 
@@ -137,6 +163,34 @@ impl Verifier {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// verify_state_load: cut the verify pass (`pieces`, in the order they are
+    /// checked) at the first block the loaded state does not show as written.
+    pub fn cut_at_state(&self, pieces: &mut Vec<Piece>) {
+        let Some(s) = &self.loaded else {
+            return;
+        };
+        let mut order: Vec<usize> = (0..pieces.len()).collect();
+        if self.write_order {
+            order.sort_by_key(|&i| pieces[i].seq);
+        }
+        let Some(k) = (0..order.len()).find(|&k| {
+            let p = &pieces[order[k]];
+            s.stops_at(k as u64, p.file as u64, p.offset)
+        }) else {
+            return;
+        };
+        // The same blocks are checked as fio's pass would, in ferrio's order.
+        let mut keep = vec![false; pieces.len()];
+        for &i in &order[..k] {
+            keep[i] = true;
+        }
+        let mut i = 0;
+        pieces.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
     }
 
     /// The verify phase's block at (file, offset), if any.
@@ -259,6 +313,7 @@ mod tests {
             seed: None,
             numberio: None,
             trimmed: true,
+            seq: 0,
         };
         let mut buf = vec![0u8; 512];
         assert!(v.check(&mut buf, &p, Path::new("/f")).is_empty());

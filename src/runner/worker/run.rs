@@ -128,13 +128,25 @@ impl<'a> Worker<'a> {
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
         let mut now = self.clock.now_ns();
-        // VERIFY: verify_only issues nothing but the verify reads.
-        if !self.verify_dry_run() {
-            now = self.io_loop(stop, now, &mut usage_start);
-        }
-        // VERIFY: the written blocks are read back through the same loop.
-        if self.verify_phase(stop, now) {
-            now = self.io_loop(stop, now, &mut usage_start);
+        self.verify_load_state(); // VERIFY
+        loop {
+            // VERIFY: verify_only issues nothing but the verify reads.
+            let t0 = now;
+            if !self.verify_dry_run() {
+                now = self.io_loop(stop, now, &mut usage_start);
+            }
+            self.verify_clock(false, t0, now);
+            // VERIFY: the written blocks are read back through the same loop (after
+            // each of `loops`, as fio), then the next loop writes again.
+            let t1 = now;
+            let saved = self.verify_phase(stop, now);
+            if saved.is_some() {
+                now = self.io_loop(stop, now, &mut usage_start);
+            }
+            self.verify_clock(true, t1, now);
+            if !self.verify_next_loop(saved, stop, now) {
+                break;
+            }
         }
         self.finish(now, usage_start)
     }
@@ -562,6 +574,9 @@ impl<'a> Worker<'a> {
         self.st.passes += 1;
         let spec = &self.plan.spec;
         if spec.time_based || self.st.passes < spec.loops.max(1) {
+            if self.verify.as_ref().is_some_and(|v| v.each_loop) {
+                return false; // VERIFY: this loop's blocks are checked first
+            }
             self.new_pass();
             true
         } else {
@@ -592,6 +607,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.acct.materialize_all();
+        self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
         if spec.end_fsync && spec.writes() {
             self.sync_all_files();
@@ -607,6 +623,7 @@ impl<'a> Worker<'a> {
             (end - self.stats_start_ns) / 1000
         };
         stats.usage = Usage::thread().since(&usage_start);
+        stats.dir_runtime_us = self.verify.as_ref().map(|v| v.dir_us); // VERIFY
         for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {
             dir.drop_ios = n;
         }

@@ -581,7 +581,9 @@ fn unknown_unsupported_and_noop() {
         bad(&["lockmem=1m"]),
         "job 'j': option 'lockmem' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["verify_state_load=1"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["write_barrier=1"]).contains("not supported by ferrio yet"));
+    let j = job(&["verify_state_load=1", "verify_state_save=0"]);
+    assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
     assert!(bad(&["cgroup=x"]).contains("not supported by ferrio yet"));
     assert!(!job(&["disk_util=0"]).disk_util);

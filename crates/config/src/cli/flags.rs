@@ -386,12 +386,12 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('K'),
         Arg::Value,
         "DIR",
-        "where fio puts verify state files; ferrio writes none\n(no verify_state_save yet), so a note on stderr",
+        "where fio puts verify state files; ferrio writes them in\nthe working directory, so a note on stderr",
         |r, v| {
             if val(v).is_empty() {
                 return Err(flag_err("aux-path", "", "a directory"));
             }
-            note(r, "--aux-path has no effect: ferrio writes no verify state files".into());
+            note(r, "--aux-path has no effect: ferrio writes verify state files in the working directory".into());
             Ok(())
         },
     ),

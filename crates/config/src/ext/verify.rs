@@ -187,6 +187,11 @@ pub struct VerifySpec {
     /// trim_verify_zero=: a trimmed block must read back as zeros (else it is not
     /// verified).
     pub trim_zero: bool,
+    /// verify_state_save=: a verifying write job leaves fio's state file (default on).
+    pub state_save: bool,
+    /// verify_state_load=: the verify pass stops where the saved state says the
+    /// writes ended.
+    pub state_load: bool,
 }
 
 impl Default for VerifySpec {
@@ -211,6 +216,8 @@ impl Default for VerifySpec {
             trim_backlog: 0,
             trim_batch: 0,
             trim_zero: true,
+            state_save: true,
+            state_load: false,
         }
     }
 }

@@ -47,8 +47,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("sync_file_range", "sync_file_range(2) after writes"),
     u("uid", "Run as user"),
     u("unlink_each_loop", "Unlink files after each loop"),
-    u("verify_state_load", "fio option"),
-    u("verify_state_save", "fio option"),
     u("write_barrier", "Barrier writes"),
     // Engine options of fio 3.33 engines ferrio has (fio --enghelp=ENGINE lists them).
     u("cmdprio_percentage", "io_uring, libaio: percentage of I/Os sent with high priority"),

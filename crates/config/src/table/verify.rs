@@ -94,6 +94,16 @@ pub const VERIFY: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
+    opt("verify_state_save", K::Bool, C::Verify, "When a verifying write job ends (done, stopped or interrupted), save how far its writes got in fio's state file local-<job>-<index>-verify.state in the working directory", |j, c, v| {
+        j.verify.state_save = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("verify_state_load", K::Bool, C::Verify, "Load the job's state file (verify_state_save, of ferrio or fio) and verify only the blocks written before that job ended", |j, c, v| {
+        j.verify.state_load = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("trim_percentage", K::Int, C::Verify, "Trim (discard) this percentage of the written blocks again, every trim_backlog writes; the verify pass then expects zeros there (trim_verify_zero)", |j, c, v| {
         j.verify.trim_percentage = c.u32(v)?;
         Ok(())

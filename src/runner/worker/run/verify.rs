@@ -7,7 +7,7 @@
 //! verify phase so); a failure is printed as fio prints it and goes to the error
 //! policy as EILSEQ, so continue_on_error=verify counts it and goes on.
 
-use super::super::state::LoopState;
+use super::super::state::{Limits, LoopState};
 use super::super::units::UnitTimes;
 use super::Worker;
 use crate::engine::{IoOp, IoUnit};
@@ -16,9 +16,17 @@ use crate::runner::replay::{Entry, IoLog};
 use crate::sys::memory::AlignedBuf;
 use crate::verify::block::Failure;
 use crate::verify::log::Piece;
+use crate::verify::state;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// The job's own I/O state while a verify phase runs in its place.
+pub(super) struct Saved {
+    pattern: Pattern,
+    lim: Limits,
+    st: LoopState,
+}
 
 impl<'a> Worker<'a> {
     /// A write is about to start from unit `idx`: give its buffer verify data.
@@ -56,6 +64,7 @@ impl<'a> Worker<'a> {
                 seed: None,
                 numberio: None,
                 trimmed: false,
+                seq: 0,
             },
             None => return,
         };
@@ -80,7 +89,9 @@ impl<'a> Worker<'a> {
     }
 
     /// verify_only: walk the workload's writes without issuing them, logging each.
-    /// True when the job verifies only (the I/O loop is then skipped).
+    /// True when the job verifies only (the I/O loop is then skipped). As fio's
+    /// dry run, the writes not issued count as issued (bytes and I/Os) but take no
+    /// time: the write runtime stays 0, so no rate is derived from them.
     pub(super) fn verify_dry_run(&mut self) -> bool {
         let Some(v) = self.verify.as_mut() else {
             return false;
@@ -88,7 +99,13 @@ impl<'a> Worker<'a> {
         if !v.only {
             return false;
         }
-        let mut left = self.lim.pass_bytes;
+        // A state file that could not be loaded stopped the job before any I/O.
+        let mut left = if self.acct.error.is_some() {
+            0
+        } else {
+            self.lim.pass_bytes
+        };
+        let stats = &mut self.acct.stats;
         while left > 0 {
             let io = self.pattern.next_io(left);
             if io.len == 0 {
@@ -97,8 +114,118 @@ impl<'a> Worker<'a> {
             left = left.saturating_sub(io.len);
             if io.op == IoOp::Write {
                 v.would_write(io.file, io.offset, io.len as usize);
+                stats.dir[1].io_bytes += io.len;
+                stats.dir[1].total_ios += 1;
+                stats.depth.record_depth(1, 1);
             }
         }
+        true
+    }
+
+    /// verify_state_load: read the job's state file before any I/O; a missing or
+    /// damaged one stops the job with an error naming it (fio fails the run).
+    pub(super) fn verify_load_state(&mut self) {
+        let spec = &self.plan.spec;
+        let Some(v) = self.verify.as_mut().filter(|_| spec.verify.state_load) else {
+            return;
+        };
+        let name = state::file_name(&spec.name, self.plan.seeds.thread_number.saturating_sub(1));
+        let loaded = std::fs::read(&name)
+            .map_err(|e| (e.raw_os_error().unwrap_or(libc::EIO), e.to_string()))
+            .and_then(|b| state::State::decode(&b).map_err(|e| (libc::EINVAL, e)));
+        match loaded {
+            Ok(s) => v.loaded = Some(s),
+            Err((errno, why)) => {
+                self.acct.error = Some((
+                    errno,
+                    format!("verify_state_load: cannot use the state file {name}: {why}"),
+                ));
+            }
+        }
+    }
+
+    /// verify_state_save: a verifying write job leaves its state file when it
+    /// ends (done, stopped, interrupted), as fio; nothing is in flight by now.
+    pub(super) fn verify_save_state(&self) {
+        let spec = &self.plan.spec;
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        if !spec.verify.state_save || !spec.writes() || spec.verify.state_load && v.loaded.is_none()
+        {
+            return;
+        }
+        let index = self.plan.seeds.thread_number.saturating_sub(1);
+        let s = v.tracker.state(&spec.name, index, self.plan.files.len());
+        let name = state::file_name(&s.name.clone(), index);
+        if let Err(e) = std::fs::write(&name, s.encode()) {
+            eprintln!("ferrio: verify_state_save: cannot write {name}: {e}");
+        }
+    }
+
+    /// fio's per-direction runtime of a verify job: a phase from `from` to `to`
+    /// counts for reads when it is a verify phase, else for each of the job's own
+    /// directions that moved data (not a verify_only job's writes, never issued).
+    pub(super) fn verify_clock(&mut self, verify_phase: bool, from: u64, to: u64) {
+        let Some(v) = self.verify.as_mut() else {
+            return;
+        };
+        if self.st.ramping {
+            return;
+        }
+        if from < self.stats_start_ns {
+            v.dir_us = [0; 3]; // ramp_time ended in this phase: nothing before counts
+        }
+        let us = to.saturating_sub(from.max(self.stats_start_ns)) / 1000;
+        if verify_phase {
+            v.dir_us[0] += us;
+            return;
+        }
+        let own = self.plan.spec.rw.kind.directions();
+        for (d, t) in v.dir_us.iter_mut().enumerate() {
+            // Trims of trim_backlog in a write job count too (fio aborts on those).
+            let mine = own[d] || d == 2;
+            if mine && self.acct.stats.dir[d].io_bytes > 0 && !(d == 1 && v.only) {
+                *t += us;
+            }
+        }
+    }
+
+    /// loops=N: after a loop's verify phase, go back to the job's own I/O for the
+    /// next loop (fio verifies each loop's writes before the next). True when
+    /// another loop is to run.
+    pub(super) fn verify_next_loop(
+        &mut self,
+        saved: Option<Saved>,
+        stop: &AtomicBool,
+        now: u64,
+    ) -> bool {
+        let Some(v) = self.verify.as_mut() else {
+            return false;
+        };
+        if !v.each_loop {
+            return false;
+        }
+        v.phase.clear();
+        let only = v.only;
+        if let Some(s) = saved {
+            self.pattern = s.pattern;
+            self.lim = s.lim;
+            self.st = s.st;
+        }
+        if only {
+            self.st.passes += 1; // the dry run counts no passes of its own
+        }
+        if stop.load(Ordering::Relaxed)
+            || self.acct.error.is_some()
+            || now >= self.lim.deadline_ns
+            || self.st.passes >= self.plan.spec.loops.max(1)
+            || self.st.ios_exhausted(&self.lim)
+        {
+            return false;
+        }
+        self.new_pass();
+        self.st.restart_pass();
         true
     }
 
@@ -130,23 +257,23 @@ impl<'a> Worker<'a> {
     /// After the writes: point the loop at reads of every block still logged —
     /// through the job's engine at its depth, as fio's verify phase — unless the
     /// job stopped early (an error, a signal, its runtime), as fio. True when the
-    /// loop is to run again for them.
-    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) -> bool {
-        let Some(v) = self.verify.as_mut() else {
-            return false;
-        };
+    /// loop is to run again for them: what it replaces of the job's own I/O is
+    /// handed back for the next loop.
+    pub(super) fn verify_phase(&mut self, stop: &AtomicBool, now: u64) -> Option<Saved> {
+        let v = self.verify.as_mut()?;
         if !v.do_verify && !v.only
             || self.acct.error.is_some()
             || stop.load(Ordering::Relaxed)
             || self.st.inflight > 0
             || (now >= self.lim.deadline_ns && !v.only)
         {
-            return false;
+            return None;
         }
         let n = v.log.len();
-        let pieces = v.log.take(n);
+        let mut pieces = v.log.take(n);
+        v.cut_at_state(&mut pieces);
         if pieces.is_empty() {
-            return false;
+            return None;
         }
         let entries = pieces
             .iter()
@@ -169,7 +296,14 @@ impl<'a> Worker<'a> {
         let mut plan = self.plan.clone();
         plan.replay = Some(Arc::new(IoLog { names, entries }));
         let regions: Vec<_> = self.plan.files.iter().map(|f| f.region).collect();
-        self.pattern = Pattern::for_thread(&plan, &regions, None);
+        let saved = Saved {
+            pattern: std::mem::replace(
+                &mut self.pattern,
+                Pattern::for_thread(&plan, &regions, None),
+            ),
+            lim: self.lim,
+            st: std::mem::take(&mut self.st),
+        };
         self.lim.pass_bytes = pieces.iter().map(|p| p.len as u64).sum();
         // One pass over the blocks, whatever loops, time_based or runtime say.
         self.lim.max_ios = pieces.len() as u64;
@@ -177,7 +311,7 @@ impl<'a> Worker<'a> {
         self.st = LoopState::new(&self.lim, false);
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
-        true
+        Some(saved)
     }
 
     /// trim_backlog: trim the oldest picked blocks (punching holes, as fio does in

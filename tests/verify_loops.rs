@@ -1,0 +1,172 @@
+//! A verify job's phases as fio 3.33 runs them: with loops=N each loop's writes
+//! are read back before the next loop writes (so N times the bytes are verified);
+//! verify_only counts the writes it does not issue (bytes and I/Os, fio's dry run)
+//! with no write runtime; and each direction has its own runtime — the write
+//! phases for writes, the verify phases for reads — not the job's. Checked against
+//! fio where it is installed.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+fn job(file: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = vec![
+        "--name=v".into(),
+        "--bs=4k".into(),
+        "--size=256k".into(),
+        format!("--filename={file}"),
+        "--output-format=json".into(),
+    ];
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+/// Per direction (read, write): (io_bytes, total_ios, runtime ms).
+fn dirs(v: &serde_json::Value) -> [(u64, u64, u64); 2] {
+    let j = &v["jobs"][0];
+    assert_eq!(j["error"], 0, "{j}");
+    ["read", "write"].map(|d| {
+        let n = |k: &str| j[d][k].as_u64().unwrap();
+        (n("io_bytes"), n("total_ios"), n("runtime"))
+    })
+}
+
+fn ferrio_run(dir: &std::path::Path, args: &[String]) -> serde_json::Value {
+    let o = ferrio().args(args).current_dir(dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    parse_json(&o.stdout)
+}
+
+fn fio_run(dir: &std::path::Path, args: &[String]) -> serde_json::Value {
+    // In the scratch directory: fio leaves its verify state file in the working one.
+    let o = Command::new("fio")
+        .args(args)
+        .arg("--verify_state_save=0")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    parse_json(&o.stdout)
+}
+
+const CASES: &[&[&str]] = &[
+    &["--rw=write", "--verify=crc32c", "--loops=3"],
+    &["--rw=randwrite", "--verify=md5", "--loops=2", "--iodepth=4"],
+    &["--rw=randrw", "--verify=crc64", "--loops=2"],
+    &["--rw=write", "--verify=crc32c", "--verify_only=1"],
+    &[
+        "--rw=randwrite",
+        "--verify=xxhash",
+        "--verify_only=1",
+        "--loops=2",
+    ],
+];
+
+#[test]
+fn each_loop_is_verified_and_verify_only_counts_its_dry_writes() {
+    let d = scratch();
+    let file = file_in(d.path(), "l.dat");
+    for extra in CASES {
+        // verify_only checks what an earlier (identical) run wrote.
+        if extra.contains(&"--verify_only=1") {
+            let mut w: Vec<&str> = extra
+                .iter()
+                .copied()
+                .filter(|a| *a != "--verify_only=1")
+                .collect();
+            w.push("--loops=1");
+            ferrio_run(d.path(), &job(&file, &w));
+        }
+        let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, extra)));
+        let loops = if extra.contains(&"--loops=3") {
+            3
+        } else if extra.contains(&"--loops=2") {
+            2
+        } else {
+            1
+        };
+        if extra.contains(&"--rw=randrw") {
+            // Every block a loop wrote is read back besides the job's own reads.
+            assert!(r.0 > w.0 && w.0 > 0, "{extra:?}: {r:?} {w:?}");
+        } else {
+            assert_eq!(w.0, loops * (256 << 10), "{extra:?}: every loop writes");
+            assert_eq!(w.1, loops * 64, "{extra:?}");
+            // A random writer may write a block twice in one loop: it is read once.
+            assert!(
+                r.0 <= w.0 && r.0 > (loops - 1) * (256 << 10),
+                "{extra:?}: {r:?}"
+            );
+        }
+        if extra.contains(&"--verify_only=1") {
+            assert_eq!(w.2, 0, "{extra:?}: writes not issued take no time");
+            assert!(r.2 > 0, "{extra:?}");
+        }
+        if !have_fio() {
+            continue;
+        }
+        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, extra)));
+        // Bytes and counts as fio's (runtimes are timings: only 0 is compared).
+        assert_eq!((r.0, r.1), (fr.0, fr.1), "{extra:?}: reads vs fio");
+        assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
+        assert_eq!((w.2 == 0, r.2 == 0), (fw.2 == 0, fr.2 == 0), "{extra:?}");
+    }
+}
+
+#[test]
+fn verify_only_prints_no_write_rate_like_fio() {
+    let d = scratch();
+    let file = file_in(d.path(), "n.dat");
+    let base = [
+        "--name=v",
+        "--bs=4k",
+        "--size=128k",
+        "--rw=write",
+        "--verify=crc32c",
+    ];
+    let mut a: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+    a.push(format!("--filename={file}"));
+    // In the scratch directory: the state file lands there.
+    let run = |a: &[String]| ferrio().args(a).current_dir(d.path()).output().unwrap();
+    let o = run(&a);
+    assert!(o.status.success());
+    a.push("--verify_only=1".into());
+    let o = run(&a);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    // No write block, no WRITE group line (no write runtime); the reads are there.
+    assert!(
+        out.contains("  read: IOPS=") && out.contains("   READ: bw="),
+        "{out}"
+    );
+    assert!(
+        !out.contains("write: IOPS=") && !out.contains("WRITE: bw="),
+        "{out}"
+    );
+    assert!(out.contains("issued rwts: total=32,32,0,0"), "{out}");
+    assert!(out.contains("IO depths    : 1=100.0%"), "{out}");
+}
+
+#[test]
+fn write_and_verify_phases_each_have_their_own_runtime() {
+    // The write phase and the verify phase share the job's time: the directions'
+    // runtimes (each rounded up) add to at most the job's plus 2 ms, where a single
+    // runtime for both directions would count the job twice.
+    let d = scratch();
+    let file = file_in(d.path(), "t.dat");
+    let v = ferrio_run(
+        d.path(),
+        &job(
+            &file,
+            &["--rw=randwrite", "--verify=sha256", "--size=8m", "--bs=16k"],
+        ),
+    );
+    let [r, w] = dirs(&v);
+    let job_ms = v["jobs"][0]["job_runtime"].as_u64().unwrap();
+    assert!(r.2 > 0 && w.2 > 0, "{r:?} {w:?}");
+    assert!(
+        r.2 + w.2 <= job_ms + 2,
+        "read {} + write {} ms vs job {job_ms}",
+        r.2,
+        w.2
+    );
+}
