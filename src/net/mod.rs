@@ -10,6 +10,7 @@
 pub mod client;
 pub mod guard;
 pub mod merge;
+pub mod pidfile;
 pub mod print;
 pub mod server;
 pub mod ssh;

@@ -360,6 +360,25 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
 fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
     let server = raw.flags.net.server.is_some() || raw.flags.net.stdio;
     let client = !raw.flags.net.clients.is_empty();
+    // A pid file is a daemon's: for a server on a port, not one session on stdio.
+    let pid_flag = [
+        ("daemonize", raw.flags.net.daemonize.is_some()),
+        ("pidfile", raw.flags.net.pidfile.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(name, set)| set.then_some(name));
+    if let Some(name) = pid_flag {
+        if raw.flags.net.server.is_none() || raw.flags.net.stdio {
+            return Err(ConfigError(format!(
+                "--{name} applies to --server (a server on a port) only, not to --server-stdio, --client or a local run"
+            )));
+        }
+        if raw.flags.net.daemonize.is_some() && raw.flags.net.pidfile.is_some() {
+            return Err(ConfigError(
+                "--daemonize=PIDFILE names the pid file already; give --daemonize or --pidfile, not both".into(),
+            ));
+        }
+    }
     if !server && !client {
         return Ok(None);
     }
