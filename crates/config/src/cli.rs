@@ -409,6 +409,17 @@ fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
             "--output-format=interval and --status-interval are not available with --client (its status line shows the hosts' progress)".into(),
         ));
     }
+    if raw.flags.reports.is_series() {
+        // Each point's options are appended to the job files' sections before they are
+        // sent; a --remote-config file is the server's own, out of the client's reach.
+        if raw.flags.net.clients.iter().any(|g| !g.remote.is_empty()) {
+            return Err(ConfigError(
+                "--sweep/--repeat with --client change the job files the client sends; they cannot change a --remote-config file (send it as a job file)".into(),
+            ));
+        }
+        crate::ext::reports::points(&raw.flags.reports.sweeps)
+            .map_err(|e| ConfigError(format!("--sweep: {e}")))?;
+    }
     net::settle(&mut raw.flags.net, &raw.files)?;
     Ok(Some(Command::Client(raw.flags.clone())))
 }

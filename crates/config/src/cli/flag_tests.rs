@@ -18,6 +18,11 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
     assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
     assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
     assert!(
+        err(&["--client=h", "--remote-config=/j.fio", "--repeat=2"], &[])
+            .contains("cannot change a --remote-config file")
+    );
+    assert!(err(&["--client=h", "j.fio", "--sweep=bogus=1,2"], &[]).contains("KEY is a job option"));
+    assert!(
         err(&["--client=h", "j.fio", "--output-format=interval"], &[])
             .contains("not available with --client")
     );
