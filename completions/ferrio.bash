@@ -18,13 +18,14 @@ _ferrio_words='
     --tls-client-ca= --tls-client-cert= --tls-client-key= --server-allow=
     --server-enable= --server-max-jobs= --server-max-job-size= --server-once
     --server-stdio --client-timeout= --ssh-config= --ssh-command= --crctest
-    --crctest= --description= --filename= --directory= --filename_format=
-    --nrfiles= --nr_files= --size= --filesize= --io_size= --io_limit=
-    --offset= --fileoffset= --offset_increment= --offset_align= --number_ios=
-    --fill_device= --fill_fs= --direct= --buffered= --sync= --fsync=
-    --fdatasync= --end_fsync= --fsync_on_close= --create_on_open=
-    --create_only= --allow_file_create= --allow_mounted_write= --overwrite=
-    --unlink= --fallocate= --invalidate= --rw= --readwrite= --rw_sequencer=
+    --crctest= --daemonize= --pidfile= --description= --filename=
+    --directory= --filename_format= --nrfiles= --nr_files= --size=
+    --filesize= --io_size= --io_limit= --offset= --fileoffset=
+    --offset_increment= --offset_align= --number_ios= --fill_device=
+    --fill_fs= --direct= --buffered= --sync= --fsync= --fdatasync=
+    --end_fsync= --fsync_on_close= --create_on_open= --create_only=
+    --allow_file_create= --allow_mounted_write= --overwrite= --unlink=
+    --fallocate= --invalidate= --rw= --readwrite= --rw_sequencer=
     --rwmixread= --rwmixwrite= --bs= --blocksize= --bsrange=
     --blocksize_range= --bssplit= --blockalign= --ba= --bs_unaligned
     --bs_unaligned= --blocksize_unaligned --blocksize_unaligned=
@@ -96,17 +97,17 @@ _ferrio_next='
     install-extras client remote-config auth-token-file tls-cert tls-key
     tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
     server-enable server-max-jobs server-max-job-size client-timeout
-    ssh-config ssh-command description filename directory filename_format
-    nrfiles nr_files size filesize io_size io_limit offset fileoffset
-    offset_increment offset_align number_ios fill_device fill_fs direct
-    buffered sync fsync fdatasync end_fsync fsync_on_close create_on_open
-    create_only allow_file_create allow_mounted_write overwrite unlink
-    fallocate invalidate rw readwrite rw_sequencer rwmixread rwmixwrite bs
-    blocksize bsrange blocksize_range bssplit blockalign ba bs_is_seq_rand
-    ioengine iodepth sim_lat sim_channels sim_bw sim_seed sim_capacity
-    sim_spare sim_prefill sim_gc_bw sim_stall hostname port protocol proto
-    nodelay interface ttl window_size mss net_timeout zonemode zonesize
-    zonecapacity zonerange zoneskip read_beyond_wp max_open_zones
+    ssh-config ssh-command daemonize pidfile description filename directory
+    filename_format nrfiles nr_files size filesize io_size io_limit offset
+    fileoffset offset_increment offset_align number_ios fill_device fill_fs
+    direct buffered sync fsync fdatasync end_fsync fsync_on_close
+    create_on_open create_only allow_file_create allow_mounted_write
+    overwrite unlink fallocate invalidate rw readwrite rw_sequencer rwmixread
+    rwmixwrite bs blocksize bsrange blocksize_range bssplit blockalign ba
+    bs_is_seq_rand ioengine iodepth sim_lat sim_channels sim_bw sim_seed
+    sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall hostname port
+    protocol proto nodelay interface ttl window_size mss net_timeout zonemode
+    zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones
     job_max_open_zones ignore_zone_limits zone_reset_threshold
     zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones
     sim_max_active_zones sim_conv_zones openfiles stat_type cpuload cpuchunks

@@ -67,6 +67,8 @@ complete -c ferrio -l client-timeout -x -d '--client: give up on a host silent t
 complete -c ferrio -l ssh-config -x -d '--client: the ssh config file for ssh:// hosts (ssh -F)'
 complete -c ferrio -l ssh-command -x -d '--client: what ssh runs on ssh:// hosts (default: ferrio --server-stdio)'
 complete -c ferrio -l crctest -d 'measure the verify checksums\' speed and exit (TYPES: a comma list of md5, crc64, crc32, crc32c, crc16, crc7, sha1, sha256, sha512, xxhash, sha3-224/256/384/512; help lists them)'
+complete -c ferrio -l daemonize -x -d '--server: run in the background, its pid written to PIDFILE (removed when it exits)'
+complete -c ferrio -l pidfile -x -d '--server: write its pid to FILE (removed when it exits)'
 complete -c ferrio -l description -x -d 'Text description of the job, printed when it runs'
 complete -c ferrio -l filename -r -F -d 'File or device to use; several separated by \':\' (\'\\:\' for a colon in a name)'
 complete -c ferrio -l directory -r -F -d 'Directory to put generated file names in'

@@ -495,3 +495,35 @@ fn cpuio_normal_output_has_no_header_and_no_bandwidth_like_fio() {
         assert!(text.contains("issued rwts: total="), "{who}:\n{text}");
     }
 }
+
+/// fio's e4defrag2.fio patterns (tests/jobs/e4defrag2.fio): threads sharing one donor,
+/// two threads each the other's donor, random in-place moves, and a libaio job that
+/// inherits the e4defrag options from [global] without using them (as fio accepts).
+#[test]
+fn e4defrag2_example_runs_every_pattern() {
+    let Some(fs) = Ext4::new() else { return };
+    let src = std::fs::read_to_string(jobs_dir().join("e4defrag2.fio")).unwrap();
+    let job = fs.mnt.join("e4defrag2.fio");
+    std::fs::write(&job, adapt_example(&src, &path_str(&fs.mnt))).unwrap();
+    let v = run_json(&[&path_str(&job)]);
+    let jobs = v["jobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs
+        .iter()
+        .map(|j| j["jobname"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["shared-donor", "swap-a", "inplace-random", "aio-after"]
+    );
+    for j in jobs {
+        assert_eq!(j["error"].as_u64(), Some(0), "{}", j["jobname"]);
+    }
+    let written: Vec<u64> = jobs
+        .iter()
+        .map(|j| j["write"]["io_bytes"].as_u64().unwrap())
+        .collect();
+    // 4 files of 4 MiB, 2 of 4 MiB, then 4 MiB in 4k moves.
+    assert_eq!(written[..3], [16 << 20, 8 << 20, 4 << 20]);
+    assert!(written[3] > 0 && jobs[3]["read"]["io_bytes"].as_u64().unwrap() > 0);
+    assert!(fs.mnt.join("file.def").exists() && fs.mnt.join("swap-a.0.0").exists());
+}

@@ -451,3 +451,40 @@ fn enghelp_lists_the_net_options() {
         assert!(s.contains(o), "{o} missing:\n{s}");
     }
 }
+
+/// A sender's buffers hold what the buffer options say, as fio's (here a pattern),
+/// not zeroes: the test's own listener receives the stream and checks every byte.
+#[test]
+fn a_sender_sends_the_buffer_options_contents() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let (mut conn, _) = listener.accept().unwrap();
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        let mut got = Vec::new();
+        conn.read_to_end(&mut got).unwrap();
+        got
+    });
+    let mut cmd = ferrio();
+    cmd.args([
+        "--name=s",
+        "--ioengine=net",
+        "--hostname=127.0.0.1",
+        "--rw=write",
+        "--bs=4k",
+        "--size=64k",
+        "--buffer_pattern=0xdeadbeef",
+        "--net_timeout=20",
+    ])
+    .arg(format!("--port={port}"));
+    let out = bounded(cmd, 60, "sender with a pattern");
+    assert!(out.status.success(), "{}", text(&out));
+    let got = reader.join().unwrap();
+    // The payload, then fio's 8-byte close message.
+    assert_eq!(got.len(), (64 << 10) + 8);
+    for (i, c) in got[..64 << 10].chunks(4).enumerate() {
+        assert_eq!(c, [0xde, 0xad, 0xbe, 0xef], "bytes at {}", i * 4);
+    }
+}

@@ -217,3 +217,45 @@ fn the_status_line_shows_every_hosts_state() {
         "no status line off a terminal"
     );
 }
+
+/// `--sweep` (and `--repeat`) with `--client`: every point runs on every host with
+/// the point's options, and the table has one "All clients" row per point.
+#[test]
+fn a_sweep_runs_each_point_on_every_host() {
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    let hosts = format!("--client={},{}", servers[0].addr, servers[1].addr);
+    let job = lab.job("s.fio", "[s]\nioengine=null\nrw=read\nbs=4k\nsize=4m\n");
+    let out = lab.client(&[
+        &hosts,
+        &job,
+        "--sweep=bs=4k,64k",
+        "--repeat=2",
+        "--output-format=json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("sweep point 2/2 bs=64k run 2/2"),
+        "{}",
+        stderr(&out)
+    );
+    let v = json(&out);
+    assert_eq!(v["sweep"]["finished_points"], 2, "{v}");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    for (row, bs) in rows.iter().zip([4096.0, 65536.0]) {
+        assert_eq!(row["job"], "All clients");
+        assert_eq!(row["runs"], 2);
+        // Each host's bytes are bs times its I/Os, so the summed rates' ratio is bs:
+        // the point's block size reached the hosts.
+        for (bw, iops) in row["bw_bytes"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(row["iops"]["values"].as_array().unwrap())
+        {
+            let ratio = bw.as_f64().unwrap() / iops.as_f64().unwrap();
+            assert!((ratio - bs).abs() < bs * 1e-3, "{row}");
+        }
+    }
+}

@@ -137,8 +137,10 @@ mod tests {
             e.queue(0, &mut u);
             assert_eq!(u.result, 4096);
         }
+        // Wait for the line, not the file: `>>` creates the file before echo writes.
         let started = Instant::now();
-        while !marker.exists() && started.elapsed() < Duration::from_secs(10) {
+        let written = || std::fs::read_to_string(&marker).is_ok_and(|s| s.ends_with('\n'));
+        while !written() && started.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(10));
         }
         let pid = e.child.as_ref().unwrap().id();

@@ -107,6 +107,10 @@ pub struct Capabilities {
     pub synchronous: bool,
     /// Does no real I/O: no files are needed or created (fio's FIO_DISKLESSIO).
     pub diskless: bool,
+    /// Diskless, but a write's buffer goes somewhere (the network engines send it):
+    /// buffers are filled as the buffer options say, as fio fills them for every
+    /// engine that moves data. (Other diskless engines' buffers are never touched.)
+    pub fills_buffers: bool,
     /// Can make time pass on a virtual clock (clocksource=virtual): a modelled device.
     pub virtual_time: bool,
     /// The kernel's limit on the queue depth, checked before the run.

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 const CAPS: Capabilities = Capabilities {
     synchronous: true,
     diskless: true,
+    fills_buffers: true,
     virtual_time: false,
     depth_limit: DepthLimit::None,
     queues_when_deep: false,

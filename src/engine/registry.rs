@@ -25,6 +25,7 @@ pub struct Entry {
 const SYNC: Capabilities = Capabilities {
     synchronous: true,
     diskless: false,
+    fills_buffers: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
@@ -35,6 +36,7 @@ const SYNC: Capabilities = Capabilities {
 const ASYNC: Capabilities = Capabilities {
     synchronous: false,
     diskless: false,
+    fills_buffers: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
@@ -46,6 +48,7 @@ const ASYNC: Capabilities = Capabilities {
 const FILE_OPS: Capabilities = Capabilities {
     synchronous: true,
     diskless: false,
+    fills_buffers: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::FileOps,
@@ -56,6 +59,7 @@ const FILE_OPS: Capabilities = Capabilities {
 const NO_IO: Capabilities = Capabilities {
     synchronous: true,
     diskless: true,
+    fills_buffers: false,
     virtual_time: false,
     depth_limit: DepthLimit::None,
     accounting: Accounting::NoData,
@@ -100,6 +104,7 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             synchronous: true,
             diskless: true,
+            fills_buffers: false,
             virtual_time: false,
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
@@ -113,6 +118,7 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             synchronous: false,
             diskless: true,
+            fills_buffers: false,
             virtual_time: true,
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,

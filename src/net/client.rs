@@ -123,6 +123,31 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
+    if flags.reports.is_series() {
+        return Ok(super::series::run(flags));
+    }
+    let Some(results) = run_hosts(flags, &[])? else {
+        return Ok(1);
+    };
+    print::write_all(flags, &results)?;
+    Ok(exit_code(&results))
+}
+
+/// 0 when every host finished cleanly, else 1.
+pub fn exit_code(results: &[HostResult]) -> i32 {
+    let clean = results
+        .iter()
+        .all(|r| matches!(r.outcome, Outcome::Done { code: 0, .. }));
+    i32::from(!clean)
+}
+
+/// Run the job files on every host, each job section ending with `overrides` (a
+/// sweep point's options); the hosts' results, or None when not every host was ready
+/// (no host started; the failures are printed).
+pub fn run_hosts(
+    flags: &GlobalFlags,
+    overrides: &[(String, String)],
+) -> Result<Option<Vec<HostResult>>, String> {
     let mut hosts = Vec::new();
     for g in &flags.net.clients {
         let mut files = Vec::new();
@@ -133,7 +158,7 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
                 .map_err(|e| format!("job file '{}': {e}", f.display()))?;
             files.push(JobText {
                 name: f.display().to_string(),
-                text,
+                text: super::series::with_overrides(&text, overrides),
             });
         }
         for h in &g.hosts {
@@ -243,13 +268,9 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
             }
         }
         eprintln!("ferrio: not every host was ready; no host started");
-        return Ok(1);
+        return Ok(None);
     }
-    print::write_all(flags, &results)?;
-    let clean = results
-        .iter()
-        .all(|r| matches!(r.outcome, Outcome::Done { code: 0, .. }));
-    Ok(if clean { 0 } else { 1 })
+    Ok(Some(results))
 }
 
 fn connect(target: &Target, ctx: &Ctx) -> Result<Conn, String> {

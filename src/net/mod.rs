@@ -10,7 +10,9 @@
 pub mod client;
 pub mod guard;
 pub mod merge;
+pub mod pidfile;
 pub mod print;
+pub mod series;
 pub mod server;
 pub mod ssh;
 pub mod status;

@@ -49,7 +49,6 @@ pub fn serve(flags: &GlobalFlags) -> i32 {
 
 fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     let limits = Limits::from_flags(flags)?;
-    exit_on_signals()?;
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "localhost".into());
@@ -66,6 +65,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
             run_turn: Mutex::new(()),
             host,
         };
+        exit_on_signals(None)?;
         let conn = Conn::new(Box::new(Pipes {
             read: std::io::stdin(),
             write: std::io::stdout(),
@@ -89,10 +89,29 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     };
     let config = tls::server_config(cert, key, client_ca)?;
     let addr = listen_addr(flags.net.server.as_deref().unwrap_or(""))?;
+    if let Some(path) = flags.net.daemonize.as_ref().or(flags.net.pidfile.as_ref()) {
+        super::pidfile::check(path)?;
+    }
     let listener =
         TcpListener::bind(&addr).map_err(|e| format!("--server: cannot listen on {addr}: {e}"))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
-    eprintln!("ferrio: server listening on {bound}");
+    // The pid file is written and the signals handled (they remove it) before the
+    // "listening" line, and a daemon prints that line before its parent returns: so
+    // whoever reads the line or the pid may connect or signal at once. A daemon
+    // forks before any thread starts.
+    let ready = |pidfile: Option<&std::path::Path>| {
+        let pidfile = pidfile.map(super::pidfile::write).transpose()?;
+        exit_on_signals(pidfile.clone())?;
+        eprintln!("ferrio: server listening on {bound}");
+        Ok::<_, String>(pidfile)
+    };
+    let pidfile = match &flags.net.daemonize {
+        Some(path) => match crate::sys::daemon::daemonize(|| ready(Some(path)).map(drop))? {
+            crate::sys::daemon::Side::Parent { ready } => return Ok(i32::from(!ready)),
+            crate::sys::daemon::Side::Child => Some(super::pidfile::PidFile::ours(path)),
+        },
+        None => ready(flags.net.pidfile.as_deref())?,
+    };
     let shared = Arc::new(Shared {
         limits,
         token,
@@ -127,23 +146,29 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         if once {
             let _ = h.join();
             if finished.load(Ordering::SeqCst) {
-                return Ok(0);
+                break;
             }
         }
+    }
+    if let Some(p) = &pidfile {
+        p.remove();
     }
     Ok(0)
 }
 
 /// SIGINT and SIGTERM end a server, also mid-run (each run registers its own
 /// stop handlers, which would otherwise leave the server deaf to them): its client
-/// sees the connection drop and reports the host as lost.
-fn exit_on_signals() -> Result<(), String> {
+/// sees the connection drop and reports the host as lost. Its pid file goes first.
+fn exit_on_signals(pidfile: Option<super::pidfile::PidFile>) -> Result<(), String> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
         .map_err(|e| format!("cannot handle signals: {e}"))?;
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
             eprintln!("ferrio: server: terminating on signal {sig}");
+            if let Some(p) = &pidfile {
+                p.remove();
+            }
             std::process::exit(128 + sig);
         }
     });

@@ -261,6 +261,7 @@ mod tests {
             caps: Capabilities {
                 synchronous: engine == "psync",
                 diskless: false,
+                fills_buffers: false,
                 virtual_time: false,
                 depth_limit: match engine {
                     "io_uring" => DepthLimit::Max(32768),

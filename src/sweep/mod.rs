@@ -22,6 +22,16 @@ pub struct PointRun {
 
 /// Run the sweep; returns the exit code (0, 1 when a run failed, 128 when stopped).
 pub fn run(points: Vec<SweepPoint>) -> i32 {
+    run_with(points, |_, inv| app::run_keeping(inv))
+}
+
+/// The same, each run made by `run_one` (given the point's labels and its
+/// invocation, output off): `--client` runs every point on its hosts
+/// (src/net/series.rs) and hands back the "All clients" report.
+pub fn run_with(
+    points: Vec<SweepPoint>,
+    mut run_one: impl FnMut(&[(String, String)], ferrio_config::Invocation) -> (Option<RunReport>, i32),
+) -> i32 {
     let Some(first) = points.first() else {
         return 0;
     };
@@ -63,7 +73,7 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
             inv.flags.output = None;
             inv.flags.eta = EtaMode::Never;
             inv.flags.reports.html = None;
-            let (got, rc) = app::run_keeping(inv);
+            let (got, rc) = run_one(&p.labels, inv);
             if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
                 code = EXIT_INTERRUPTED;
                 break 'points;

@@ -3,6 +3,7 @@
 
 pub mod affinity;
 pub mod aio;
+pub mod daemon;
 pub mod diskstats;
 pub mod file;
 pub mod io;

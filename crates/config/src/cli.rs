@@ -360,6 +360,25 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
 fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
     let server = raw.flags.net.server.is_some() || raw.flags.net.stdio;
     let client = !raw.flags.net.clients.is_empty();
+    // A pid file is a daemon's: for a server on a port, not one session on stdio.
+    let pid_flag = [
+        ("daemonize", raw.flags.net.daemonize.is_some()),
+        ("pidfile", raw.flags.net.pidfile.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(name, set)| set.then_some(name));
+    if let Some(name) = pid_flag {
+        if raw.flags.net.server.is_none() || raw.flags.net.stdio {
+            return Err(ConfigError(format!(
+                "--{name} applies to --server (a server on a port) only, not to --server-stdio, --client or a local run"
+            )));
+        }
+        if raw.flags.net.daemonize.is_some() && raw.flags.net.pidfile.is_some() {
+            return Err(ConfigError(
+                "--daemonize=PIDFILE names the pid file already; give --daemonize or --pidfile, not both".into(),
+            ));
+        }
+    }
     if !server && !client {
         return Ok(None);
     }
@@ -389,6 +408,17 @@ fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
         return Err(ConfigError(
             "--output-format=interval and --status-interval are not available with --client (its status line shows the hosts' progress)".into(),
         ));
+    }
+    if raw.flags.reports.is_series() {
+        // Each point's options are appended to the job files' sections before they are
+        // sent; a --remote-config file is the server's own, out of the client's reach.
+        if raw.flags.net.clients.iter().any(|g| !g.remote.is_empty()) {
+            return Err(ConfigError(
+                "--sweep/--repeat with --client change the job files the client sends; they cannot change a --remote-config file (send it as a job file)".into(),
+            ));
+        }
+        crate::ext::reports::points(&raw.flags.reports.sweeps)
+            .map_err(|e| ConfigError(format!("--sweep: {e}")))?;
     }
     net::settle(&mut raw.flags.net, &raw.files)?;
     Ok(Some(Command::Client(raw.flags.clone())))

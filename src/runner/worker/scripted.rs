@@ -116,6 +116,7 @@ impl ScriptedEngine {
         Capabilities {
             synchronous: self.script.synchronous,
             diskless: true,
+            fills_buffers: false,
             virtual_time: true,
             depth_limit: Default::default(),
             accounting: Default::default(),

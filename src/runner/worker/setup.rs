@@ -49,7 +49,7 @@ impl Io {
         if spec.direct && !caps.diskless && !by_name {
             direct_io::check_direct_alignment(plan, &files)?;
         }
-        let units = Units::new(plan, depth, !caps.diskless)?;
+        let units = Units::new(plan, depth, !caps.diskless || caps.fills_buffers)?;
         engine.setup(&fds, &units.buffers()).map_err(|e| {
             (
                 e.raw_os_error().unwrap_or(libc::EINVAL),

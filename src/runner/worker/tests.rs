@@ -41,6 +41,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         caps: crate::engine::Capabilities {
             synchronous,
             diskless: true,
+            fills_buffers: false,
             virtual_time: true,
             depth_limit: Default::default(),
             accounting: Default::default(),

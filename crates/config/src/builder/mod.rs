@@ -81,30 +81,59 @@ pub fn build(
 
 /// An engine's own option (hipri, fixedbufs, sim_lat, ...) set for another engine
 /// would do nothing; fio refuses it too ("Bad option"). Set to its default it is
-/// accepted (it does nothing with any engine).
+/// accepted (it does nothing with any engine). As in fio, an option is checked
+/// against the engine of the section that sets it (the section's own `ioengine`,
+/// wherever it stands in the section, else the one inherited): a `[global]`
+/// `donorname=` under `ioengine=e4defrag` is valid there, and a job of that global
+/// that switches to `ioengine=libaio` just does not use it (fio's e4defrag2.fio).
 fn check_engine_options(job: &JobSpec, chain: &[Applied]) -> Result<(), ConfigError> {
-    for a in chain {
-        let Some(spec) = table::find(&a.opt.key) else {
-            continue;
-        };
-        // Its default value does nothing anywhere (fio would still refuse it).
-        let value = a.opt.value.as_deref().unwrap_or("1").trim();
-        if !spec.engines.is_empty()
-            && !spec.engines.contains(&job.ioengine.as_str())
-            && value != spec.default
-        {
-            return Err(ConfigError(format!(
-                "job '{}': option '{}' (at {}) is an option of the {} engine{}, but the job's ioengine is {}",
-                job.name,
-                a.opt.key,
-                a.opt.loc,
-                spec.engines.join(", "),
-                if spec.engines.len() > 1 { "s" } else { "" },
-                job.ioengine
-            )));
+    let mut inherited = "psync";
+    let mut i = 0;
+    while i < chain.len() {
+        let section = chain[i].section;
+        let end = chain[i..]
+            .iter()
+            .position(|a| a.section != section)
+            .map_or(chain.len(), |n| i + n);
+        let group = &chain[i..end];
+        let engine = group
+            .iter()
+            .rev()
+            .find(|a| a.opt.key == "ioengine")
+            .and_then(|a| a.opt.value.as_deref())
+            .map_or(inherited, str::trim);
+        for a in group {
+            check_engine_option(job, a, engine)?;
         }
+        inherited = engine;
+        i = end;
     }
     Ok(())
+}
+
+fn check_engine_option(job: &JobSpec, a: &Applied, engine: &str) -> Result<(), ConfigError> {
+    let Some(spec) = table::find(&a.opt.key) else {
+        return Ok(());
+    };
+    // Its default value does nothing anywhere (fio would still refuse it).
+    let value = a.opt.value.as_deref().unwrap_or("1").trim();
+    if spec.engines.is_empty() || spec.engines.contains(&engine) || value == spec.default {
+        return Ok(());
+    }
+    Err(ConfigError(format!(
+        "job '{}': option '{}' (at {}) is an option of the {} engine{}, but the {} ioengine is {}",
+        job.name,
+        a.opt.key,
+        a.opt.loc,
+        spec.engines.join(", "),
+        if spec.engines.len() > 1 { "s" } else { "" },
+        if engine == job.ioengine {
+            "job's"
+        } else {
+            "section's"
+        },
+        engine
+    )))
 }
 
 /// Options as JSON shows them: as given, in order; bare keys are left out (fio 3.33

@@ -7,13 +7,21 @@ use std::path::Path;
 
 #[test]
 fn every_fio_flag_is_handled_or_refused_with_the_reason() {
-    assert!(err(&["--daemonize=/tmp/p"], &[]).contains("does not fork into the background"));
+    assert!(err(&["--daemonize=/tmp/p"], &[]).contains("--daemonize applies to --server"));
+    assert!(err(&["--server-stdio", "--pidfile=/tmp/p"], &[])
+        .contains("--pidfile applies to --server (a server on a port) only"));
+    assert!(err(&["--server", "-D", "/tmp/p", "--pidfile=/tmp/q"], &[]).contains("not both"));
     assert!(err(&["--client=host", "--name=t"], &[]).starts_with(
         "job options on the command line (--name) are not sent with --server/--client"
     ));
     assert!(err(&["--server", "j.fio"], &[]).contains("--server takes no job file ('j.fio')"));
     assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
     assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
+    assert!(
+        err(&["--client=h", "--remote-config=/j.fio", "--repeat=2"], &[])
+            .contains("cannot change a --remote-config file")
+    );
+    assert!(err(&["--client=h", "j.fio", "--sweep=bogus=1,2"], &[]).contains("KEY is a job option"));
     assert!(
         err(&["--client=h", "j.fio", "--output-format=interval"], &[])
             .contains("not available with --client")
@@ -212,4 +220,25 @@ fn client_groups_take_the_job_files_after_them_as_fio() {
     };
     assert_eq!(f.net.server.as_deref(), Some("127.0.0.1,9000"));
     assert_eq!(f.net.allow, [Path::new("/srv")]);
+    // fio's -D/--daemonize=PIDFILE, and --pidfile for a server in the foreground.
+    for (args, daemon, pidfile) in [
+        (["--server", "-D", "/run/f.pid"], Some("/run/f.pid"), None),
+        (
+            ["--server", "--daemonize=/run/f.pid", ""],
+            Some("/run/f.pid"),
+            None,
+        ),
+        (
+            ["--server", "--pidfile=/run/f.pid", ""],
+            None,
+            Some("/run/f.pid"),
+        ),
+    ] {
+        let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
+        let Command::Server(f) = run(&args, &[]).unwrap() else {
+            panic!("{args:?}")
+        };
+        assert_eq!(f.net.daemonize.as_deref(), daemon.map(Path::new));
+        assert_eq!(f.net.pidfile.as_deref(), pidfile.map(Path::new));
+    }
 }

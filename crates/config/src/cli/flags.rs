@@ -549,8 +549,12 @@ pub(super) const FLAGS: &[Flag] = &[
     ),
     refused(&["profile"], 'p', Arg::Value,
         "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
-    refused(&["daemonize"], 'D', Arg::Value,
-        "ferrio does not fork into the background; run `ferrio --server` under systemd, nohup or a container runtime (docs/multihost.md)"),
+    flag(&["daemonize"], Some('D'), Arg::Value, "PIDFILE",
+        "--server: run in the background, its pid written to\nPIDFILE (removed when it exits)",
+        |r, v| { r.flags.net.daemonize = Some(net::path("daemonize", val(v))?); Ok(()) }),
+    flag(&["pidfile"], None, Arg::Value, "FILE",
+        "--server: write its pid to FILE (removed when it exits)",
+        |r, v| { r.flags.net.pidfile = Some(net::path("pidfile", val(v))?); Ok(()) }),
 ];
 
 /// The row for `--name` (any of its names).

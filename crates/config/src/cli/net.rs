@@ -51,6 +51,10 @@ pub struct NetFlags {
     pub once: bool,
     /// `--server-stdio`: speak the protocol on stdin/stdout (the SSH transport).
     pub stdio: bool,
+    /// `--daemonize=PIDFILE` (fio's): serve in the background, its pid in PIDFILE.
+    pub daemonize: Option<PathBuf>,
+    /// `--pidfile=FILE`: a server in the foreground writes its pid there.
+    pub pidfile: Option<PathBuf>,
     /// `--ssh-config=FILE` (ssh -F) and `--ssh-command=CMD` (run on the remote host).
     pub ssh_config: Option<PathBuf>,
     pub ssh_command: Option<String>,
