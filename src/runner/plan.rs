@@ -93,7 +93,14 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 .fold(0u64, |a, f| a.saturating_add(f.region.len));
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
-                None => spec.io_size.unwrap_or(region_total),
+                // fio's job size is size= or the files' total, whichever is smaller
+                // (filesize= larger than size= leaves part of each file untouched).
+                None => spec.io_size.unwrap_or(match spec.size {
+                    Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => {
+                        region_total.min(size)
+                    }
+                    _ => region_total,
+                }),
             };
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
                 return Err(format!(
@@ -267,13 +274,10 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
     let named = caps.accounting == Accounting::FileOps;
-    let names: Vec<PathBuf> = if caps.diskless && !named {
-        vec![PathBuf::from(if spec.filenames.is_empty() {
-            spec.name.as_str()
-        } else {
-            spec.filenames[0].as_str()
-        })]
-    } else if !spec.filenames.is_empty() {
+    // A diskless engine (null, sim) touches no file, but its files are named and
+    // counted as fio names them (`$jobname.$jobnum.$filenum`, nrfiles), so its iolog,
+    // file choices and per-file sizes are fio's.
+    let names: Vec<PathBuf> = if !spec.filenames.is_empty() {
         spec.filenames
             .iter()
             .map(|n| join_dir(spec.directory.as_deref(), n))
