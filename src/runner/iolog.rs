@@ -11,16 +11,19 @@
 //!
 //! Times are microseconds of wall-clock time since the thread started. As fio does, the
 //! file is opened for appending; lines are written whole, so clones sharing one log
-//! interleave by line.
+//! interleave by line. A name ending in `.gz` gets gzip data: each writer appends its
+//! own gzip member (fio 3.33 writes plain text whatever the name; `read_iolog` reads
+//! every member back).
 
 use super::plan::ThreadPlan;
 use crate::engine::IoOp;
-use std::fs::{File, OpenOptions};
+use flate2::{write::GzEncoder, Compression};
+use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
 pub struct IoLogWriter {
-    out: BufWriter<File>,
+    out: BufWriter<Box<dyn Write + Send>>,
     start: Instant,
     names: Vec<String>,
     open: Vec<bool>,
@@ -47,8 +50,13 @@ impl IoLogWriter {
             .append(true)
             .open(path)
             .map_err(|e| format!("write_iolog={path}: {e}"))?;
+        let sink: Box<dyn Write + Send> = if path.ends_with(".gz") {
+            Box::new(GzEncoder::new(file, Compression::default()))
+        } else {
+            Box::new(file)
+        };
         let mut w = IoLogWriter {
-            out: BufWriter::with_capacity(64 << 10, file),
+            out: BufWriter::with_capacity(64 << 10, sink),
             start: Instant::now(),
             open: vec![false; names.len()],
             names,

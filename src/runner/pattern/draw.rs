@@ -99,10 +99,9 @@ impl Pattern {
         if pct < 100 && self.rng.seq_rand[d].between(1, 100) > pct as u64 {
             return Some((self.seq_or_random(file, d)?, true));
         }
+        // An offset past the region is the caller's to refuse (fio fails the I/O).
         let b = self.rand_block_or_wrap(file, d)?;
-        let rel = b * self.align[d] + self.window();
-        let len = self.files[file].region.len;
-        Some((if rel >= len { 0 } else { rel }, false))
+        Some((b * self.align[d] + self.window(), false))
     }
 
     /// rw=randxxx:N (fio's ddir_seq_nr): only every N-th I/O draws a new offset.
@@ -139,12 +138,7 @@ impl Pattern {
         if f.seq_pos[d] < f.region.len {
             return Some(f.seq_pos[d]);
         }
-        let rel = self.rand_block_or_wrap(file, d)? * self.align[d] + self.window();
-        Some(if rel >= self.files[file].region.len {
-            0
-        } else {
-            rel
-        })
+        Some(self.rand_block_or_wrap(file, d)? * self.align[d] + self.window())
     }
 
     /// The next sequential offset (fio's get_next_seq_offset), wrapping at the end.
