@@ -361,13 +361,13 @@ impl Pattern {
         // failed attempt already, and are closed: they start over too.
         let tried = std::mem::replace(&mut self.done, vec![false; self.files.len()]);
         self.fs_file = None;
-        for f in 0..self.files.len() {
+        for (f, &tried) in tried.iter().enumerate() {
             // fio ends a file's pass when it finds no block left (a full random map,
             // a spent LFSR) or reaches the end sequentially; the failed attempt still
             // draws a direction (and, with the map, an offset). A done file is closed
             // and starts over; any other file carries on where it was, map included.
             let cur = &self.files[f];
-            let done = tried[f]
+            let done = tried
                 || match (&cur.map, &cur.lfsr) {
                     (Some(m), _) => m.is_full(),
                     (None, Some(l)) => l.is_done(),
@@ -381,10 +381,10 @@ impl Pattern {
             any_done = true;
             // (A time-based job never ends its pass: the attempt happens within an I/O
             // whose direction is already drawn.)
-            if self.random && !self.time_based && !tried[f] {
+            if self.random && !self.time_based && !tried {
                 self.pick_ddir();
             }
-            if self.random && self.files[f].map.is_some() && !tried[f] {
+            if self.random && self.files[f].map.is_some() && !tried {
                 self.rng.offset.draw();
             }
             self.reset_file(f);
