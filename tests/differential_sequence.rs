@@ -515,8 +515,9 @@ fn iolog_format_is_fios_v3() {
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "fio version 3 iolog");
-    assert!(lines[1].ends_with(" j add"), "{:?}", lines[1]);
-    assert!(lines[2].ends_with(" j open"), "{:?}", lines[2]);
+    // The null engine's file is named as fio names it ($jobname.$jobnum.$filenum).
+    assert!(lines[1].ends_with(" j.0.0 add"), "{:?}", lines[1]);
+    assert!(lines[2].ends_with(" j.0.0 open"), "{:?}", lines[2]);
     let ios: Vec<&str> = lines
         .iter()
         .filter(|l| l.contains(" write "))
@@ -535,7 +536,7 @@ fn iolog_format_is_fios_v3() {
         .collect();
     offsets.sort_unstable();
     assert_eq!(offsets, (0..16).map(|b| b * 4096).collect::<Vec<u64>>());
-    assert!(lines.last().unwrap().ends_with(" j close"));
+    assert!(lines.last().unwrap().ends_with(" j.0.0 close"));
 }
 
 /// A log written by fio replays in ferrio (read_iolog, replay_no_stall=1) as the same

@@ -54,7 +54,7 @@ pub fn lay_out(
                 n.create_allowed |= t.spec.allow_file_create;
                 continue;
             }
-            n.size = n.size.max(f.region.start + f.region.len);
+            n.size = n.size.max(f.region.start + f.region.len + f.tail);
             let reads = t.spec.rw.kind.directions()[0];
             let fills = reads || t.spec.overwrite || !t.spec.writes();
             if fills && !n.fill {

@@ -79,6 +79,8 @@ struct FileCursor {
     lfsr: Option<Lfsr>,
     /// zipf/pareto/normal: the file's own generator (Dist::Model only).
     picker: Option<BlockPicker>,
+    /// Bytes of a partial last block after the region (never an I/O's start).
+    tail: u64,
 }
 
 /// fio's per-thread generator streams.
@@ -185,6 +187,15 @@ pub struct Pattern {
     strided: Option<Strided>,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
+    /// A pass ends when every file is done (no io_size= that asks for more), and the
+    /// last generation found that.
+    end_when_done: bool,
+    ran_out: bool,
+    issued_in_pass: bool,
+    /// The files can run out short of the pass's bytes: a partial last block, or an
+    /// offset that did not fit in this pass.
+    short_pass: bool,
+    has_tails: bool,
 }
 
 impl Pattern {
@@ -215,15 +226,7 @@ impl Pattern {
             },
             _ => Dist::Model,
         };
-        // fio keeps a random map only for uniform offsets from tausworthe, with
-        // blockalign equal to the block size.
-        let aligned_like_bs =
-            (0..3).all(|d| spec.blockalign[d] == 0 || spec.blockalign[d] == spec.bs[d].min);
-        let use_map = random
-            && !spec.norandommap
-            && matches!(dist, Dist::Uniform)
-            && aligned_like_bs
-            && spec.random_generator != RandomGenerator::Lfsr;
+        let use_map = uses_map(spec);
         let use_lfsr = random && spec.random_generator == RandomGenerator::Lfsr;
         let z = &spec.zones;
         let strided = (z.mode == ZoneMode::Strided && regions.len() == 1)
@@ -244,6 +247,7 @@ impl Pattern {
                         None
                     },
                     picker: None,
+                    tail: 0,
                 }
             })
             .collect();
@@ -294,8 +298,13 @@ impl Pattern {
             replay: None,
             strided,
             zbd: None,
+            end_when_done: spec.io_size.is_none() && !spec.time_based,
+            ran_out: false,
+            issued_in_pass: false,
+            short_pass: false,
+            has_tails: false,
         };
-        p.seed_models(spec, &vec![String::new(); regions.len()]);
+        p.seed_models(spec, &vec![(String::new(), 0); regions.len()]);
         p
     }
 
@@ -307,24 +316,30 @@ impl Pattern {
     ) -> Pattern {
         let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
         p.replay = plan.replay.clone().map(|log| (log, 0));
-        let names: Vec<String> = plan
+        let names: Vec<(String, u64)> = plan
             .files
             .iter()
-            .map(|f| f.path.display().to_string())
+            .map(|f| (f.path.display().to_string(), f.tail))
             .collect();
+        for (f, (_, tail)) in p.files.iter_mut().zip(&names) {
+            f.tail = *tail;
+        }
+        p.has_tails = p.files.iter().any(|f| f.tail > 0);
+        p.short_pass = p.has_tails;
         p.seed_models(&plan.spec, &names);
         p.iolog = iolog;
         p
     }
 
-    /// zipf/pareto/normal: each file's generator, seeded from its name as fio does.
-    fn seed_models(&mut self, spec: &JobSpec, names: &[String]) {
+    /// zipf/pareto/normal: each file's generator, seeded from its name as fio does,
+    /// over the file's whole size (its partial last block included).
+    fn seed_models(&mut self, spec: &JobSpec, names: &[(String, u64)]) {
         if !(self.random && matches!(self.dist, Dist::Model)) {
             return;
         }
         let range = spec.bs[0].min.min(spec.bs[1].min).max(1);
-        for (f, name) in self.files.iter_mut().zip(names) {
-            let n = f.region.len.div_ceil(range);
+        for (f, (name, tail)) in self.files.iter_mut().zip(names) {
+            let n = (f.region.len + tail).div_ceil(range);
             let seed = file_seed(name, &self.seeds);
             f.picker = BlockPicker::new(&spec.random_distribution, n, seed);
         }
@@ -336,33 +351,40 @@ impl Pattern {
     /// a file's pass ended, so fio would run clear_io_state (and reseed the buffer
     /// streams too); false for a time-based wrap.
     pub fn reset_pass(&mut self) -> bool {
+        self.issued_in_pass = false;
+        self.short_pass = self.has_tails;
         if let Some((_, next)) = &mut self.replay {
             *next = 0;
         }
         let mut any_done = false;
-        self.done.fill(false);
+        // Files generation found done (no block left, or one past the end) had fio's
+        // failed attempt already, and are closed: they start over too.
+        let tried = std::mem::replace(&mut self.done, vec![false; self.files.len()]);
         self.fs_file = None;
-        for f in 0..self.files.len() {
+        for (f, &tried) in tried.iter().enumerate() {
             // fio ends a file's pass when it finds no block left (a full random map,
             // a spent LFSR) or reaches the end sequentially; the failed attempt still
             // draws a direction (and, with the map, an offset). A done file is closed
             // and starts over; any other file carries on where it was, map included.
             let cur = &self.files[f];
-            let done = match (&cur.map, &cur.lfsr) {
-                (Some(m), _) => m.is_full(),
-                (None, Some(l)) => l.is_done(),
-                (None, None) => !self.random && cur.seq_pos.iter().any(|&p| p >= cur.region.len),
-            };
+            let done = tried
+                || match (&cur.map, &cur.lfsr) {
+                    (Some(m), _) => m.is_full(),
+                    (None, Some(l)) => l.is_done(),
+                    (None, None) => {
+                        !self.random && cur.seq_pos.iter().any(|&p| p >= cur.region.len)
+                    }
+                };
             if !done {
                 continue;
             }
             any_done = true;
             // (A time-based job never ends its pass: the attempt happens within an I/O
             // whose direction is already drawn.)
-            if self.random && !self.time_based {
+            if self.random && !self.time_based && !tried {
                 self.pick_ddir();
             }
-            if self.random && self.files[f].map.is_some() {
+            if self.random && self.files[f].map.is_some() && !tried {
                 self.rng.offset.draw();
             }
             self.reset_file(f);
@@ -408,24 +430,44 @@ impl Pattern {
     /// The next I/O to issue, at most `max_len` bytes long (the rest of the pass).
     #[inline]
     pub fn next_io(&mut self, max_len: u64) -> NextIo {
-        let io = self.generate(max_len);
-        if let Some(log) = &mut self.iolog {
-            log.io(io.file, io.op, io.offset, io.len);
-        }
+        let io = self.generate(max_len, false).expect("files start over");
+        self.log_io(&io);
         io
     }
 
-    fn generate(&mut self, max_len: u64) -> NextIo {
+    /// The next I/O, or None when every file has run out of blocks before the pass's
+    /// bytes were moved (a size that is not a multiple of the block size): fio ends the
+    /// pass there ([`Pattern::take_ran_out`] then says so).
+    pub fn next_io_or_end(&mut self, max_len: u64) -> Option<NextIo> {
+        let end_ok = self.end_when_done;
+        let io = self.generate(max_len, end_ok)?;
+        self.log_io(&io);
+        Some(io)
+    }
+
+    /// Whether the last [`Pattern::next_io_or_end`] ended the pass (once).
+    pub fn take_ran_out(&mut self) -> bool {
+        std::mem::take(&mut self.ran_out)
+    }
+
+    fn log_io(&mut self, io: &NextIo) {
+        if let Some(log) = &mut self.iolog {
+            log.io(io.file, io.op, io.offset, io.len);
+        }
+    }
+
+    /// The next I/O; None (with `end_ok`) when every file is done.
+    fn generate(&mut self, max_len: u64, end_ok: bool) -> Option<NextIo> {
         if let Some((log, next)) = &mut self.replay {
             let e = log.entries[*next];
             *next = (*next + 1) % log.entries.len();
-            return NextIo {
+            return Some(NextIo {
                 op: e.op,
                 file: e.file,
                 offset: e.offset,
                 len: e.len,
                 follow_up: false,
-            };
+            });
         }
         if let Some(w) = self.pending_write.take() {
             // randtrimwrite's write takes the trim's block, but fio still counts it
@@ -433,7 +475,7 @@ impl Pattern {
             if self.random {
                 self.seq_hit();
             }
-            return w;
+            return Some(w);
         }
         // A pick can find the file has nothing left (its random map is full): fio then
         // closes the file, marks it done and fills the I/O again from the start, file
@@ -448,7 +490,12 @@ impl Pattern {
                     self.reset_file(file);
                 }
             }
-            match self.pick_offset(file, d) {
+            // fio fails an offset whose smallest I/O does not fit the file (a random
+            // block past the region's end): the file is done, as when none is left.
+            let picked = self.pick_offset(file, d);
+            let fitting = picked.filter(|&(rel, busy_ok)| self.fits(file, d, rel, busy_ok));
+            self.short_pass |= picked.is_some() && fitting.is_none();
+            match fitting {
                 Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
                 None if attempts < 2 * self.files.len() + 2 => {
                     attempts += 1;
@@ -458,6 +505,12 @@ impl Pattern {
                     self.done[file] = true;
                     self.fs_file = None;
                     if self.done.iter().all(|&x| x) {
+                        // (A pass that finds its files done before any I/O starts
+                        // them over, as fio's reopen at a new loop does.)
+                        if end_ok && self.issued_in_pass && self.short_pass {
+                            self.ran_out = true;
+                            return None;
+                        }
                         for f in 0..self.files.len() {
                             self.reset_file(f);
                         }
@@ -468,18 +521,11 @@ impl Pattern {
             }
         };
         let region_len = self.files[file].region.len;
-        // A random draw is exactly an offset the map must mark (fio's is_random).
-        let bs_d = match (self.bs_seq_rand, busy_ok) {
-            (false, _) => d,
-            (true, true) => 0,
-            (true, false) => 1,
-        };
+        let bs_d = self.bs_dir(d, busy_ok);
         let mut len = self.pick_len(bs_d, rel, region_len);
         // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
-        // once they are reached), except a sequential one of a fixed block size.
-        if busy_ok && !self.random && self.bs[bs_d].min == self.bs[bs_d].max {
-            len = len.min(max_len);
-        }
+        // once they are reached).
+        let _ = max_len;
         len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
         let mark = self.random && !busy_ok;
         match &mut self.zbd {
@@ -518,236 +564,31 @@ impl Pattern {
                 ..io
             });
         }
-        io
-    }
-
-    /// fio's get_rw_ddir: a mixed job keeps its direction until it has issued its
-    /// share, then draws again.
-    #[inline]
-    fn pick_ddir(&mut self) -> usize {
-        match self.kind {
-            RwKind::Read => 0,
-            RwKind::Write => 1,
-            RwKind::Trim | RwKind::TrimWrite => 2,
-            RwKind::ReadWrite => {
-                if self.io_issues[self.rwmix_ddir] >= self.rwmix_issues {
-                    let v = self.rng.rwmix.between(1, 100);
-                    let d = if v <= self.rwmix[0] { 0 } else { 1 };
-                    if d != self.rwmix_ddir {
-                        let old = self.rwmix_ddir;
-                        self.rwmix_issues = self.io_issues[old] * self.rwmix[old ^ 1] / 100;
-                    }
-                    self.rwmix_ddir = d;
-                }
-                self.rwmix_ddir
-            }
-        }
-    }
-
-    /// fio's get_next_buflen: a fixed size, or a draw from the direction's stream
-    /// (bsrange: min + max·u, aligned down to min; bssplit: the first entry whose
-    /// cumulative percentage covers the draw and that fits).
-    fn pick_len(&mut self, d: usize, rel: u64, region_len: u64) -> u64 {
-        let bs = &self.bs[d];
-        let (minbs, maxbs) = (bs.min.max(1), bs.max.max(bs.min).max(1));
-        if minbs == maxbs {
-            return minbs;
-        }
-        let fits = |len: u64| rel + len <= region_len;
-        if !fits(minbs) {
-            return minbs;
-        }
-        let rng = &mut self.rng.bs[d];
-        let rmax = rng.max();
-        for _ in 0..10_000 {
-            let r = rng.draw();
-            let mut len = 0;
-            if bs.split.is_empty() {
-                len = minbs + (maxbs as f64 * (r as f64 / (rmax as f64 + 1.0))) as u64;
-            } else {
-                let mut perc = 0u64;
-                for &(size, p) in &bs.split {
-                    if p == 0 {
-                        continue;
-                    }
-                    len = size;
-                    perc += p as u64;
-                    if r / perc <= rmax / 100 && fits(len) {
-                        break;
-                    }
-                }
-            }
-            if !self.unaligned {
-                if minbs.is_power_of_two() {
-                    len &= !(minbs - 1);
-                } else {
-                    len -= len % minbs;
-                }
-            }
-            len = len.min(maxbs);
-            if fits(len) {
-                return len;
-            }
-        }
-        minbs
-    }
-
-    /// fio's get_next_block: (offset relative to the region, whether the random map
-    /// must leave it unmarked).
-    fn pick_offset(&mut self, file: usize, d: usize) -> Option<(u64, bool)> {
-        if !self.random {
-            // At its end a file is done (fio fails the I/O, closes the file and, with
-            // every file done, starts them over); a time-based run wraps in place.
-            let f = &self.files[file];
-            if !self.time_based && f.seq_pos[d] >= f.region.len {
-                return None;
-            }
-            return Some((self.seq_offset(file, d), true));
-        }
-        if !self.seq_hit() {
-            return match self.sequencer {
-                RwSequencer::Sequential => Some((self.seq_or_random(file, d)?, true)),
-                RwSequencer::Identical => Some((self.files[file].last_start[d].unwrap_or(0), true)),
-            };
-        }
-        let pct = self.pct_random[d];
-        if pct < 100 && self.rng.seq_rand[d].between(1, 100) > pct as u64 {
-            return Some((self.seq_or_random(file, d)?, true));
-        }
-        let b = self.rand_block_or_wrap(file, d)?;
-        let rel = b * self.align[d] + self.window();
-        let len = self.files[file].region.len;
-        Some((if rel >= len { 0 } else { rel }, false))
-    }
-
-    /// rw=randxxx:N (fio's ddir_seq_nr): only every N-th I/O draws a new offset.
-    fn seq_hit(&mut self) -> bool {
-        if self.seq_nr == 0 {
-            return true;
-        }
-        self.seq_left -= 1;
-        if self.seq_left == 0 {
-            self.seq_left = self.seq_nr;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// fio's get_next_rand_block: a time-based job starts a file over in place when
-    /// its blocks are all done; any other job gives up on the I/O (None).
-    fn rand_block_or_wrap(&mut self, file: usize, d: usize) -> Option<u64> {
-        match self.rand_block(file, d) {
-            Some(b) => Some(b),
-            None if self.time_based || self.rng.file_model.is_some() => {
-                self.reset_file(file);
-                self.rand_block(file, d)
-            }
-            None => None,
-        }
-    }
-
-    /// A sequential offset inside a random job; at the end of the region fio takes a
-    /// random block instead (which the random map does not record).
-    fn seq_or_random(&mut self, file: usize, d: usize) -> Option<u64> {
-        let f = &self.files[file];
-        if f.seq_pos[d] < f.region.len {
-            return Some(f.seq_pos[d]);
-        }
-        let rel = self.rand_block_or_wrap(file, d)? * self.align[d] + self.window();
-        Some(if rel >= self.files[file].region.len {
-            0
-        } else {
-            rel
-        })
-    }
-
-    /// The next sequential offset (fio's get_next_seq_offset), wrapping at the end.
-    fn seq_offset(&mut self, file: usize, d: usize) -> u64 {
-        let f = &mut self.files[file];
-        let len = f.region.len.max(1);
-        if f.seq_pos[d] >= len {
-            f.seq_pos[d] = 0;
-        }
-        f.seq_pos[d]
-    }
-
-    /// fio's last_block: how many `ba`-sized blocks a random offset may start at.
-    fn last_block(&self, file: usize, d: usize) -> u64 {
-        let strided = self.strided.as_ref().map(|s| s.range());
-        let mut max = strided.unwrap_or(self.files[file].region.len);
-        let (minbs, ba) = (self.bs[d].min, self.align[d].max(1));
-        if minbs > ba {
-            max = max.saturating_sub(minbs - ba);
-        }
-        max / ba
-    }
-
-    /// fio's get_next_rand_offset for the configured distribution; None when the
-    /// pass has no free block left.
-    fn rand_block(&mut self, file: usize, d: usize) -> Option<u64> {
-        let lastb = self.last_block(file, d);
-        if lastb == 0 {
-            return None;
-        }
-        match &self.dist {
-            Dist::Uniform => self.uniform_block(file, lastb),
-            Dist::Model => Some(self.files[file].picker.as_mut()?.pick()),
-            Dist::Zoned { table, bytes } => {
-                if table[d].is_empty() {
-                    return self.uniform_block(file, lastb);
-                }
-                let v = self.rng.zone.between(1, 100) as usize;
-                let z = table[d][v - 1];
-                let (base, span) = if *bytes {
-                    let ba = self.align[d].max(1);
-                    (z.start / ba, z.end / ba - z.start / ba)
-                } else {
-                    (z.start * lastb / 100, lastb * (z.end - z.start) / 100)
-                };
-                if *bytes && z.end / self.align[d].max(1) > lastb {
-                    return None;
-                }
-                Some(self.uniform_block(file, span)? + base)
-            }
-        }
-    }
-
-    /// fio's __get_next_rand_offset: a block in 0..lastb from the offset stream (or the
-    /// next LFSR value); with a random map, a block already done is replaced by the
-    /// next free one after it.
-    fn uniform_block(&mut self, file: usize, lastb: u64) -> Option<u64> {
-        let f = &mut self.files[file];
-        let b = match &mut f.lfsr {
-            Some(l) => l.next_value()?,
-            None => self.rng.offset.scaled(lastb),
-        };
-        match &f.map {
-            Some(m) if m.is_set(b) => m.next_free(b),
-            _ => Some(b),
-        }
-    }
-
-    /// fio's mark_random_map: mark the blocks of the I/O done, stopping at one already
-    /// done, and shorten the I/O to what was marked.
-    fn mark_map(&mut self, file: usize, d: usize, rel: u64, len: u64) -> u64 {
-        let minbs = self.bs[d].min.max(1);
-        let Some(m) = &mut self.files[file].map else {
-            return len;
-        };
-        let nr = len.div_ceil(minbs);
-        let base = self.strided.as_ref().map_or(0, |s| s.window());
-        let set = m.set_run((rel - base) / minbs, nr);
-        if set > 0 && set * minbs < len {
-            set * minbs
-        } else {
-            len
-        }
+        self.issued_in_pass = true;
+        Some(io)
     }
 
     /// zonemode=strided: the window's start (0 otherwise).
     fn window(&self) -> u64 {
         self.strided.as_ref().map_or(0, |s| s.window())
+    }
+
+    /// The block-size slot of an I/O: its direction, or with bs_is_seq_rand whether
+    /// its offset was drawn (fio's is_random: exactly an offset the map must mark).
+    fn bs_dir(&self, d: usize, busy_ok: bool) -> usize {
+        match (self.bs_seq_rand, busy_ok) {
+            (false, _) => d,
+            (true, true) => 0,
+            (true, false) => 1,
+        }
+    }
+
+    /// fio's io_u_fits for the smallest block: the I/O ends within the file (its
+    /// partial last block included). zonemode=zbd places I/Os itself.
+    fn fits(&self, file: usize, d: usize, rel: u64, busy_ok: bool) -> bool {
+        let f = &self.files[file];
+        let minbs = self.bs[self.bs_dir(d, busy_ok)].min.max(1);
+        self.zbd.is_some() || rel.saturating_add(minbs) <= f.region.len + f.tail
     }
 
     /// Whether an I/O is owed before the pass can end (the write of a trimwrite pair).
@@ -762,6 +603,18 @@ impl Pattern {
             .map(|f| f.region.len / self.map_block)
             .sum()
     }
+}
+
+/// fio keeps a random map only for uniform offsets from tausworthe, with blockalign
+/// equal to the block size.
+fn uses_map(spec: &JobSpec) -> bool {
+    let aligned_like_bs =
+        (0..3).all(|d| spec.blockalign[d] == 0 || spec.blockalign[d] == spec.bs[d].min);
+    spec.rw.random
+        && !spec.norandommap
+        && matches!(spec.random_distribution, RandomDistribution::Random)
+        && aligned_like_bs
+        && spec.random_generator != RandomGenerator::Lfsr
 }
 
 /// fio's zone index: entry v-1 is the zone that a draw v in 1..=100 falls in, with the
@@ -790,6 +643,7 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
     table
 }
 
+mod draw;
 mod files;
 mod hooks;
 #[cfg(test)]

@@ -16,6 +16,9 @@ use std::sync::Arc;
 pub struct PlannedFile {
     pub path: PathBuf,
     pub region: Region,
+    /// Bytes after the region that the file has (a size not a multiple of the block
+    /// size): laid out, never the start of an I/O.
+    pub tail: u64,
     /// Whether the path is a block device.
     pub block_device: bool,
     /// Whether the path is a block or character device (/dev/null, /dev/zero): never
@@ -88,12 +91,21 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 None => plan_files(&spec, clone, caps)?,
             };
             check_devices_free(&spec, &files, &mut checked)?;
+            // fio moves size= bytes, partial blocks included, unless its files run out
+            // of blocks first (the pattern then ends the pass).
             let region_total = files
                 .iter()
-                .fold(0u64, |a, f| a.saturating_add(f.region.len));
+                .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
-                None => spec.io_size.unwrap_or(region_total),
+                // fio's job size is size= or the files' total, whichever is smaller
+                // (filesize= larger than size= leaves part of each file untouched).
+                None => spec.io_size.unwrap_or(match spec.size {
+                    Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => {
+                        region_total.min(size)
+                    }
+                    _ => region_total,
+                }),
             };
             if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
                 return Err(format!(
@@ -267,13 +279,10 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
     let named = caps.accounting == Accounting::FileOps;
-    let names: Vec<PathBuf> = if caps.diskless && !named {
-        vec![PathBuf::from(if spec.filenames.is_empty() {
-            spec.name.as_str()
-        } else {
-            spec.filenames[0].as_str()
-        })]
-    } else if !spec.filenames.is_empty() {
+    // A diskless engine (null, sim) touches no file, but its files are named and
+    // counted as fio names them (`$jobname.$jobnum.$filenum`, nrfiles), so its iolog,
+    // file choices and per-file sizes are fio's.
+    let names: Vec<PathBuf> = if !spec.filenames.is_empty() {
         spec.filenames
             .iter()
             .map(|n| join_dir(spec.directory.as_deref(), n))
@@ -408,7 +417,11 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
                 spec.origin
             ));
         }
-        let len = len - len % min_bs;
+        // A size that is not a multiple of the block size: no I/O starts in the last
+        // partial block, but the file is laid out whole and, where fio never runs out of
+        // blocks (see pass_bytes), the pass still moves all of it, as fio does.
+        let tail = len % min_bs;
+        let len = len - tail;
         let end = offset.checked_add(len);
         if end.is_none() || end > Some(u64::MAX / 2) {
             return Err(format!(
@@ -423,6 +436,7 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
+            tail,
             block_device,
             device,
         });

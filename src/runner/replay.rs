@@ -178,6 +178,7 @@ impl IoLog {
                     device: file::is_device(&path),
                     path,
                     region: Region { start: 0, len: end },
+                    tail: 0,
                 }
             })
             .collect()

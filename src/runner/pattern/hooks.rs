@@ -9,7 +9,7 @@ impl Pattern {
     /// The next I/O, not yet logged: zonemode=zbd moves it first, then hands it to
     /// [`Pattern::accepted`].
     pub fn next_io_unlogged(&mut self, max_len: u64) -> NextIo {
-        self.generate(max_len)
+        self.generate(max_len, false).expect("files start over")
     }
 
     /// zonemode=zbd: the I/O as moved is issued; the next sequential one continues

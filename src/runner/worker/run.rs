@@ -207,6 +207,11 @@ impl<'a> Worker<'a> {
         // PACING: latency_target may cap the depth below the units there are.
         if again || (work_left && !self.io.units.free.is_empty() && !self.depth_capped()) {
             let Some(idx) = self.next_unit() else {
+                // Every file ran out of blocks: the pass is over, as in fio.
+                if self.pattern.take_ran_out() {
+                    self.st.pass_done = true;
+                    return true;
+                }
                 return false; // ZONES: no zone left to do I/O in
             };
             match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {

@@ -28,7 +28,12 @@ impl Limits {
                 .runtime_us
                 .map(|r| ramp_end_ns.saturating_add(r * 1000))
                 .unwrap_or(u64::MAX),
-            max_ios: spec.number_ios.unwrap_or(u64::MAX),
+            // fio counts number_ios over all loops (number_ios · loops) and ignores it
+            // in a time-based job.
+            max_ios: match spec.number_ios {
+                Some(n) if !spec.time_based => n.saturating_mul(u64::from(spec.loops.max(1))),
+                _ => u64::MAX,
+            },
             pass_bytes: plan.pass_bytes,
         }
     }

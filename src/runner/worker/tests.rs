@@ -50,6 +50,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         files: vec![PlannedFile {
             path: "scripted".into(),
             region: Region { start: 0, len },
+            tail: 0,
             block_device: false,
             device: false,
         }],

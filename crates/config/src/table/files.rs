@@ -167,7 +167,7 @@ pub const FILES: &[OptSpec] = &[
         "number_ios",
         K::Int,
         C::Files,
-        "Stop after this many I/Os (0 = no limit)",
+        "Stop after this many I/Os per loop (0 = no limit): number_ios × loops in all, as fio; a time_based job ignores it, as fio",
         |j, c, v| {
             let n = c.uint(v)?;
             j.number_ios = (n > 0).then_some(n);

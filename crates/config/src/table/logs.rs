@@ -72,7 +72,7 @@ pub const LOGS: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
-    opt("write_iolog", K::Str, C::Stats, "Record every issued I/O (file, direction, offset, length) in fio's iolog v3 format, appended to FILE", |j, _, v| {
+    opt("write_iolog", K::Str, C::Stats, "Record every issued I/O (file, direction, offset, length) in fio's iolog v3 format, appended to FILE (gzip data when FILE ends in .gz)", |j, _, v| {
         j.logs.write_iolog = prefix(v)?;
         Ok(())
     }),

@@ -1,6 +1,6 @@
 //! Times: `10` (default unit), `10s`, `500ms`, `250us`, `2m`, `1h`, `1d`, `(2*1000)`.
 //!
-//! Suffixes are case-insensitive: us/usec, ms/msec, s/sec, m/min, h, d. Without a
+//! Suffixes are case-insensitive: ns/nsec (rounded up to whole microseconds), us/usec, ms/msec, s/sec, m/min, h, d. Without a
 //! suffix the option's default unit applies (seconds for runtime, ramp_time,
 //! startdelay; milliseconds for bwavgtime). Inside parentheses the default unit is
 //! microseconds (fio's rule for arithmetic). Results are microseconds.
@@ -40,16 +40,23 @@ pub fn parse_time(text: &str, default: TimeUnit) -> Result<u64, String> {
     if digits.is_empty() {
         return Err(format!("malformed time '{s}'"));
     }
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("time '{s}' is too large"))?;
+    // Times are kept in microseconds: nanoseconds round up, so a non-zero time stays
+    // non-zero (fio 3.33 knows no `ns` and reads the number as microseconds).
+    if matches!(suffix.to_ascii_lowercase().as_str(), "ns" | "nsec") {
+        return Ok(n.div_ceil(1000));
+    }
     let mult = if suffix.is_empty() {
         default.us()
     } else {
         time_suffix_us(suffix).ok_or_else(|| {
-            format!("malformed time '{s}' (units: us, ms, s, m, h, d; fractions are not accepted)")
+            format!(
+                "malformed time '{s}' (units: ns, us, ms, s, m, h, d; fractions are not accepted)"
+            )
         })?
     };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("time '{s}' is too large"))?;
     n.checked_mul(mult)
         .ok_or_else(|| format!("time '{s}' is too large"))
 }
@@ -93,6 +100,18 @@ mod tests {
         assert_eq!(t("0"), 0);
         assert_eq!(parse_time("500", TimeUnit::Ms).unwrap(), 500_000);
         assert_eq!(parse_time("500", TimeUnit::Us).unwrap(), 500);
+    }
+
+    #[test]
+    fn nanoseconds_round_up_to_microseconds() {
+        let t = |s| parse_time(s, TimeUnit::S).unwrap();
+        assert_eq!(t("0ns"), 0);
+        assert_eq!(t("1ns"), 1);
+        assert_eq!(t("999ns"), 1);
+        assert_eq!(t("1000ns"), 1);
+        assert_eq!(t("1001NS"), 2);
+        assert_eq!(t("2500nsec"), 3);
+        assert!(parse_time("18446744073709551616ns", TimeUnit::S).is_err());
     }
 
     #[test]

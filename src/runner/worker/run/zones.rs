@@ -17,10 +17,10 @@ impl Worker<'_> {
     }
 
     /// The next I/O, moved by zonemode=zbd; None when the job is over (no zone left,
-    /// or an error, recorded).
+    /// or an error, recorded), or the pass is (every file done: `take_ran_out`).
     pub(super) fn next_io(&mut self, max_len: u64) -> Option<NextIo> {
         let Some(mut zbd) = self.zbd.take() else {
-            return Some(self.pattern.next_io(max_len));
+            return self.pattern.next_io_or_end(max_len);
         };
         self.pattern
             .zbd
