@@ -46,9 +46,18 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
         let what: Vec<String> = p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut runs = Vec::new();
         for r in 0..rf.repeat {
-            if (i > 0 || r > 0) && !settle(rf.settle_ms, &stop) {
-                code = EXIT_INTERRUPTED;
-                break 'points;
+            if (i > 0 || r > 0) && rf.settle_ms > 0 {
+                eprintln!(
+                    "ferrio: settling {} before sweep point {}/{total} run {}/{}",
+                    ms_text(rf.settle_ms),
+                    i + 1,
+                    r + 1,
+                    rf.repeat
+                );
+                if !settle(rf.settle_ms, &stop) {
+                    code = EXIT_INTERRUPTED;
+                    break 'points;
+                }
             }
             eprintln!(
                 "ferrio: sweep point {}/{total} {} run {}/{}",
@@ -94,6 +103,15 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
         return 1;
     }
     code
+}
+
+/// `ms` as the user would write it: `30s`, `1500ms`.
+fn ms_text(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
 }
 
 /// Wait `ms` unless stopped; false when a signal came.
