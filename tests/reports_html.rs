@@ -19,11 +19,18 @@ struct Seen {
     pixels: Vec<[u8; 3]>,
 }
 
-fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
-    let tag = page.file_stem().unwrap().to_string_lossy().to_string();
-    let shot = dir.join(format!("{tag}.png"));
-    let net = dir.join(format!("{tag}.net.json"));
-    let out = Command::new(chromium)
+/// One headless Chromium run over `page` (under `timeout`: exit 124 when it hung).
+fn browse(
+    chromium: &Path,
+    dir: &Path,
+    tag: &str,
+    net: &Path,
+    shot: &Path,
+    page: &Path,
+) -> std::process::Output {
+    Command::new("timeout")
+        .args(["-k", "10", "240"])
+        .arg(chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -42,7 +49,31 @@ fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .output()
-        .expect("run chromium");
+        .expect("run chromium")
+}
+
+fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
+    let tag = page.file_stem().unwrap().to_string_lossy().to_string();
+    let shot = dir.join(format!("{tag}.png"));
+    let net = dir.join(format!("{tag}.net.json"));
+    // Bounded: a browser that hangs (it happens to headless Chromium on a starved
+    // machine) is killed and started once more, since the hang says nothing about
+    // the page; a second hang fails the test with what Chromium said.
+    let mut tries = 0;
+    let out = loop {
+        tries += 1;
+        let _ = std::fs::remove_dir_all(dir.join(format!("{tag}.profile")));
+        let out = browse(chromium, dir, &tag, &net, &shot, page);
+        if out.status.code() != Some(124) || tries == 2 {
+            break out;
+        }
+    };
+    assert_ne!(
+        out.status.code(),
+        Some(124),
+        "chromium hung twice: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         shot.exists(),
         "no screenshot: {}",
