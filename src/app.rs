@@ -65,6 +65,9 @@ pub type Progress = Arc<std::sync::Mutex<Option<RunReport>>>;
 struct Capture<'a> {
     keep: &'a mut Option<RunReport>,
     progress: Progress,
+    /// A sweep's --prometheus endpoint, bound once for all its points: taken for the
+    /// run and put back after it.
+    endpoint: Option<&'a mut Option<live::prometheus::Endpoint>>,
 }
 
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
@@ -79,6 +82,7 @@ pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunRepor
     let capture = Capture {
         keep: &mut kept,
         progress,
+        endpoint: None,
     };
     let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
@@ -91,12 +95,16 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 
 /// A run whose final report is handed back instead of printed (sweep points and
 /// repeats); errors are printed. Returns the report (if the run got that far) and the
-/// exit code.
-pub fn run_keeping(inv: Invocation) -> (Option<RunReport>, i32) {
+/// exit code. `endpoint`: the sweep's --prometheus endpoint, served during the run.
+pub fn run_keeping(
+    inv: Invocation,
+    endpoint: &mut Option<live::prometheus::Endpoint>,
+) -> (Option<RunReport>, i32) {
     let mut kept = None;
     let capture = Capture {
         keep: &mut kept,
         progress: Progress::default(),
+        endpoint: Some(endpoint),
     };
     let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
         eprintln!("ferrio: {e}");
@@ -107,13 +115,16 @@ pub fn run_keeping(inv: Invocation) -> (Option<RunReport>, i32) {
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
-    let (keep, progress) = match capture {
-        Some(c) => (Some(c.keep), Some(c.progress)),
-        None => (None, None),
+    let (keep, progress, mut reuse) = match capture {
+        Some(c) => (Some(c.keep), Some(c.progress), c.endpoint),
+        None => (None, None, None),
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
-    let prometheus = live::prometheus::Endpoint::bind(&inv.flags.reports)?;
+    let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
+        Some(e) => Some(e),
+        None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,
+    };
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -235,7 +246,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     if let Some(k) = keep {
         if let Some(p) = prometheus {
-            p.finish(&stop);
+            let e = p.finish(&stop);
+            if let Some(slot) = reuse {
+                *slot = Some(e);
+            }
         }
         *k = Some(report);
         return Ok(code);

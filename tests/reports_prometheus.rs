@@ -302,12 +302,18 @@ fn a_bad_or_busy_address_is_refused_before_anything_runs() {
     let busy = TcpListener::bind("127.0.0.1:0").unwrap();
     let busy = format!("--prometheus={}", busy.local_addr().unwrap());
     let name = format!("--filename={f}");
-    for (flag, want) in [
-        ("--prometheus=nowhere", "IP:PORT"),
-        (busy.as_str(), "cannot listen on"),
+    for (flag, sweep, want) in [
+        ("--prometheus=nowhere", None, "IP:PORT"),
+        (busy.as_str(), None, "cannot listen on"),
+        (
+            busy.as_str(),
+            Some("--sweep=iodepth=1,2"),
+            "cannot listen on",
+        ),
     ] {
         let out = ferrio()
             .args([flag, "--name=x", "--rw=write", "--size=1m", &name])
+            .args(sweep)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
@@ -318,4 +324,66 @@ fn a_bad_or_busy_address_is_refused_before_anything_runs() {
             "{flag}: a file was laid out"
         );
     }
+}
+
+/// A sweep keeps one endpoint for all its points, scraped throughout: every point
+/// runs (binding the address again per point failed while the old listener's thread
+/// still held it) and each point's final values are served before the next starts.
+#[test]
+fn a_sweep_serves_every_point_on_one_endpoint() {
+    let port = free_port();
+    let child = ferrio()
+        .args([
+            "--sweep=iodepth=1,2,3",
+            &format!("--prometheus=127.0.0.1:{port}"),
+            "--prometheus-linger=300s",
+            "--name=pt",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--size=1g",
+            "--rw=randread",
+            "--bs=4k",
+            "--number_ios=20000",
+            "--output-format=csv",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Killed(child);
+    let state = "ferrio_job_state{jobname=\"pt\",jobnum=\"0\"}";
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut done_scrapes = 0;
+    let status = loop {
+        if let Some(b) = get(port, "/metrics") {
+            if sample(&b, state) == Some(3.0) {
+                done_scrapes += 1;
+            }
+        }
+        if let Some(st) = child.0.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < deadline, "the sweep never ended");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .0
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{err}");
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    // Each point lingered until a scrape read its final values.
+    assert!(done_scrapes >= 3, "{done_scrapes} scrapes saw a point done");
 }

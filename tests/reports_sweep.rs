@@ -260,7 +260,23 @@ fn repeats_report_the_spread_and_flag_unstable_points() {
     assert_eq!(num(&bw["min"]), num(&bw["max"]));
     assert_eq!(rows[0]["unstable"], 0);
     assert_eq!(v["sweep"]["repeat"], 3);
-    // (Flagging by --cv-limit is unit-tested in crates/report/src/sweep.rs.)
+    // Real time: three runs of 300 ms never move exactly the same bytes, so a tiny
+    // --cv-limit flags the point (the formats are unit-tested in
+    // crates/report/src/sweep.rs).
+    let v = run_json(&[
+        "--repeat=3",
+        "--cv-limit=0.000001",
+        "--name=n",
+        "--ioengine=null",
+        "--size=1g",
+        "--rw=read",
+        "--time_based",
+        "--runtime=300ms",
+    ]);
+    let row = &v["rows"][0];
+    assert!(num(&row["bw_bytes"]["cv_pct"]) > 0.0, "{row}");
+    assert_eq!(row["unstable"], 1, "{row}");
+    assert_eq!(v["sweep"]["cv_limit_pct"], 0.000001);
 }
 
 /// SIGINT during the third point: the two finished points are printed, the

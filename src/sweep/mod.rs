@@ -40,6 +40,15 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
     };
     let mut kept: Vec<PointRun> = Vec::new();
     let mut code = 0;
+    // One --prometheus endpoint for the whole sweep (refused before anything runs
+    // when the address is bad or busy); each point's run serves it in turn.
+    let mut endpoint = match crate::live::prometheus::Endpoint::bind(rf) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            return 1;
+        }
+    };
     let total = points.len();
     'points: for (i, p) in points.into_iter().enumerate() {
         let labels: Vec<String> = p.labels.iter().map(|l| l.1.clone()).collect();
@@ -72,7 +81,7 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
             inv.flags.output = None;
             inv.flags.eta = EtaMode::Never;
             inv.flags.reports.html = None;
-            let (got, rc) = app::run_keeping(inv);
+            let (got, rc) = app::run_keeping(inv, &mut endpoint);
             if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
                 code = EXIT_INTERRUPTED;
                 break 'points;
