@@ -121,6 +121,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
+    crate::sweep::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),
         None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 /// One finished run of a point, for the HTML report.
 pub struct PointRun {
     pub labels: Vec<(String, String)>,
+    /// With --repeat: (this run, runs per point), both from 1.
+    pub run: Option<(u32, u32)>,
     pub report: RunReport,
 }
 
@@ -42,6 +44,10 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
     let mut code = 0;
     // One --prometheus endpoint for the whole sweep (refused before anything runs
     // when the address is bad or busy); each point's run serves it in turn.
+    if let Err(e) = check_html_path(&flags) {
+        eprintln!("ferrio: {e}");
+        return 1;
+    }
     let mut endpoint = match crate::live::prometheus::Endpoint::bind(rf) {
         Ok(e) => e,
         Err(e) => {
@@ -95,10 +101,11 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
             }
             runs.push(report);
         }
-        for report in runs {
+        for (r, report) in runs.into_iter().enumerate() {
             table.add_run(&labels, &report);
             kept.push(PointRun {
                 labels: p.labels.clone(),
+                run: (rf.repeat > 1).then_some((r as u32 + 1, rf.repeat)),
                 report,
             });
         }
@@ -170,19 +177,47 @@ fn print(
     if let Some(path) = &flags.reports.html {
         let runs: Vec<ferrio_report::html::Run> = kept
             .iter()
-            .map(|k| ferrio_report::html::Run {
-                title: k
-                    .labels
-                    .iter()
-                    .map(|(a, b)| format!("{a}={b}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                report: &k.report,
+            .map(|k| {
+                let mut title: Vec<String> =
+                    k.labels.iter().map(|(a, b)| format!("{a}={b}")).collect();
+                if let Some((r, n)) = k.run {
+                    title.push(format!("run {r}/{n}"));
+                }
+                ferrio_report::html::Run {
+                    title: title.join(" "),
+                    report: &k.report,
+                }
             })
             .collect();
         let page = ferrio_report::html::sweep_page(table, &runs);
         std::fs::write(path, page)
             .map_err(|e| format!("cannot write --html '{}': {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `--html=FILE` can be written: its directory exists and it is not a directory
+/// itself. Checked before anything runs, so a typo does not cost the run.
+pub fn check_html_path(flags: &ferrio_config::GlobalFlags) -> Result<(), String> {
+    let Some(path) = &flags.reports.html else {
+        return Ok(());
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write --html '{}': no directory '{}'",
+            path.display(),
+            dir.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "cannot write --html '{}': it is a directory",
+            path.display()
+        ));
     }
     Ok(())
 }
