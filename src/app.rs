@@ -68,6 +68,9 @@ struct Capture<'a> {
     /// A sweep's --prometheus endpoint, bound once for all its points: taken for the
     /// run and put back after it.
     endpoint: Option<&'a mut Option<live::prometheus::Endpoint>>,
+    /// The signal a sweep caught (0: none): one that came before this run set up its
+    /// own handlers stops the run at once instead of being missed.
+    caught: Option<&'a AtomicUsize>,
 }
 
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
@@ -83,6 +86,7 @@ pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunRepor
         keep: &mut kept,
         progress,
         endpoint: None,
+        caught: None,
     };
     let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
@@ -99,12 +103,14 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 pub fn run_keeping(
     inv: Invocation,
     endpoint: &mut Option<live::prometheus::Endpoint>,
+    caught: &AtomicUsize,
 ) -> (Option<RunReport>, i32) {
     let mut kept = None;
     let capture = Capture {
         keep: &mut kept,
         progress: Progress::default(),
         endpoint: Some(endpoint),
+        caught: Some(caught),
     };
     let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
         eprintln!("ferrio: {e}");
@@ -115,9 +121,9 @@ pub fn run_keeping(
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
-    let (keep, progress, mut reuse) = match capture {
-        Some(c) => (Some(c.keep), Some(c.progress), c.endpoint),
-        None => (None, None, None),
+    let (keep, progress, mut reuse, caught) = match capture {
+        Some(c) => (Some(c.keep), Some(c.progress), c.endpoint, c.caught),
+        None => (None, None, None, None),
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
@@ -157,6 +163,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    if let Some(n) = caught.map(|c| c.load(Ordering::SeqCst)).filter(|&n| n != 0) {
+        signalled.store(n, Ordering::SeqCst);
+        stop.store(true, Ordering::SeqCst);
     }
     if let Err(e) = runner::layout::lay_out(&threads, &mut pre, &stop) {
         let signal = signalled.load(Ordering::Relaxed);

@@ -10,7 +10,7 @@ use ferrio_config::{EtaMode, OutputFormat, SweepPoint};
 use ferrio_report::sweep::{self, Table};
 use ferrio_report::RunReport;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,10 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
     let flags = first.inv.flags.clone();
     let rf = &flags.reports;
     let stop = Arc::new(AtomicBool::new(false));
+    // Which signal came (a run started after it stops at once: see run_keeping).
+    let caught = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_usize(sig, caught.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
     }
     let mut table = Table {
@@ -87,7 +90,7 @@ pub fn run(points: Vec<SweepPoint>) -> i32 {
             inv.flags.output = None;
             inv.flags.eta = EtaMode::Never;
             inv.flags.reports.html = None;
-            let (got, rc) = app::run_keeping(inv, &mut endpoint);
+            let (got, rc) = app::run_keeping(inv, &mut endpoint, &caught);
             if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
                 code = EXIT_INTERRUPTED;
                 break 'points;
