@@ -65,6 +65,12 @@ pub type Progress = Arc<std::sync::Mutex<Option<RunReport>>>;
 struct Capture<'a> {
     keep: &'a mut Option<RunReport>,
     progress: Progress,
+    /// A sweep's --prometheus endpoint, bound once for all its points: taken for the
+    /// run and put back after it.
+    endpoint: Option<&'a mut Option<live::prometheus::Endpoint>>,
+    /// The signal a sweep caught (0: none): one that came before this run set up its
+    /// own handlers stops the run at once instead of being missed.
+    caught: Option<&'a AtomicUsize>,
 }
 
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
@@ -79,6 +85,8 @@ pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunRepor
     let capture = Capture {
         keep: &mut kept,
         progress,
+        endpoint: None,
+        caught: None,
     };
     let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
@@ -91,12 +99,18 @@ fn run_inner(inv: Invocation) -> Result<i32, String> {
 
 /// A run whose final report is handed back instead of printed (sweep points and
 /// repeats); errors are printed. Returns the report (if the run got that far) and the
-/// exit code.
-pub fn run_keeping(inv: Invocation) -> (Option<RunReport>, i32) {
+/// exit code. `endpoint`: the sweep's --prometheus endpoint, served during the run.
+pub fn run_keeping(
+    inv: Invocation,
+    endpoint: &mut Option<live::prometheus::Endpoint>,
+    caught: &AtomicUsize,
+) -> (Option<RunReport>, i32) {
     let mut kept = None;
     let capture = Capture {
         keep: &mut kept,
         progress: Progress::default(),
+        endpoint: Some(endpoint),
+        caught: Some(caught),
     };
     let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
         eprintln!("ferrio: {e}");
@@ -107,13 +121,17 @@ pub fn run_keeping(inv: Invocation) -> (Option<RunReport>, i32) {
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
-    let (keep, progress) = match capture {
-        Some(c) => (Some(c.keep), Some(c.progress)),
-        None => (None, None),
+    let (keep, progress, mut reuse, caught) = match capture {
+        Some(c) => (Some(c.keep), Some(c.progress), c.endpoint, c.caught),
+        None => (None, None, None, None),
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
-    let prometheus = live::prometheus::Endpoint::bind(&inv.flags.reports)?;
+    crate::sweep::check_html_path(&inv.flags)?;
+    let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
+        Some(e) => Some(e),
+        None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,
+    };
     // clocksource=virtual is per thread (the sim engine drives it); the run clock stays real.
     let clocksource = inv
         .jobs
@@ -145,6 +163,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    if let Some(n) = caught.map(|c| c.load(Ordering::SeqCst)).filter(|&n| n != 0) {
+        signalled.store(n, Ordering::SeqCst);
+        stop.store(true, Ordering::SeqCst);
     }
     if let Err(e) = runner::layout::lay_out(&threads, &mut pre, &stop) {
         let signal = signalled.load(Ordering::Relaxed);
@@ -235,7 +257,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     if let Some(k) = keep {
         if let Some(p) = prometheus {
-            p.finish(&stop);
+            let e = p.finish(&stop);
+            if let Some(slot) = reuse {
+                *slot = Some(e);
+            }
         }
         *k = Some(report);
         return Ok(code);

@@ -138,31 +138,103 @@ fn interval_lines_add_up_to_the_total_line() {
     assert_eq!(sum, ios(totals[0]), "{text}");
 }
 
+/// Whether a status line shows reads being done (`[r=175k IOPS]`, not `[r=0 IOPS]`).
+fn reading(line: &str) -> bool {
+    let Some(end) = line.find(" IOPS]") else {
+        return false;
+    };
+    let Some(start) = line[..end].rfind("[r=") else {
+        return false;
+    };
+    line[start + 3..end]
+        .chars()
+        .any(|c| ('1'..='9').contains(&c))
+}
+
+/// SIGUSR1 while the job runs: the whole document at the signal, then (here after
+/// SIGTERM, so no timing decides which comes first) the final document. The signal
+/// is sent once the status line shows reads being done, so the job is running and
+/// its handler installed however slow the machine is.
 #[test]
 fn sigusr1_prints_a_report_on_demand() {
-    let out = run_signalled(
-        &[
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let d = scratch();
+    let report = d.path().join("r.json");
+    let mut child = ferrio()
+        .args([
             "--name=t",
             "--ioengine=null",
             "--size=1G",
             "--time_based",
-            "--runtime=2s",
+            "--runtime=600s",
             "--output-format=json",
-        ],
-        Duration::from_millis(800),
-        "-USR1",
-    );
-    assert!(
-        out.status.success(),
+            "--eta=always",
+            "--eta-interval=250ms",
+            "--eta-newline=250ms",
+        ])
+        .arg(format!("--output={}", report.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let kill = |sig: &str, pid: u32| {
+        let ok = std::process::Command::new("kill")
+            .args([sig, &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success(), "kill {sig}");
+    };
+    let mut lines = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut l = String::new();
+        if lines.read_line(&mut l).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("ended before reading: {seen}");
+        }
+        seen.push_str(&l);
+        if reading(&l) {
+            break;
+        }
+    }
+    // Keep the status lines flowing while we wait.
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = lines.read_to_string(&mut rest);
+    });
+    kill("-USR1", child.id());
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while json_stream_prefix(&std::fs::read(&report).unwrap_or_default()).is_empty() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("no report after SIGUSR1");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill("-TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    drain.join().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(128),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let docs = json_stream(&out.stdout);
+    let docs = json_stream(&std::fs::read(&report).unwrap());
     // As fio: the whole document at the signal, then the usual final document.
-    assert_eq!(docs.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(docs.len(), 2, "{docs:?}");
     let at_signal = ddir_u64(&docs[0], "read", "total_ios");
     assert!(at_signal > 0);
     assert!(ddir_u64(&docs[1], "read", "total_ios") > at_signal);
+}
+
+/// The complete JSON documents at the start of `bytes` (a file still being written).
+fn json_stream_prefix(bytes: &[u8]) -> Vec<serde_json::Value> {
+    serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<serde_json::Value>()
+        .map_while(Result::ok)
+        .collect()
 }
 
 /// Concatenated JSON documents (fio's --status-interval json output).

@@ -146,6 +146,42 @@ fn reports_without_interval_samples_use_fios_sample_summaries() {
     assert!(f(&p99["change_pct"]) > 0.0);
 }
 
+/// One sample each (a fio run shorter than two bw_avgtime periods): no interval can
+/// be had; the verdict says so, and the text still gives the change, never "NaN".
+#[test]
+fn one_sample_each_is_undetermined_with_the_change_shown() {
+    let d = scratch();
+    let one_sample = |p: &str| {
+        let mut v: Value = parse_json(&std::fs::read(p).unwrap());
+        v.as_object_mut().unwrap().remove("ferrio_intervals");
+        for k in ["bw_samples", "iops_samples"] {
+            v["jobs"][0]["read"][k] = serde_json::json!(1);
+        }
+        std::fs::write(p, serde_json::to_vec(&v).unwrap()).unwrap();
+    };
+    let a = sim_report(d.path(), "a.json", "exponential:100us", 1);
+    let b = sim_report(d.path(), "b.json", "exponential:105us", 2);
+    one_sample(&a);
+    one_sample(&b);
+    let v = compare_json(&a, &b);
+    let c = &v["comparisons"][0];
+    assert!(
+        c["verdict"].as_str().unwrap().starts_with("undetermined"),
+        "{v:#}"
+    );
+    let text = String::from_utf8(run_ok(&["--compare", &a, &b]).stdout).unwrap();
+    assert!(!text.contains("NaN"), "{text}");
+    let head = text
+        .lines()
+        .find(|l| l.starts_with("job 't' read: "))
+        .unwrap();
+    let change = f(&metric(c, "bandwidth")["change_pct"]);
+    assert!(
+        head.contains(&format!("bandwidth {change:+.2}%, no interval")),
+        "{head}"
+    );
+}
+
 #[test]
 fn bad_compare_input_is_refused() {
     let d = scratch();

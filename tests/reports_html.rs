@@ -19,11 +19,18 @@ struct Seen {
     pixels: Vec<[u8; 3]>,
 }
 
-fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
-    let tag = page.file_stem().unwrap().to_string_lossy().to_string();
-    let shot = dir.join(format!("{tag}.png"));
-    let net = dir.join(format!("{tag}.net.json"));
-    let out = Command::new(chromium)
+/// One headless Chromium run over `page` (under `timeout`: exit 124 when it hung).
+fn browse(
+    chromium: &Path,
+    dir: &Path,
+    tag: &str,
+    net: &Path,
+    shot: &Path,
+    page: &Path,
+) -> std::process::Output {
+    Command::new("timeout")
+        .args(["-k", "10", "240"])
+        .arg(chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -42,7 +49,31 @@ fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .output()
-        .expect("run chromium");
+        .expect("run chromium")
+}
+
+fn open_in_chromium(chromium: &Path, dir: &Path, page: &Path) -> Seen {
+    let tag = page.file_stem().unwrap().to_string_lossy().to_string();
+    let shot = dir.join(format!("{tag}.png"));
+    let net = dir.join(format!("{tag}.net.json"));
+    // Bounded: a browser that hangs (it happens to headless Chromium on a starved
+    // machine) is killed and started once more, since the hang says nothing about
+    // the page; a second hang fails the test with what Chromium said.
+    let mut tries = 0;
+    let out = loop {
+        tries += 1;
+        let _ = std::fs::remove_dir_all(dir.join(format!("{tag}.profile")));
+        let out = browse(chromium, dir, &tag, &net, &shot, page);
+        if out.status.code() != Some(124) || tries == 2 {
+            break out;
+        }
+    };
+    assert_ne!(
+        out.status.code(),
+        Some(124),
+        "chromium hung twice: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         shot.exists(),
         "no screenshot: {}",
@@ -207,4 +238,62 @@ fn a_sweep_report_draws_the_curves_against_the_swept_option() {
     // Two curves per chart (randread: blue, randwrite: red).
     let (blue, red) = (count(&seen.pixels, BLUE), count(&seen.pixels, RED));
     assert!(blue > 1000 && red > 1000, "blue {blue}, red {red}");
+}
+
+/// `--html` to a path that cannot be written is refused before anything runs (a
+/// single run and a sweep): exit 1, the path named, no file laid out.
+#[test]
+fn an_html_path_that_cannot_be_written_is_refused_before_anything_runs() {
+    let d = scratch();
+    let f = file_in(d.path(), "f");
+    let missing = d.path().join("no/such/dir/r.html");
+    let name = format!("--filename={f}");
+    for (html, sweep, want) in [
+        (missing.clone(), None, "no directory"),
+        (d.path().to_path_buf(), None, "it is a directory"),
+        (missing.clone(), Some("--sweep=iodepth=1,2"), "no directory"),
+    ] {
+        let out = ferrio()
+            .arg(format!("--html={}", html.display()))
+            .args(["--name=x", "--rw=write", "--size=1m", &name])
+            .args(sweep)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{html:?} {sweep:?}: {err}");
+        assert!(
+            err.contains("cannot write --html") && err.contains(want),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{html:?} {sweep:?}: it ran");
+        assert!(
+            !Path::new(&f).exists(),
+            "{html:?} {sweep:?}: a file was laid out"
+        );
+    }
+}
+
+/// With --repeat, the page's run sections say which run they are.
+#[test]
+fn repeated_runs_are_named_on_the_page() {
+    let d = scratch();
+    let page = d.path().join("rep.html");
+    run_ok(&[
+        "--repeat=2",
+        &format!("--html={}", page.display()),
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--size=1g",
+        "--rw=randread",
+        "--bs=4k",
+        "--number_ios=5000",
+    ]);
+    let text = std::fs::read_to_string(&page).unwrap();
+    for r in ["run 1/2", "run 2/2"] {
+        assert!(
+            text.contains(&format!("<summary>run: {r}</summary>")),
+            "{r}"
+        );
+    }
 }

@@ -38,9 +38,11 @@ fn bounds() -> Vec<f64> {
 }
 
 /// A bound socket, before the run (a bad or busy address is refused before any file
-/// is touched).
+/// is touched). A sweep binds it once and hands it from point to point
+/// ([`Serving::finish`] gives it back): a socket closed and bound again at once can
+/// still be held by the old listener's thread.
 pub struct Endpoint {
-    server: tiny_http::Server,
+    server: Arc<tiny_http::Server>,
     linger: Duration,
 }
 
@@ -53,7 +55,7 @@ impl Endpoint {
         let server = tiny_http::Server::http(addr.as_str())
             .map_err(|e| format!("--prometheus: cannot listen on {addr}: {e}"))?;
         Ok(Some(Endpoint {
-            server,
+            server: Arc::new(server),
             linger: Duration::from_millis(flags.prometheus_linger_ms),
         }))
     }
@@ -85,7 +87,7 @@ impl Endpoint {
         let scraped_after = Arc::new(AtomicBool::new(false));
         let thread = {
             let (stop, fin, after) = (stop.clone(), finished_at.clone(), scraped_after.clone());
-            let server = self.server;
+            let server = self.server.clone();
             std::thread::Builder::new()
                 .name("ferrio-prometheus".into())
                 .spawn(move || serve_loop(server, registry, stop, fin, after))
@@ -97,6 +99,7 @@ impl Endpoint {
             scraped_after,
             linger: self.linger,
             thread: Some(thread),
+            server: self.server,
         }
     }
 }
@@ -108,12 +111,14 @@ pub struct Serving {
     scraped_after: Arc<AtomicBool>,
     linger: Duration,
     thread: Option<JoinHandle<()>>,
+    server: Arc<tiny_http::Server>,
 }
 
 impl Serving {
     /// The run is over: with --prometheus-linger, serve until a scrape has read the
-    /// final values (or the linger time passed, or `interrupted`), then stop.
-    pub fn finish(mut self, interrupted: &AtomicBool) {
+    /// final values (or the linger time passed, or `interrupted`), then stop; the
+    /// socket stays bound in the returned endpoint (dropping it closes it).
+    pub fn finish(mut self, interrupted: &AtomicBool) -> Endpoint {
         if let Ok(mut f) = self.finished_at.lock() {
             *f = Some(Instant::now());
         }
@@ -128,11 +133,15 @@ impl Serving {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        Endpoint {
+            server: self.server,
+            linger: self.linger,
+        }
     }
 }
 
 fn serve_loop(
-    server: tiny_http::Server,
+    server: Arc<tiny_http::Server>,
     registry: Registry,
     stop: Arc<AtomicBool>,
     finished_at: Arc<Mutex<Option<Instant>>>,

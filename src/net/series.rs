@@ -37,7 +37,7 @@ pub fn run(flags: &GlobalFlags) -> i32 {
             },
         })
         .collect();
-    crate::sweep::run_with(points, |labels, inv| run_point(&inv.flags, labels))
+    crate::sweep::run_with(points, |labels, inv, _| run_point(&inv.flags, labels))
 }
 
 /// One run of one point: the All clients report of the hosts that finished, and the

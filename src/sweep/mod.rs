@@ -10,27 +10,42 @@ use ferrio_config::{EtaMode, OutputFormat, SweepPoint};
 use ferrio_report::sweep::{self, Table};
 use ferrio_report::RunReport;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One finished run of a point, for the HTML report.
 pub struct PointRun {
     pub labels: Vec<(String, String)>,
+    /// With --repeat: (this run, runs per point), both from 1.
+    pub run: Option<(u32, u32)>,
     pub report: RunReport,
 }
 
 /// Run the sweep; returns the exit code (0, 1 when a run failed, 128 when stopped).
 pub fn run(points: Vec<SweepPoint>) -> i32 {
-    run_with(points, |_, inv| app::run_keeping(inv))
+    run_with(points, |_, inv, served| {
+        app::run_keeping(inv, served.endpoint, served.caught)
+    })
 }
 
-/// The same, each run made by `run_one` (given the point's labels and its
-/// invocation, output off): `--client` runs every point on its hosts
+/// What the sweep shares with each local run: its one --prometheus endpoint, and the
+/// signal it caught (a run started after a signal stops at once).
+pub struct Served<'a> {
+    pub endpoint: &'a mut Option<crate::live::prometheus::Endpoint>,
+    pub caught: &'a AtomicUsize,
+}
+
+/// The same, each run made by `run_one` (given the point's labels, its invocation with
+/// output off, and what the sweep serves): `--client` runs every point on its hosts
 /// (src/net/series.rs) and hands back the "All clients" report.
 pub fn run_with(
     points: Vec<SweepPoint>,
-    mut run_one: impl FnMut(&[(String, String)], ferrio_config::Invocation) -> (Option<RunReport>, i32),
+    mut run_one: impl FnMut(
+        &[(String, String)],
+        ferrio_config::Invocation,
+        Served<'_>,
+    ) -> (Option<RunReport>, i32),
 ) -> i32 {
     let Some(first) = points.first() else {
         return 0;
@@ -38,7 +53,10 @@ pub fn run_with(
     let flags = first.inv.flags.clone();
     let rf = &flags.reports;
     let stop = Arc::new(AtomicBool::new(false));
+    // Which signal came (a run started after it stops at once: see run_keeping).
+    let caught = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_usize(sig, caught.clone(), sig as usize);
         let _ = signal_hook::flag::register(sig, stop.clone());
     }
     let mut table = Table {
@@ -50,15 +68,37 @@ pub fn run_with(
     };
     let mut kept: Vec<PointRun> = Vec::new();
     let mut code = 0;
+    // One --prometheus endpoint for the whole sweep (refused before anything runs
+    // when the address is bad or busy); each point's run serves it in turn.
+    if let Err(e) = check_html_path(&flags) {
+        eprintln!("ferrio: {e}");
+        return 1;
+    }
+    let mut endpoint = match crate::live::prometheus::Endpoint::bind(rf) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("ferrio: {e}");
+            return 1;
+        }
+    };
     let total = points.len();
     'points: for (i, p) in points.into_iter().enumerate() {
         let labels: Vec<String> = p.labels.iter().map(|l| l.1.clone()).collect();
         let what: Vec<String> = p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut runs = Vec::new();
         for r in 0..rf.repeat {
-            if (i > 0 || r > 0) && !settle(rf.settle_ms, &stop) {
-                code = EXIT_INTERRUPTED;
-                break 'points;
+            if (i > 0 || r > 0) && rf.settle_ms > 0 {
+                eprintln!(
+                    "ferrio: settling {} before sweep point {}/{total} run {}/{}",
+                    ms_text(rf.settle_ms),
+                    i + 1,
+                    r + 1,
+                    rf.repeat
+                );
+                if !settle(rf.settle_ms, &stop) {
+                    code = EXIT_INTERRUPTED;
+                    break 'points;
+                }
             }
             eprintln!(
                 "ferrio: sweep point {}/{total} {} run {}/{}",
@@ -73,7 +113,14 @@ pub fn run_with(
             inv.flags.output = None;
             inv.flags.eta = EtaMode::Never;
             inv.flags.reports.html = None;
-            let (got, rc) = run_one(&p.labels, inv);
+            let (got, rc) = run_one(
+                &p.labels,
+                inv,
+                Served {
+                    endpoint: &mut endpoint,
+                    caught: &caught,
+                },
+            );
             if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
                 code = EXIT_INTERRUPTED;
                 break 'points;
@@ -87,10 +134,11 @@ pub fn run_with(
             }
             runs.push(report);
         }
-        for report in runs {
+        for (r, report) in runs.into_iter().enumerate() {
             table.add_run(&labels, &report);
             kept.push(PointRun {
                 labels: p.labels.clone(),
+                run: (rf.repeat > 1).then_some((r as u32 + 1, rf.repeat)),
                 report,
             });
         }
@@ -104,6 +152,15 @@ pub fn run_with(
         return 1;
     }
     code
+}
+
+/// `ms` as the user would write it: `30s`, `1500ms`.
+fn ms_text(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
 }
 
 /// Wait `ms` unless stopped; false when a signal came.
@@ -153,19 +210,47 @@ fn print(
     if let Some(path) = &flags.reports.html {
         let runs: Vec<ferrio_report::html::Run> = kept
             .iter()
-            .map(|k| ferrio_report::html::Run {
-                title: k
-                    .labels
-                    .iter()
-                    .map(|(a, b)| format!("{a}={b}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                report: &k.report,
+            .map(|k| {
+                let mut title: Vec<String> =
+                    k.labels.iter().map(|(a, b)| format!("{a}={b}")).collect();
+                if let Some((r, n)) = k.run {
+                    title.push(format!("run {r}/{n}"));
+                }
+                ferrio_report::html::Run {
+                    title: title.join(" "),
+                    report: &k.report,
+                }
             })
             .collect();
         let page = ferrio_report::html::sweep_page(table, &runs);
         std::fs::write(path, page)
             .map_err(|e| format!("cannot write --html '{}': {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `--html=FILE` can be written: its directory exists and it is not a directory
+/// itself. Checked before anything runs, so a typo does not cost the run.
+pub fn check_html_path(flags: &ferrio_config::GlobalFlags) -> Result<(), String> {
+    let Some(path) = &flags.reports.html else {
+        return Ok(());
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write --html '{}': no directory '{}'",
+            path.display(),
+            dir.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "cannot write --html '{}': it is a directory",
+            path.display()
+        ));
     }
     Ok(())
 }

@@ -361,17 +361,22 @@ fn render_text(before: &Path, after: &Path, outcomes: &[Outcome]) -> String {
     );
     for o in outcomes {
         let bw = &o.metrics[0];
-        let (r, lo, hi) = bw
-            .diff
-            .map_or((f64::NAN, f64::NAN, f64::NAN), |d| d.relative());
+        // Without an interval (too few samples) the change alone, never "NaN%".
+        let change = match bw.diff {
+            Some(d) => {
+                let (r, lo, hi) = d.relative();
+                format!("{}, 95% CI {} to {}", pct(r), pct(lo), pct(hi))
+            }
+            None if bw.before != 0.0 => {
+                format!("{}, no interval", pct(bw.after / bw.before - 1.0))
+            }
+            None => "no interval".to_string(),
+        };
         s.push_str(&format!(
-            "\njob '{}' {}: {} (bandwidth {}, 95% CI {} to {}; {} vs {} intervals)\n",
+            "\njob '{}' {}: {} (bandwidth {change}; {} vs {} intervals)\n",
             o.job,
             o.dir,
             o.verdict().to_uppercase(),
-            pct(r),
-            pct(lo),
-            pct(hi),
             o.samples.0,
             o.samples.1
         ));
@@ -381,9 +386,9 @@ fn render_text(before: &Path, after: &Path, outcomes: &[Outcome]) -> String {
         ));
         for m in &o.metrics {
             let change = if m.before != 0.0 {
-                m.after / m.before - 1.0
+                pct(m.after / m.before - 1.0)
             } else {
-                f64::NAN
+                "-".to_string()
             };
             let ci = m.diff.map_or("-".to_string(), |d| {
                 let (_, lo, hi) = d.relative();
@@ -394,7 +399,7 @@ fn render_text(before: &Path, after: &Path, outcomes: &[Outcome]) -> String {
                 m.name,
                 show(m.before, m.unit),
                 show(m.after, m.unit),
-                pct(change),
+                change,
                 ci,
                 m.word()
             ));

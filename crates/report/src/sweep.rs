@@ -129,37 +129,60 @@ pub struct Table {
 const DIRS: [&str; 3] = ["read", "write", "trim"];
 
 impl Table {
-    /// Add one run of a point: a row per job and direction that did I/O (the same rows
-    /// again for a repeat of the point).
+    /// Add one run of a point: a row per job name and direction that did I/O (the
+    /// same rows again for a repeat of the point). Jobs of the same name in one run
+    /// (numjobs clones without group_reporting) are one row, summed as
+    /// group_reporting sums them: bytes and I/Os add up over the longest runtime and
+    /// latencies pool, so a `numjobs` sweep shows the total throughput per point.
     pub fn add_run(&mut self, labels: &[String], report: &RunReport) {
-        for (j, job) in report.jobs.iter().enumerate() {
-            let series = report.series.iter().find(|s| s.job == j);
-            for (d, dir) in job.dir.iter().enumerate() {
+        let mut names: Vec<&str> = Vec::new();
+        for job in &report.jobs {
+            if !names.contains(&job.name.as_str()) {
+                names.push(&job.name);
+            }
+        }
+        for name in names {
+            let mut dirs: [DirReport; 3] = Default::default();
+            let mut series: Option<crate::series::JobSeries> = None;
+            for (j, job) in report.jobs.iter().enumerate() {
+                if job.name != name {
+                    continue;
+                }
+                for (sum, d) in dirs.iter_mut().zip(&job.dir) {
+                    sum.add(d);
+                }
+                if let Some(s) = report.series.iter().find(|s| s.job == j) {
+                    match &mut series {
+                        Some(acc) => acc.merge(s),
+                        None => series = Some(s.clone()),
+                    }
+                }
+            }
+            for (d, dir) in dirs.iter().enumerate() {
                 if dir.total_ios == 0 {
                     continue;
                 }
                 let m = Metrics::of(dir);
-                let found = self
+                let at = self
                     .rows
-                    .iter_mut()
-                    .find(|r| r.labels == labels && r.job == job.name && r.dir == DIRS[d]);
-                match found {
-                    Some(r) => r.runs.push(m),
-                    None => self.rows.push(Row {
-                        labels: labels.to_vec(),
-                        job: job.name.clone(),
-                        dir: DIRS[d],
-                        runs: vec![m],
-                        intervals: Vec::new(),
-                    }),
-                }
-                if let (Some(s), Some(r)) = (
-                    series,
-                    self.rows
-                        .iter_mut()
-                        .find(|r| r.labels == labels && r.job == job.name && r.dir == DIRS[d]),
-                ) {
-                    r.intervals.extend(s.rows(d));
+                    .iter()
+                    .position(|r| r.labels == labels && r.job == name && r.dir == DIRS[d]);
+                let row = match at {
+                    Some(i) => &mut self.rows[i],
+                    None => {
+                        self.rows.push(Row {
+                            labels: labels.to_vec(),
+                            job: name.to_string(),
+                            dir: DIRS[d],
+                            runs: Vec::new(),
+                            intervals: Vec::new(),
+                        });
+                        self.rows.last_mut().expect("just pushed")
+                    }
+                };
+                row.runs.push(m);
+                if let Some(s) = &series {
+                    row.intervals.extend(s.rows(d));
                 }
             }
         }

@@ -71,7 +71,7 @@ struct Word {
 }
 
 /// Options whose values are paths (the table types them as free text).
-const FILE_VALUED: &[&str] = &["filename", "output"];
+const FILE_VALUED: &[&str] = &["filename", "output", "read_iolog", "write_iolog"];
 const DIR_VALUED: &[&str] = &["directory", "install-extras"];
 
 /// Whether an allowed value is a literal word to offer (some value lists describe
@@ -117,12 +117,18 @@ fn option_word(o: &'static OptSpec) -> Word {
 }
 
 fn flag_word(f: &FlagDoc) -> Word {
+    // A flag whose placeholder is FILE or DIR (`--html=FILE`) completes paths.
+    let values = match f.meta.split('[').next() {
+        Some("FILE") => Values::File,
+        Some("DIR") => Values::Dir,
+        _ => values_of(f.names[0], flag_values(f.names[0])),
+    };
     Word {
         names: f.names.to_vec(),
         help: f.help.clone(),
         takes_value: f.arg != FlagArg::None,
         optional: f.arg == FlagArg::Optional,
-        values: values_of(f.names[0], flag_values(f.names[0])),
+        values,
     }
 }
 

@@ -163,6 +163,18 @@ fn bash_completes_values_options_and_files() {
     for v in rw {
         assert!(got.contains(&v.to_string()), "{v} not offered: {got:?}");
     }
+    // ... every value of the option table's rw, no more.
+    let table_rw: Vec<String> = table::find("rw")
+        .unwrap()
+        .values
+        .iter()
+        .map(|v| v.0.to_string())
+        .collect();
+    let mut sorted = got.clone();
+    sorted.sort();
+    let mut want = table_rw.clone();
+    want.sort();
+    assert_eq!(sorted, want, "--rw= offers the table's values");
     assert!(!got.contains(&"psync".to_string()));
     // ... and as one word.
     let got = bash_complete(&script, &["ferrio", "--rw="], false);
@@ -231,6 +243,14 @@ fn completion_words_cover_every_accepted_option() {
     );
     for n in FILE_VALUED.iter().chain(DIR_VALUED) {
         assert!(names.contains(n), "{n} is neither an option nor a flag");
+    }
+    for f in ["html", "trigger-file", "tls-cert", "output", "read_iolog"] {
+        let w = ws.iter().find(|w| w.names.contains(&f)).unwrap();
+        assert_eq!(w.values, Values::File, "{f} completes file names");
+    }
+    for f in ["install-extras", "aux-path", "directory"] {
+        let w = ws.iter().find(|w| w.names.contains(&f)).unwrap();
+        assert_eq!(w.values, Values::Dir, "{f} completes directories");
     }
     let rw = ws.iter().find(|w| w.names.contains(&"rw")).unwrap();
     assert!(matches!(&rw.values, Values::Words(v) if v.contains(&"randtrim".to_string())));
