@@ -6,6 +6,7 @@ pub mod collect;
 pub mod debug_trace;
 pub mod direct_io;
 pub mod distribution;
+pub mod dropin;
 pub mod engine_setup;
 pub mod iolog;
 pub mod job_commands;

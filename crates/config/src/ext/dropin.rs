@@ -1,0 +1,37 @@
+//! fio options that make ferrio a drop-in for fio's job files and harnesses
+//! (issue 14): appending to files, unlinking files between loops, hiding a job from
+//! the report (stats=0), per-I/O bandwidth log entries (disable_bw_measurement),
+//! pinned memory (lockmem), the user and group a job runs as (uid, gid).
+
+/// The job's drop-in options. Defaults are fio's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropinSpec {
+    /// file_append=1: a regular file's I/O region starts at its size when the job
+    /// starts (fio's get_start_offset), so writes extend it.
+    pub file_append: bool,
+    /// unlink_each_loop=1: delete the job's files before every pass after the first.
+    pub unlink_each_loop: bool,
+    /// stats=0: the job runs but is left out of every report and group sum.
+    pub stats: bool,
+    /// disable_bw_measurement=1: no per-I/O entries in the bandwidth log.
+    pub disable_bw: bool,
+    /// lockmem=N: bytes the job pins with mlock(2) while it runs (0: none).
+    pub lockmem: u64,
+    /// uid=N / gid=N: the job thread's user and group ids (None: unchanged).
+    pub uid: Option<u32>,
+    pub gid: Option<u32>,
+}
+
+impl Default for DropinSpec {
+    fn default() -> Self {
+        DropinSpec {
+            file_append: false,
+            unlink_each_loop: false,
+            stats: true,
+            disable_bw: false,
+            lockmem: 0,
+            uid: None,
+            gid: None,
+        }
+    }
+}

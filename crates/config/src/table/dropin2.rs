@@ -1,0 +1,98 @@
+//! Options: fio options that job files and harnesses pass and ferrio now honours
+//! (issue 14): file_append, unlink_each_loop, stats, disable_bw_measurement,
+//! lockmem, uid, gid, cpumask, io_submit_mode, and the two fio 3.33 itself ignores
+//! (write_barrier, log_entries). See docs/dropin.md.
+
+use super::{opt, Category as C, Ctx, Kind as K, OptSpec, Support};
+
+/// An integer option accepted (value range-checked) and ignored: fio 3.33 does not
+/// act on it either (each help says why).
+const fn noop_int(name: &'static str, help: &'static str, default: &'static str) -> OptSpec {
+    let mut o = opt(name, K::Int, C::NoOp, help, check_int);
+    o.support = Support::NoOp;
+    o.default = default;
+    o
+}
+
+fn check_int(_: &mut crate::JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
+    c.uint(v).map(|_| ())
+}
+
+/// cpumask=N: bit i set allows CPU i (fio reads the low 32 bits of the value).
+pub fn cpumask_cpus(mask: u64) -> Result<Vec<usize>, String> {
+    if mask >> 32 != 0 {
+        return Err(format!(
+            "{mask:#x} has bits above CPU 31; use cpus_allowed= for more CPUs"
+        ));
+    }
+    let cpus: Vec<usize> = (0..32).filter(|i| mask & (1 << i) != 0).collect();
+    if cpus.is_empty() {
+        return Err("0 allows no CPU at all".into());
+    }
+    Ok(cpus)
+}
+
+pub const DROPIN: &[OptSpec] = &[
+    opt("file_append", K::Bool, C::Files, "IO will start at the end of the file(s): a regular file's region starts at its size when the job starts (as offset= set to it); devices are unaffected", |j, c, v| {
+        j.dropin.file_append = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("unlink_each_loop", K::Bool, C::Files, "Unlink (delete) the job's files after each loop: every pass after the first starts on new, empty files", |j, c, v| {
+        j.dropin.unlink_each_loop = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("stats", K::Bool, C::Stats, "Enable collection of stats: with stats=0 the job runs but is left out of the final report and its group's sums", |j, c, v| {
+        j.dropin.stats = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("disable_bw_measurement", K::Bool, C::Stats, "Disable bandwidth logging: with log_avg_msec=0 the bandwidth log gets no per-I/O entries (the report's bandwidth statistics stay)", |j, c, v| {
+        j.dropin.disable_bw = c.bool(v)?;
+        Ok(())
+    })
+    .alias(&["disable_bw"])
+    .def("0"),
+    opt("lockmem", K::Size, C::Process, "Lock down this amount of memory (per worker) with mlock(2) while the job runs, to simulate a smaller amount of memory (limited to the machine's memory less 128 MiB, as fio)", |j, c, v| {
+        j.dropin.lockmem = c.size(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("uid", K::Int, C::Process, "Run job with this user ID: the job's thread switches to it (setuid) before opening its files; files are laid out beforehand as the invoking user, as fio does", |j, c, v| {
+        j.dropin.uid = Some(c.u32(v)?);
+        Ok(())
+    }),
+    opt("gid", K::Int, C::Process, "Run job with this group ID (setgid before uid is applied)", |j, c, v| {
+        j.dropin.gid = Some(c.u32(v)?);
+        Ok(())
+    }),
+    opt("cpumask", K::Int, C::Process, "CPU affinity mask: bit i allows CPU i (34 = CPUs 1 and 5); CPUs 0-31 only, use cpus_allowed for more", |j, c, v| {
+        j.cpus_allowed = Some(cpumask_cpus(c.uint(v)?)?);
+        Ok(())
+    }),
+    opt("io_submit_mode", K::Choice, C::Engine, "How IO submissions and completions are done: inline (the job's thread, the only mode ferrio has)", |_, c, v| {
+        match c.choice(v)? {
+            "inline" => Ok(()),
+            _ => Err("offload (a pool of submitting threads) is not supported by ferrio; each job submits and completes its own I/O (io_submit_mode=inline)".into()),
+        }
+    })
+    .def("inline")
+    .vals(&[("inline", "Submit and complete IO inline"), ("offload", "Offload submit and complete to threads (refused: not supported by ferrio)")]),
+    noop_int("write_barrier", "Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio's)", "0"),
+    noop_int("log_entries", "Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)", "1024").range(1024, 1024 * 1024),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpumask_bits_are_cpus() {
+        assert_eq!(cpumask_cpus(34).unwrap(), vec![1, 5]);
+        assert_eq!(cpumask_cpus(1).unwrap(), vec![0]);
+        assert_eq!(cpumask_cpus(0x8000_0000).unwrap(), vec![31]);
+        assert!(cpumask_cpus(0).is_err());
+        assert!(cpumask_cpus(1 << 32).is_err());
+    }
+}

@@ -1,0 +1,94 @@
+//! Hooks for fio options that job files and harnesses use (issue 14), kept out of
+//! the worker loop: what a job thread does before its files are opened (uid=, gid=,
+//! lockmem=), between passes (unlink_each_loop=) and which threads the report shows
+//! (stats=0).
+
+use super::plan::ThreadPlan;
+use super::RunResults;
+use crate::sys::file::{self, OpenFlags};
+use crate::sys::jobctl::{self, Pinned};
+use std::fs::File;
+
+/// fio never pins all of memory: it leaves this much to the system.
+const LOCKMEM_RESERVE: u64 = 128 << 20;
+
+/// In the job thread, before its files are opened: switch to gid=/uid= (fio's
+/// order: group first), then pin lockmem= bytes, held until the guard is dropped
+/// at the thread's end.
+pub fn thread_setup(plan: &ThreadPlan) -> Result<Option<Pinned>, (i32, String)> {
+    let d = &plan.spec.dropin;
+    jobctl::set_thread_ids(d.uid, d.gid)?;
+    if d.lockmem == 0 {
+        return Ok(None);
+    }
+    let mut len = d.lockmem;
+    if let Some(phys) = jobctl::phys_mem() {
+        if len + LOCKMEM_RESERVE > phys {
+            len = phys.saturating_sub(LOCKMEM_RESERVE);
+            eprintln!("ferrio: limiting mlocked memory to {}MiB", len >> 20);
+        }
+    }
+    Pinned::new(len as usize).map(Some).map_err(|e| {
+        (
+            e.raw_os_error().unwrap_or(libc::ENOMEM),
+            format!("lockmem: mlock of {len} bytes: {e}"),
+        )
+    })
+}
+
+/// unlink_each_loop=1, at the start of every pass after the first: delete each
+/// regular file and open a new one under the same descriptor number (a job that
+/// writes creates it, as fio's reopen with O_CREAT; a read-only job fails with
+/// ENOENT, as fio's does).
+pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<(), (i32, String)> {
+    let spec = &plan.spec;
+    for (f, open) in plan.files.iter().zip(files) {
+        let Some(open) = open else { continue };
+        if f.device {
+            continue;
+        }
+        if let Err(e) = std::fs::remove_file(&f.path) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                return Err((
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    format!(
+                        "unlink_each_loop: cannot unlink '{}': {e}",
+                        f.path.display()
+                    ),
+                ));
+            }
+        }
+        let flags = OpenFlags {
+            read: true,
+            write: spec.writes(),
+            create: true,
+            direct: spec.direct,
+            sync: spec.sync,
+        };
+        let fresh = file::open(&f.path, flags).and_then(|n| jobctl::replace_fd(open, n));
+        fresh.map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EIO),
+                format!("cannot open '{}': {e}", f.path.display()),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// stats=0: the threads the report leaves out, removed from `results`; returns
+/// whether any of them failed (the run's exit status still counts them).
+pub fn drop_unreported(results: &mut RunResults) -> bool {
+    let mut failed = false;
+    results.threads.retain(|(plan, r)| {
+        if plan.spec.dropin.stats {
+            return true;
+        }
+        if let Some((_, msg)) = &r.error {
+            eprintln!("ferrio: {msg}");
+            failed = true;
+        }
+        false
+    });
+    failed
+}
