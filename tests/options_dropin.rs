@@ -1,0 +1,415 @@
+//! fio options for drop-in use (issue 14), each run by ferrio and, where fio 3.33 is
+//! installed, by fio on the same input: file_append, unlink_each_loop, stats=0,
+//! disable_bw_measurement, lockmem, uid/gid, cpumask, io_submit_mode and the options
+//! fio 3.33 accepts without effect (write_barrier, log_entries).
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn fio_out(args: &[&str]) -> Output {
+    Command::new("fio").args(args).output().expect("run fio")
+}
+
+fn ferrio_out(args: &[&str]) -> Output {
+    ferrio().args(args).output().expect("run ferrio")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The write lines of a write_iolog, without the file name: "write OFFSET LEN".
+fn iolog_writes(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            // fio 3 iologs: [time] file action [offset len]
+            let at = f.iter().position(|w| *w == "write")?;
+            Some(f[at..].join(" "))
+        })
+        .collect()
+}
+
+fn pattern(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + 3) as u8).collect()
+}
+
+/// (fio's, ferrio's) results of the same job over two copies of `initial` (None: the
+/// file does not exist); `job` gets filename= and write_iolog= appended.
+fn both_on_copies(
+    dir: &Path,
+    initial: Option<&[u8]>,
+    job: &[&str],
+) -> [(Output, std::path::PathBuf, std::path::PathBuf); 2] {
+    ["fio", "ferrio"].map(|who| {
+        let file = dir.join(format!("{who}.dat"));
+        let log = dir.join(format!("{who}.iolog"));
+        if let Some(bytes) = initial {
+            std::fs::write(&file, bytes).unwrap();
+        }
+        let mut args: Vec<String> = job.iter().map(|s| s.to_string()).collect();
+        args.push(format!("--filename={}", path_str(&file)));
+        args.push(format!("--write_iolog={}", path_str(&log)));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = if who == "fio" {
+            fio_out(&a)
+        } else {
+            ferrio_out(&a)
+        };
+        assert!(out.status.success(), "{who} {a:?}: {}", text(&out.stderr));
+        (out, file, log)
+    })
+}
+
+#[test]
+fn file_append_writes_past_the_end_as_fio_does() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let old = pattern(1 << 20);
+    let job = [
+        "--name=app",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=256k",
+        "--file_append=1",
+        // Where fio 3.33 and ferrio seed alike (tests/differential_sequence.rs).
+        "--randrepeat=0",
+        "--randseed=1234",
+    ];
+    let [fio, ours] = both_on_copies(d.path(), Some(&old), &job);
+    for (_, file, _) in [&fio, &ours] {
+        let now = std::fs::read(file).unwrap();
+        assert_eq!(now.len(), (1 << 20) + (256 << 10), "{}", file.display());
+        assert!(now[..1 << 20] == old[..], "the old bytes changed");
+    }
+    // The same offsets, all at or past the old end, in the same order.
+    let (a, b) = (iolog_writes(&fio.2), iolog_writes(&ours.2));
+    assert_eq!(a.len(), 64);
+    assert_eq!(a, b);
+    assert!(b.iter().all(|l| {
+        let off: u64 = l.split(' ').nth(1).unwrap().parse().unwrap();
+        off >= 1 << 20
+    }));
+    // A missing file is created and written from 0, with fio's layout line.
+    for (_, file, log) in [&fio, &ours] {
+        std::fs::remove_file(file).unwrap();
+        std::fs::remove_file(log).unwrap();
+    }
+    let [fio, ours] = both_on_copies(d.path(), None, &job);
+    for (out, file, _) in [&fio, &ours] {
+        assert_eq!(std::fs::metadata(file).unwrap().len(), 256 << 10);
+        assert!(text(&out.stdout).contains("app: Laying out IO file (1 file / 0MiB)"));
+    }
+    assert_eq!(iolog_writes(&fio.2), iolog_writes(&ours.2));
+}
+
+#[test]
+fn unlink_each_loop_removes_the_files_between_passes() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    for (who, run) in [
+        ("fio", fio_out as fn(&[&str]) -> Output),
+        ("ferrio", ferrio_out),
+    ] {
+        // A writer recreates its file every pass and ends with a whole new one.
+        let f = file_in(d.path(), &format!("{who}.w"));
+        let fa = format!("--filename={f}");
+        let w = [
+            "--name=w",
+            &fa,
+            "--rw=write",
+            "--bs=64k",
+            "--size=1m",
+            "--loops=3",
+            "--unlink_each_loop=1",
+            "--output-format=json",
+        ];
+        let out = run(&w);
+        assert!(out.status.success(), "{who}: {}", text(&out.stderr));
+        let v = parse_json(&out.stdout);
+        assert_eq!(v["jobs"][0]["write"]["total_ios"], 48, "{who}");
+        assert_eq!(std::fs::metadata(&f).unwrap().len(), 1 << 20, "{who}");
+        // A reader finds its file gone after the first pass: ENOENT, as in fio.
+        let f = file_in(d.path(), &format!("{who}.r"));
+        let fa = format!("--filename={f}");
+        let r = [
+            "--name=r",
+            &fa,
+            "--rw=read",
+            "--bs=64k",
+            "--size=1m",
+            "--loops=3",
+            "--unlink_each_loop=1",
+            "--output-format=json",
+        ];
+        let out = run(&r);
+        let v = parse_json(&out.stdout);
+        assert_eq!(v["jobs"][0]["error"], libc::ENOENT, "{who}: {v}");
+        assert_eq!(v["jobs"][0]["read"]["total_ios"], 16, "{who}");
+        assert!(!Path::new(&f).exists(), "{who}");
+    }
+}
+
+#[test]
+fn stats_0_leaves_the_job_out_of_the_report() {
+    let jobs = [
+        "--name=hidden",
+        "--ioengine=null",
+        "--size=1m",
+        "--bs=4k",
+        "--stats=0",
+        "--name=shown",
+        "--ioengine=null",
+        "--size=2m",
+        "--bs=4k",
+    ];
+    let v = run_json(&jobs);
+    let names: Vec<&str> = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["jobname"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["shown"]);
+    // The group sums only the shown job, as in fio's normal output.
+    let mut a = jobs.to_vec();
+    a.push("--output-format=normal");
+    let ours = text(&run_ok(&a).stdout);
+    assert!(!ours.contains("hidden: (groupid"), "{ours}");
+    assert!(ours.contains("io=2048KiB"), "{ours}");
+    if have_fio() {
+        let fio = text(&fio_out(&a).stdout);
+        assert!(
+            !fio.contains("hidden: (groupid") && fio.contains("io=2048KiB"),
+            "{fio}"
+        );
+    }
+    // Its failure still fails the run.
+    let d = scratch();
+    let missing = format!("--filename={}", file_in(d.path(), "none"));
+    let out = ferrio_out(&[
+        "--name=h",
+        "--stats=0",
+        "--rw=read",
+        "--size=64k",
+        &missing,
+        "--allow_file_create=0",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+}
+
+#[test]
+fn disable_bw_measurement_drops_per_io_log_entries_as_fio() {
+    let d = scratch();
+    let cases: [(&[&str], [usize; 2]); 4] = [
+        (&[], [16, 16]),
+        (&["--disable_bw_measurement=1"], [0, 16]),
+        (
+            &["--disable_bw=1", "--disable_clat=1", "--disable_slat=1"],
+            [0, 0],
+        ),
+        (&["--gtod_reduce=1"], [0, 0]),
+    ];
+    let fio = have_fio();
+    for (extra, want) in cases {
+        for who in ["fio", "ferrio"] {
+            if who == "fio" && !fio {
+                continue;
+            }
+            let prefix = file_in(d.path(), who);
+            let bw = format!("--write_bw_log={prefix}");
+            let iops = format!("--write_iops_log={prefix}");
+            let mut a = vec![
+                "--name=l",
+                "--ioengine=null",
+                "--size=64k",
+                "--bs=4k",
+                &bw,
+                &iops,
+            ];
+            a.extend_from_slice(extra);
+            let out = if who == "fio" {
+                fio_out(&a)
+            } else {
+                ferrio_out(&a)
+            };
+            assert!(out.status.success(), "{who}: {}", text(&out.stderr));
+            let lines = |kind: &str| {
+                std::fs::read_to_string(format!("{prefix}_{kind}.1.log"))
+                    .unwrap()
+                    .lines()
+                    .count()
+            };
+            assert_eq!([lines("bw"), lines("iops")], want, "{who} {extra:?}");
+        }
+    }
+}
+
+fn vm_locked_kib(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let l = s.lines().find(|l| l.starts_with("VmLck:"))?;
+    l.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn lockmem_pins_memory_while_the_job_runs() {
+    // A job that runs until stopped; its thread pins 16 MiB before it starts.
+    let child = ferrio()
+        .args([
+            "--name=p",
+            "--ioengine=null",
+            "--size=1m",
+            "--time_based",
+            "--runtime=60s",
+            "--lockmem=16m",
+            "--output-format=json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(50);
+    let mut seen = 0;
+    while std::time::Instant::now() < deadline {
+        seen = vm_locked_kib(child.id()).unwrap_or(0);
+        if seen >= 16 << 10 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        seen >= 16 << 10,
+        "VmLck was {seen} KiB: {}",
+        text(&out.stderr)
+    );
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn uid_and_gid_switch_the_job_thread_only() {
+    if !is_root() {
+        skip::skip("uid=/gid= need root to switch to another user");
+        return;
+    }
+    let d = scratch();
+    let private = file_in(d.path(), "private");
+    std::fs::write(&private, vec![0u8; 64 << 10]).unwrap();
+    let shared = file_in(d.path(), "shared");
+    std::fs::write(&shared, vec![0u8; 64 << 10]).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fp = format!("--filename={private}");
+    let fs = format!("--filename={shared}");
+    let nobody = ["--uid=65534", "--gid=65534"];
+    for who in ["fio", "ferrio"] {
+        if who == "fio" && !have_fio() {
+            continue;
+        }
+        let run = |a: &[&str]| {
+            if who == "fio" {
+                fio_out(a)
+            } else {
+                ferrio_out(a)
+            }
+        };
+        // nobody cannot open root's 0644 file for writing: EACCES, exit 1.
+        let mut a = vec![
+            "--name=u",
+            &fp,
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--output-format=json",
+        ];
+        a.extend_from_slice(&nobody);
+        let out = run(&a);
+        assert_eq!(out.status.code(), Some(1), "{who}");
+        assert_eq!(
+            parse_json(&out.stdout)["jobs"][0]["error"],
+            libc::EACCES,
+            "{who}"
+        );
+        // ... but can write a 0666 one, and a job without uid= beside it stays root.
+        let mut a = vec!["--name=u", &fs, "--rw=write", "--bs=4k", "--size=64k"];
+        a.extend_from_slice(&nobody);
+        a.extend_from_slice(&[
+            "--name=root",
+            &fp,
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--output-format=json",
+        ]);
+        let out = run(&a);
+        assert!(out.status.success(), "{who}: {}", text(&out.stderr));
+        let v = parse_json(&out.stdout);
+        assert_eq!(v["jobs"][0]["write"]["total_ios"], 16, "{who}");
+        assert_eq!(v["jobs"][1]["write"]["total_ios"], 16, "{who}");
+    }
+}
+
+#[test]
+fn cpumask_sets_the_cpus_and_refuses_missing_ones() {
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let ok = ferrio_out(&["--name=c", "--ioengine=null", "--size=64k", "--cpumask=1"]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    if n < 32 {
+        let too_big = format!("--cpumask={}", 1u64 << n);
+        let out = ferrio_out(&["--name=c", "--ioengine=null", "--size=64k", &too_big]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains(&format!("CPU {n}")),
+            "{}",
+            text(&out.stderr)
+        );
+        if have_fio() {
+            assert_eq!(
+                fio_out(&["--name=c", "--ioengine=null", "--size=64k", &too_big])
+                    .status
+                    .code(),
+                Some(1)
+            );
+        }
+    }
+}
+
+#[test]
+fn fio_no_ops_and_io_submit_mode() {
+    let job = [
+        "--parse-only",
+        "--name=n",
+        "--ioengine=null",
+        "--size=1m",
+        "--write_barrier=8",
+        "--log_entries=4096",
+        "--io_submit_mode=inline",
+    ];
+    assert!(ferrio_out(&job).status.success());
+    if have_fio() {
+        assert!(fio_out(&job).status.success());
+    }
+    let out = ferrio_out(&["--parse-only", "--name=n", "--io_submit_mode=offload"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("io_submit_mode"),
+        "{}",
+        text(&out.stderr)
+    );
+}
