@@ -413,3 +413,98 @@ fn fio_no_ops_and_io_submit_mode() {
         text(&out.stderr)
     );
 }
+
+/// (jobname, groupid, io_kbytes read, job_runtime ms) of each job of a JSON report.
+fn job_rows(v: &serde_json::Value) -> Vec<(String, u64, u64, u64)> {
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["jobname"].as_str().unwrap().to_string(),
+                j["groupid"].as_u64().unwrap(),
+                j["read"]["io_kbytes"].as_u64().unwrap(),
+                j["job_runtime"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn exit_what_chooses_which_jobs_exitall_stops() {
+    let fio = have_fio();
+    // a (exitall, 1 s) and b (60 s) in group 0; c after a stonewall.
+    let stonewalled = [
+        "--name=a",
+        "--ioengine=null",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--exitall",
+        "--name=b",
+        "--ioengine=null",
+        "--size=1m",
+        "--time_based",
+        "--runtime=60",
+        "--name=c",
+        "--stonewall",
+        "--ioengine=null",
+        "--size=1m",
+        "--output-format=json",
+    ];
+    for (what, c_kib) in [("group", 1024), ("stonewall", 1024), ("all", 0)] {
+        let w = format!("--exit_what={what}");
+        let mut a = vec![w.as_str()];
+        a.extend_from_slice(&stonewalled);
+        for who in ["fio", "ferrio"] {
+            if who == "fio" && !fio {
+                continue;
+            }
+            let out = if who == "fio" {
+                fio_out(&a)
+            } else {
+                ferrio_out(&a)
+            };
+            assert!(out.status.success(), "{who} {what}: {}", text(&out.stderr));
+            let rows = job_rows(&parse_json(&out.stdout));
+            // b was stopped long before its 60 s, and c ran unless exit_what=all.
+            assert!(rows[1].3 < 30_000, "{who} {what}: {rows:?}");
+            let c = rows.iter().find(|r| r.0 == "c").unwrap();
+            assert_eq!(c.2, c_kib, "{who} {what}: {rows:?}");
+        }
+    }
+    // Two groups at once (new_group, no stonewall): group leaves the other running.
+    let concurrent = [
+        "--name=a",
+        "--ioengine=null",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--exitall",
+        "--name=b",
+        "--new_group",
+        "--ioengine=null",
+        "--size=1m",
+        "--time_based",
+        "--runtime=6",
+        "--output-format=json",
+    ];
+    for (what, b_full) in [("group", true), ("stonewall", false)] {
+        let w = format!("--exit_what={what}");
+        let mut a = vec![w.as_str()];
+        a.extend_from_slice(&concurrent);
+        for who in ["fio", "ferrio"] {
+            if who == "fio" && !fio {
+                continue;
+            }
+            let out = if who == "fio" {
+                fio_out(&a)
+            } else {
+                ferrio_out(&a)
+            };
+            let rows = job_rows(&parse_json(&out.stdout));
+            assert_eq!(rows[1].3 >= 6000, b_full, "{who} {what}: {rows:?}");
+        }
+    }
+}

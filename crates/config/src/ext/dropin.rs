@@ -20,6 +20,20 @@ pub struct DropinSpec {
     /// uid=N / gid=N: the job thread's user and group ids (None: unchanged).
     pub uid: Option<u32>,
     pub gid: Option<u32>,
+    /// exit_what=: which jobs an exitall (or exitall_on_error) stops.
+    pub exit_what: ExitWhat,
+}
+
+/// Which jobs a job ending under exitall stops (fio's exit_what=).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExitWhat {
+    /// The jobs of its reporting group (fio's default).
+    #[default]
+    Group,
+    /// Every job running now, in any group; later stonewalled groups still run.
+    Stonewall,
+    /// Every job, including those not started yet.
+    All,
 }
 
 impl Default for DropinSpec {
@@ -32,6 +46,7 @@ impl Default for DropinSpec {
             lockmem: 0,
             uid: None,
             gid: None,
+            exit_what: ExitWhat::Group,
         }
     }
 }

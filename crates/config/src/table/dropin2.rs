@@ -4,6 +4,7 @@
 //! (write_barrier, log_entries). See docs/dropin.md.
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec, Support};
+use crate::ext::dropin::ExitWhat;
 
 /// An integer option accepted (value range-checked) and ignored: fio 3.33 does not
 /// act on it either (each help says why).
@@ -79,6 +80,20 @@ pub const DROPIN: &[OptSpec] = &[
     })
     .def("inline")
     .vals(&[("inline", "Submit and complete IO inline"), ("offload", "Offload submit and complete to threads (refused: not supported by ferrio)")]),
+    opt("exit_what", K::Choice, C::Jobs, "Which jobs a job ending under exitall (or failing under exitall_on_error) terminates", |j, c, v| {
+        j.dropin.exit_what = match c.choice(v)? {
+            "stonewall" => ExitWhat::Stonewall,
+            "all" => ExitWhat::All,
+            _ => ExitWhat::Group,
+        };
+        Ok(())
+    })
+    .def("group")
+    .vals(&[
+        ("group", "the jobs of the same reporting group"),
+        ("stonewall", "every job running now, in any group; the next stonewalled group still runs"),
+        ("all", "every job, also those not started yet"),
+    ]),
     noop_int("write_barrier", "Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio's)", "0"),
     noop_int("log_entries", "Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)", "1024").range(1024, 1024 * 1024),
 ];

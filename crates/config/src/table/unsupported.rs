@@ -18,7 +18,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
-    u("exit_what", "fio option"),
     u("gtod_cpu", "Dedicated time-keeping CPU"),
     u("ioscheduler", "Switch the device's I/O scheduler"),
     u("lockfile", "File locking"),
