@@ -322,6 +322,7 @@ complete -c ferrio -l trim_percentage -x -d 'Trim (discard) this percentage of t
 complete -c ferrio -l trim_verify_zero -x -a '0 1' -d 'Verify that trimmed blocks read back as zeros (0: trimmed blocks are not verified)'
 complete -c ferrio -l trim_backlog -x -d 'Trim after this many blocks are written (trim_percentage does nothing without it, as in fio)'
 complete -c ferrio -l trim_backlog_batch -x -d 'Trim this many blocks per round (default: trim_backlog)'
+complete -c ferrio -l opendir -x -d 'Recursively add files from this directory and down: every regular file below it joins the job\'s files (after any filename=), in directory order'
 complete -c ferrio -l file_append -x -a '0 1' -d 'IO will start at the end of the file(s): a regular file\'s region starts at its size when the job starts (as offset= set to it); devices are unaffected'
 complete -c ferrio -l unlink_each_loop -x -a '0 1' -d 'Unlink (delete) the job\'s files after each loop: every pass after the first starts on new, empty files'
 complete -c ferrio -l stats -x -a '0 1' -d 'Enable collection of stats: with stats=0 the job runs but is left out of the final report and its group\'s sums'

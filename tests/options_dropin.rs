@@ -508,3 +508,62 @@ fn exit_what_chooses_which_jobs_exitall_stops() {
         }
     }
 }
+
+#[test]
+fn opendir_adds_every_regular_file_below_it_as_fio() {
+    let d = scratch();
+    let root = d.path().join("tree");
+    std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
+    for (name, kib) in [("a", 64), ("sub/b", 128), ("sub/deeper/c", 8), ("d", 16)] {
+        std::fs::write(root.join(name), vec![1u8; kib << 10]).unwrap();
+    }
+    std::os::unix::fs::symlink("a", root.join("link")).unwrap();
+    let od = format!("--opendir={}", path_str(&root));
+    let fio = have_fio();
+    let mut seen = Vec::new();
+    for who in ["fio", "ferrio"] {
+        if who == "fio" && !fio {
+            continue;
+        }
+        let log = d.path().join(format!("{who}.iolog"));
+        let wl = format!("--write_iolog={}", path_str(&log));
+        let a = [
+            "--name=o",
+            &od,
+            "--rw=read",
+            "--bs=4k",
+            &wl,
+            "--output-format=json",
+        ];
+        let out = if who == "fio" {
+            fio_out(&a)
+        } else {
+            ferrio_out(&a)
+        };
+        assert!(out.status.success(), "{who}: {}", text(&out.stderr));
+        assert_eq!(
+            parse_json(&out.stdout)["jobs"][0]["read"]["io_kbytes"],
+            216,
+            "{who}"
+        );
+        // The files, in the order fio adds them (directory order, depth first).
+        let added: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.ends_with(" add"))
+            .map(|l| l.split_whitespace().rev().nth(1).unwrap().to_string())
+            .collect();
+        assert_eq!(added.len(), 4, "{who}: {added:?}");
+        seen.push(added);
+    }
+    if seen.len() == 2 {
+        assert_eq!(seen[0], seen[1]);
+    }
+    let out = ferrio_out(&["--name=o", "--opendir=/nonexistent-ferrio-dir", "--rw=read"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("opendir(/nonexistent-ferrio-dir)"),
+        "{}",
+        text(&out.stderr)
+    );
+}

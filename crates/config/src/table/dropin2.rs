@@ -1,5 +1,5 @@
 //! Options: fio options that job files and harnesses pass and ferrio now honours
-//! (issue 14): file_append, unlink_each_loop, stats, disable_bw_measurement,
+//! (issue 14): opendir, file_append, unlink_each_loop, stats, disable_bw_measurement,
 //! lockmem, uid, gid, cpumask, io_submit_mode, and the two fio 3.33 itself ignores
 //! (write_barrier, log_entries). See docs/dropin.md.
 
@@ -33,7 +33,34 @@ pub fn cpumask_cpus(mask: u64) -> Result<Vec<usize>, String> {
     Ok(cpus)
 }
 
+/// opendir=DIR: every regular file below DIR, in directory-read order, depth first
+/// (fio's recurse_dir: symbolic links and other file types are skipped).
+pub fn files_below(dir: &str, out: &mut Vec<String>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("opendir({dir}): {e}"))?;
+    for e in entries {
+        let e = e.map_err(|e| format!("opendir({dir}): {e}"))?;
+        let path = format!("{dir}/{}", e.file_name().to_string_lossy());
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_file() => out.push(path),
+            Ok(m) if m.file_type().is_dir() => files_below(&path, out)?,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("stat({path}): {e}")),
+        }
+    }
+    Ok(())
+}
+
 pub const DROPIN: &[OptSpec] = &[
+    opt("opendir", K::Str, C::Files, "Recursively add files from this directory and down: every regular file below it joins the job's files (after any filename=), in directory order", |j, _, v| {
+        let mut found = Vec::new();
+        files_below(v, &mut found)?;
+        if found.is_empty() {
+            return Err(format!("no regular file below '{v}'"));
+        }
+        j.filenames.extend(found);
+        Ok(())
+    }),
     opt("file_append", K::Bool, C::Files, "IO will start at the end of the file(s): a regular file's region starts at its size when the job starts (as offset= set to it); devices are unaffected", |j, c, v| {
         j.dropin.file_append = c.bool(v)?;
         Ok(())

@@ -31,7 +31,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("merge_blktrace_scalars", "fio option"),
     u("numa_cpu_nodes", "NUMA CPU nodes"),
     u("numa_mem_policy", "NUMA memory policy"),
-    u("opendir", "Use all files below a directory"),
     u("profile", "fio option"),
     u("serialize_overlap", "Avoid overlapping in-flight I/Os"),
     u("significant_figures", "Digits in normal output"),
