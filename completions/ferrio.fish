@@ -334,6 +334,8 @@ complete -c ferrio -l gid -x -d 'Run job with this group ID (setgid before uid i
 complete -c ferrio -l cpumask -x -d 'CPU affinity mask: bit i allows CPU i (34 = CPUs 1 and 5); CPUs 0-31 only, use cpus_allowed for more'
 complete -c ferrio -l io_submit_mode -x -a 'inline offload' -d 'How IO submissions and completions are done: inline (the job\'s thread, the only mode ferrio has)'
 complete -c ferrio -l exit_what -x -a 'group stonewall all' -d 'Which jobs a job ending under exitall (or failing under exitall_on_error) terminates'
+complete -c ferrio -l log_alternate_epoch -x -a '0 1' -d 'Log timestamps from the epoch of clock_gettime\'s log_alternate_epoch_clock_id clock (the clock\'s time at the job\'s start plus the elapsed ms) instead of from 0'
+complete -c ferrio -l log_alternate_epoch_clock_id -x -d 'The clock_gettime clock id of log_alternate_epoch (and of log_unix_epoch): 0 = CLOCK_REALTIME, 1 = CLOCK_MONOTONIC, 7 = CLOCK_BOOTTIME, ...'
 complete -c ferrio -l write_barrier -x -d 'Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio\'s)'
 complete -c ferrio -l log_entries -x -d 'Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)'
 complete -c ferrio -l create_serialize -x -a '0 1' -d 'Serialize file creation between jobs (no-op: ferrio lays files out before timing starts, results do not depend on the order)'

@@ -567,3 +567,59 @@ fn opendir_adds_every_regular_file_below_it_as_fio() {
         text(&out.stderr)
     );
 }
+
+fn clock_ms(id: libc::clockid_t) -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: ts is a valid timespec the call writes.
+    assert_eq!(unsafe { libc::clock_gettime(id, &mut ts) }, 0);
+    ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
+}
+
+#[test]
+fn log_alternate_epoch_stamps_logs_from_the_chosen_clock() {
+    let d = scratch();
+    let fio = have_fio();
+    let cases: [(&[&str], libc::clockid_t); 3] = [
+        (
+            &[
+                "--log_alternate_epoch=1",
+                "--log_alternate_epoch_clock_id=1",
+            ],
+            libc::CLOCK_MONOTONIC,
+        ),
+        (&["--log_alternate_epoch=1"], libc::CLOCK_REALTIME),
+        // fio 3.33: the clock id applies to log_unix_epoch too.
+        (
+            &["--log_unix_epoch=1", "--log_alternate_epoch_clock_id=1"],
+            libc::CLOCK_MONOTONIC,
+        ),
+    ];
+    for (extra, clock) in cases {
+        for who in ["fio", "ferrio"] {
+            if who == "fio" && !fio {
+                continue;
+            }
+            let prefix = file_in(d.path(), who);
+            let bw = format!("--write_bw_log={prefix}");
+            let mut a = vec!["--name=e", "--ioengine=null", "--size=64k", "--bs=4k", &bw];
+            a.extend_from_slice(extra);
+            let before = clock_ms(clock);
+            let out = if who == "fio" {
+                fio_out(&a)
+            } else {
+                ferrio_out(&a)
+            };
+            let after = clock_ms(clock);
+            assert!(out.status.success(), "{who}: {}", text(&out.stderr));
+            let log = std::fs::read_to_string(format!("{prefix}_bw.1.log")).unwrap();
+            let t: u64 = log.split(',').next().unwrap().trim().parse().unwrap();
+            assert!(
+                (before..=after).contains(&t),
+                "{who} {extra:?}: {t} not in {before}..={after}"
+            );
+        }
+    }
+}

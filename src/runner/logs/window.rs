@@ -99,7 +99,11 @@ impl WindowLogger {
             coarseness: spec.hist_coarseness,
             bs: std::array::from_fn(|d| plan.spec.bs[d].min),
             origin_ns: start_ns,
-            origin_unix_ms: spec.unix_epoch.then(unix_ms_now),
+            // log_alternate_epoch / log_unix_epoch: from the chosen clock's epoch.
+            origin_unix_ms: (spec.unix_epoch || plan.spec.dropin.alt_epoch).then(|| {
+                crate::sys::time::clock_ms(plan.spec.dropin.alt_epoch_clock_id)
+                    .unwrap_or_else(unix_ms_now)
+            }),
             next_avg: start_ns + avg_ms * 1_000_000,
             last_avg: start_ns,
             next_hist: if hist {

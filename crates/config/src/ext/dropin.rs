@@ -22,6 +22,11 @@ pub struct DropinSpec {
     pub gid: Option<u32>,
     /// exit_what=: which jobs an exitall (or exitall_on_error) stops.
     pub exit_what: ExitWhat,
+    /// log_alternate_epoch=1: log times from clock_gettime(alt_epoch_clock_id)'s epoch.
+    pub alt_epoch: bool,
+    /// log_alternate_epoch_clock_id=: the clock (0 = CLOCK_REALTIME); also the clock
+    /// of log_unix_epoch, as in fio 3.33.
+    pub alt_epoch_clock_id: u32,
 }
 
 /// Which jobs a job ending under exitall stops (fio's exit_what=).
@@ -47,6 +52,8 @@ impl Default for DropinSpec {
             uid: None,
             gid: None,
             exit_what: ExitWhat::Group,
+            alt_epoch: false,
+            alt_epoch_clock_id: 0,
         }
     }
 }

@@ -121,6 +121,17 @@ pub const DROPIN: &[OptSpec] = &[
         ("stonewall", "every job running now, in any group; the next stonewalled group still runs"),
         ("all", "every job, also those not started yet"),
     ]),
+    opt("log_alternate_epoch", K::Bool, C::Stats, "Log timestamps from the epoch of clock_gettime's log_alternate_epoch_clock_id clock (the clock's time at the job's start plus the elapsed ms) instead of from 0", |j, c, v| {
+        j.dropin.alt_epoch = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("log_alternate_epoch_clock_id", K::Int, C::Stats, "The clock_gettime clock id of log_alternate_epoch (and of log_unix_epoch): 0 = CLOCK_REALTIME, 1 = CLOCK_MONOTONIC, 7 = CLOCK_BOOTTIME, ...", |j, c, v| {
+        j.dropin.alt_epoch_clock_id = c.u32(v)?;
+        Ok(())
+    })
+    .def("0")
+    .range(0, 11),
     noop_int("write_barrier", "Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio's)", "0"),
     noop_int("log_entries", "Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)", "1024").range(1024, 1024 * 1024),
 ];

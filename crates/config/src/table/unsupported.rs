@@ -21,8 +21,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("gtod_cpu", "Dedicated time-keeping CPU"),
     u("ioscheduler", "Switch the device's I/O scheduler"),
     u("lockfile", "File locking"),
-    u("log_alternate_epoch", "fio option"),
-    u("log_alternate_epoch_clock_id", "fio option"),
     u("log_compression", "fio option"),
     u("log_compression_cpus", "fio option"),
     u("log_store_compressed", "fio option"),
