@@ -322,6 +322,8 @@ complete -c ferrio -l trim_percentage -x -d 'Trim (discard) this percentage of t
 complete -c ferrio -l trim_verify_zero -x -a '0 1' -d 'Verify that trimmed blocks read back as zeros (0: trimmed blocks are not verified)'
 complete -c ferrio -l trim_backlog -x -d 'Trim after this many blocks are written (trim_percentage does nothing without it, as in fio)'
 complete -c ferrio -l trim_backlog_batch -x -d 'Trim this many blocks per round (default: trim_backlog)'
+complete -c ferrio -l numa_cpu_nodes -x -d 'Run the job on the CPUs of these NUMA nodes: 0, 0-1, 0,2 or all (sched_setaffinity; replaces cpus_allowed, as in fio)'
+complete -c ferrio -l numa_mem_policy -x -a 'default local prefer:N bind:NODES interleave:NODES' -d 'The job thread\'s NUMA memory policy (set_mempolicy): default, local, prefer:N, bind:NODES, interleave[:NODES]'
 complete -c ferrio -l opendir -x -d 'Recursively add files from this directory and down: every regular file below it joins the job\'s files (after any filename=), in directory order'
 complete -c ferrio -l file_append -x -a '0 1' -d 'IO will start at the end of the file(s): a regular file\'s region starts at its size when the job starts (as offset= set to it); devices are unaffected'
 complete -c ferrio -l unlink_each_loop -x -a '0 1' -d 'Unlink (delete) the job\'s files after each loop: every pass after the first starts on new, empty files'

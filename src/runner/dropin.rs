@@ -1,12 +1,13 @@
 //! Hooks for fio options that job files and harnesses use (issue 14), kept out of
 //! the worker loop: what a job thread does before its files are opened (uid=, gid=,
-//! lockmem=), between passes (unlink_each_loop=) and which threads the report shows
+//! lockmem=, numa_cpu_nodes=, numa_mem_policy=), between passes (unlink_each_loop=) and which threads the report shows
 //! (stats=0).
 
 use super::plan::ThreadPlan;
 use super::RunResults;
 use crate::sys::file::{self, OpenFlags};
 use crate::sys::jobctl::{self, Pinned};
+use ferrio_config::ext::dropin::{DropinSpec, NumaMem};
 use std::fs::File;
 
 /// fio never pins all of memory: it leaves this much to the system.
@@ -18,6 +19,7 @@ const LOCKMEM_RESERVE: u64 = 128 << 20;
 pub fn thread_setup(plan: &ThreadPlan) -> Result<Option<Pinned>, (i32, String)> {
     let d = &plan.spec.dropin;
     jobctl::set_thread_ids(d.uid, d.gid)?;
+    numa(d)?;
     if d.lockmem == 0 {
         return Ok(None);
     }
@@ -91,4 +93,48 @@ pub fn drop_unreported(results: &mut RunResults) -> bool {
         false
     });
     failed
+}
+
+/// numa_cpu_nodes= (run on those nodes' CPUs) and numa_mem_policy=, as fio applies
+/// them through libnuma, here through the system calls themselves.
+fn numa(d: &DropinSpec) -> Result<(), (i32, String)> {
+    if let Some(nodes) = &d.numa_cpu_nodes {
+        let mut cpus = Vec::new();
+        for n in nodes {
+            let path = format!("/sys/devices/system/node/node{n}/cpulist");
+            let list = std::fs::read_to_string(&path).unwrap_or_else(|_| "0".into());
+            // A node without CPUs (memory only) has an empty list.
+            if !list.trim().is_empty() {
+                cpus.extend(
+                    ferrio_config::values::list::parse_cpus(list.trim())
+                        .map_err(|e| (libc::EINVAL, format!("{path}: {e}")))?,
+                );
+            }
+        }
+        if cpus.is_empty() {
+            return Err((
+                libc::EINVAL,
+                format!("numa_cpu_nodes: nodes {nodes:?} have no CPUs"),
+            ));
+        }
+        crate::sys::affinity::pin_current_thread(&cpus).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("numa_cpu_nodes: {e}"),
+            )
+        })?;
+    }
+    let (mode, nodes): (i32, &[usize]) = match &d.numa_mem {
+        None | Some(NumaMem::Default) => return Ok(()),
+        Some(NumaMem::Prefer(n)) => (1, std::slice::from_ref(n)),
+        Some(NumaMem::Bind(n)) => (2, n),
+        Some(NumaMem::Interleave(n)) => (3, n),
+        Some(NumaMem::Local) => (4, &[]),
+    };
+    jobctl::set_mempolicy(mode, nodes).map_err(|e| {
+        (
+            e.raw_os_error().unwrap_or(libc::EINVAL),
+            format!("numa_mem_policy: set_mempolicy: {e}"),
+        )
+    })
 }

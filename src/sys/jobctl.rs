@@ -29,6 +29,40 @@ pub fn set_thread_ids(uid: Option<u32>, gid: Option<u32>) -> Result<(), (i32, St
     Ok(())
 }
 
+/// set_mempolicy(2) for the calling thread: `mode` is MPOL_* (0 default, 1
+/// preferred, 2 bind, 3 interleave, 4 local), `nodes` the node mask's bits.
+pub fn set_mempolicy(mode: i32, nodes: &[usize]) -> std::io::Result<()> {
+    let mut mask = [0u64; 16]; // 1024 nodes
+    for &n in nodes {
+        if n < mask.len() * 64 {
+            mask[n / 64] |= 1 << (n % 64);
+        }
+    }
+    let maxnode = if nodes.is_empty() {
+        0
+    } else {
+        mask.len() * 64 + 1
+    };
+    let ptr = if nodes.is_empty() {
+        std::ptr::null()
+    } else {
+        mask.as_ptr()
+    };
+    // SAFETY: ptr is null or `mask`, which holds maxnode - 1 bits and outlives the call.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_set_mempolicy,
+            mode as libc::c_long,
+            ptr,
+            maxnode as libc::c_ulong,
+        )
+    };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Anonymous memory locked with mlock(2) until dropped.
 pub struct Pinned {
     ptr: *mut libc::c_void,

@@ -27,6 +27,25 @@ pub struct DropinSpec {
     /// log_alternate_epoch_clock_id=: the clock (0 = CLOCK_REALTIME); also the clock
     /// of log_unix_epoch, as in fio 3.33.
     pub alt_epoch_clock_id: u32,
+    /// numa_cpu_nodes=: run on the CPUs of these NUMA nodes (None: anywhere).
+    pub numa_cpu_nodes: Option<Vec<usize>>,
+    /// numa_mem_policy=: the job thread's memory policy (None: unchanged).
+    pub numa_mem: Option<NumaMem>,
+}
+
+/// numa_mem_policy=MODE[:NODES], as set_mempolicy(2) takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumaMem {
+    /// `default`: no change (as fio).
+    Default,
+    /// `prefer:N`: MPOL_PREFERRED on one node.
+    Prefer(usize),
+    /// `bind:NODES`: MPOL_BIND.
+    Bind(Vec<usize>),
+    /// `interleave[:NODES]`: MPOL_INTERLEAVE (all nodes when none are given).
+    Interleave(Vec<usize>),
+    /// `local`: MPOL_LOCAL.
+    Local,
 }
 
 /// Which jobs a job ending under exitall stops (fio's exit_what=).
@@ -54,6 +73,8 @@ impl Default for DropinSpec {
             exit_what: ExitWhat::Group,
             alt_epoch: false,
             alt_epoch_clock_id: 0,
+            numa_cpu_nodes: None,
+            numa_mem: None,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! (write_barrier, log_entries). See docs/dropin.md.
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec, Support};
-use crate::ext::dropin::ExitWhat;
+use crate::ext::dropin::{ExitWhat, NumaMem};
 
 /// An integer option accepted (value range-checked) and ignored: fio 3.33 does not
 /// act on it either (each help says why).
@@ -51,7 +51,71 @@ pub fn files_below(dir: &str, out: &mut Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
+/// The NUMA nodes this machine has (from sysfs; node 0 alone where it has none).
+fn numa_nodes() -> Vec<usize> {
+    std::fs::read_to_string("/sys/devices/system/node/online")
+        .ok()
+        .and_then(|t| crate::values::list::parse_cpus(t.trim()).ok())
+        .unwrap_or_else(|| vec![0])
+}
+
+/// A NUMA node list (`0`, `0-1`, `0,2`, `all`) of nodes this machine has.
+pub fn parse_nodes(v: &str) -> Result<Vec<usize>, String> {
+    let have = numa_nodes();
+    if v == "all" {
+        return Ok(have);
+    }
+    let nodes = crate::values::list::parse_cpus(v)
+        .map_err(|_| format!("malformed NUMA node list '{v}' (e.g. 0, 0-1, 0,2, all)"))?;
+    if let Some(n) = nodes.iter().find(|n| !have.contains(n)) {
+        let names: Vec<String> = have.iter().map(|n| n.to_string()).collect();
+        return Err(format!(
+            "NUMA node {n} does not exist (this machine has node {})",
+            names.join(",")
+        ));
+    }
+    Ok(nodes)
+}
+
+/// numa_mem_policy=MODE[:NODES] with fio's rules for each mode.
+pub fn parse_numa_mem(v: &str) -> Result<NumaMem, String> {
+    let (mode, nodes) = match v.split_once(':') {
+        Some((m, n)) => (m, Some(n)),
+        None => (v, None),
+    };
+    Ok(match (mode, nodes) {
+        ("default" | "local", Some(_)) => return Err(format!("no node list allowed for '{mode}'")),
+        ("default", None) => NumaMem::Default,
+        ("local", None) => NumaMem::Local,
+        ("prefer", Some(n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            NumaMem::Prefer(parse_nodes(n)?[0])
+        }
+        ("prefer", _) => return Err("'prefer' needs exactly one node (prefer:N)".into()),
+        ("bind", Some(n)) => NumaMem::Bind(parse_nodes(n)?),
+        ("bind", None) => return Err("a node list is needed for 'bind' (bind:NODES)".into()),
+        ("interleave", n) => NumaMem::Interleave(parse_nodes(n.unwrap_or("all"))?),
+        _ => {
+            return Err("memory policy should be: default, prefer, bind, interleave, local".into())
+        }
+    })
+}
+
 pub const DROPIN: &[OptSpec] = &[
+    opt("numa_cpu_nodes", K::Special, C::Process, "Run the job on the CPUs of these NUMA nodes: 0, 0-1, 0,2 or all (sched_setaffinity; replaces cpus_allowed, as in fio)", |j, _, v| {
+        j.dropin.numa_cpu_nodes = Some(parse_nodes(v)?);
+        Ok(())
+    }),
+    opt("numa_mem_policy", K::Special, C::Process, "The job thread's NUMA memory policy (set_mempolicy): default, local, prefer:N, bind:NODES, interleave[:NODES]", |j, _, v| {
+        j.dropin.numa_mem = Some(parse_numa_mem(v)?);
+        Ok(())
+    })
+    .vals(&[
+        ("default", "no change"),
+        ("local", "allocate on the node the thread runs on"),
+        ("prefer:N", "prefer node N"),
+        ("bind:NODES", "only these nodes"),
+        ("interleave:NODES", "round robin over these nodes (all when none are given)"),
+    ]),
     opt("opendir", K::Str, C::Files, "Recursively add files from this directory and down: every regular file below it joins the job's files (after any filename=), in directory order", |j, _, v| {
         let mut found = Vec::new();
         files_below(v, &mut found)?;
@@ -147,5 +211,31 @@ mod tests {
         assert_eq!(cpumask_cpus(0x8000_0000).unwrap(), vec![31]);
         assert!(cpumask_cpus(0).is_err());
         assert!(cpumask_cpus(1 << 32).is_err());
+    }
+
+    #[test]
+    fn numa_policies_follow_fios_rules() {
+        assert_eq!(parse_numa_mem("bind:0").unwrap(), NumaMem::Bind(vec![0]));
+        assert_eq!(
+            parse_numa_mem("interleave").unwrap(),
+            NumaMem::Interleave(numa_nodes())
+        );
+        assert_eq!(parse_numa_mem("prefer:0").unwrap(), NumaMem::Prefer(0));
+        assert_eq!(parse_numa_mem("local").unwrap(), NumaMem::Local);
+        assert_eq!(parse_numa_mem("default").unwrap(), NumaMem::Default);
+        for bad in [
+            "bind",
+            "prefer",
+            "prefer:0-1",
+            "local:0",
+            "default:0",
+            "spread:0",
+            "bind:x",
+            "bind:4096",
+        ] {
+            assert!(parse_numa_mem(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_nodes("all").unwrap(), numa_nodes());
+        assert!(parse_nodes("4096").unwrap_err().contains("does not exist"));
     }
 }

@@ -27,8 +27,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("merge_blktrace_file", "fio option"),
     u("merge_blktrace_iters", "fio option"),
     u("merge_blktrace_scalars", "fio option"),
-    u("numa_cpu_nodes", "NUMA CPU nodes"),
-    u("numa_mem_policy", "NUMA memory policy"),
     u("profile", "fio option"),
     u("serialize_overlap", "Avoid overlapping in-flight I/Os"),
     u("significant_figures", "Digits in normal output"),
