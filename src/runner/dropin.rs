@@ -1,6 +1,6 @@
 //! Hooks for fio options that job files and harnesses use (issue 14), kept out of
 //! the worker loop: what a job thread does before its files are opened (uid=, gid=,
-//! lockmem=, numa_cpu_nodes=, numa_mem_policy=), between passes (unlink_each_loop=) and which threads the report shows
+//! lockmem=, numa_cpu_nodes=, numa_mem_policy=, ioscheduler=), between passes (unlink_each_loop=) and which threads the report shows
 //! (stats=0).
 
 use super::plan::ThreadPlan;
@@ -20,6 +20,9 @@ pub fn thread_setup(plan: &ThreadPlan) -> Result<Option<Pinned>, (i32, String)> 
     let d = &plan.spec.dropin;
     jobctl::set_thread_ids(d.uid, d.gid)?;
     numa(d)?;
+    if let Some(name) = &d.ioscheduler {
+        switch_ioscheduler(plan, name)?;
+    }
     if d.lockmem == 0 {
         return Ok(None);
     }
@@ -137,4 +140,47 @@ fn numa(d: &DropinSpec) -> Result<(), (i32, String)> {
             format!("numa_mem_policy: set_mempolicy: {e}"),
         )
     })
+}
+
+/// ioscheduler=: write the name to each block device's queue/scheduler and read it
+/// back (fio's set_ioscheduler: "none" alone means not tunable, a warning; the name
+/// not shown in brackets is EINVAL). Unlike fio, a file on a file system never
+/// changes its disk's scheduler (a benchmark of a file must not retune the system
+/// disk); skipped, as in fio, for diskless engines and with disk_util=0.
+fn switch_ioscheduler(plan: &ThreadPlan, name: &str) -> Result<(), (i32, String)> {
+    if plan.caps.diskless || !plan.spec.disk_util {
+        return Ok(());
+    }
+    for f in plan.files.iter().filter(|f| f.block_device) {
+        let Some(disk) = file::device_numbers(&f.path)
+            .and_then(|(maj, min)| crate::sys::diskstats::disk_name(maj, min))
+        else {
+            continue;
+        };
+        let path = format!("/sys/block/{disk}/queue/scheduler");
+        if !std::path::Path::new(&path).exists() {
+            eprintln!("ferrio: os or kernel doesn't support IO scheduler switching ({path})");
+            return Ok(());
+        }
+        let fail = |e: std::io::Error| {
+            (
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("ioscheduler: cannot set '{name}' in {path}: {e}"),
+            )
+        };
+        std::fs::write(&path, name).map_err(fail)?;
+        let now = std::fs::read_to_string(&path).map_err(fail)?;
+        let now = now.lines().next().unwrap_or("").trim_end();
+        if now == "none" {
+            eprintln!("ferrio: io scheduler is not tunable ({path})");
+            continue;
+        }
+        if !now.split_whitespace().any(|s| s == format!("[{name}]")) {
+            return Err((
+                libc::EINVAL,
+                format!("unable to set io scheduler to {name} ({path}: {now})"),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -31,6 +31,10 @@ pub struct DropinSpec {
     pub numa_cpu_nodes: Option<Vec<usize>>,
     /// numa_mem_policy=: the job thread's memory policy (None: unchanged).
     pub numa_mem: Option<NumaMem>,
+    /// ioscheduler=: the I/O scheduler to switch the job's block devices to.
+    pub ioscheduler: Option<String>,
+    /// lockfile=: only `none` exists in ferrio (checked by the table).
+    pub lockfile_none: bool,
 }
 
 /// numa_mem_policy=MODE[:NODES], as set_mempolicy(2) takes it.
@@ -75,6 +79,8 @@ impl Default for DropinSpec {
             alt_epoch_clock_id: 0,
             numa_cpu_nodes: None,
             numa_mem: None,
+            ioscheduler: None,
+            lockfile_none: true,
         }
     }
 }

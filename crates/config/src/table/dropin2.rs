@@ -196,6 +196,28 @@ pub const DROPIN: &[OptSpec] = &[
     })
     .def("0")
     .range(0, 11),
+    opt("ioscheduler", K::Str, C::Files, "Switch the I/O scheduler of the job's block devices to this one (written to /sys/block/DEV/queue/scheduler and read back, as fio); files on a file system leave their disk's scheduler alone in ferrio", |j, _, v| {
+        if v.is_empty() || v.contains(['/', '\n', ' ']) {
+            return Err("a scheduler name is needed (e.g. none, mq-deadline, kyber, bfq)".into());
+        }
+        j.dropin.ioscheduler = Some(v.to_string());
+        Ok(())
+    }),
+    opt("lockfile", K::Choice, C::Files, "Lock files before doing I/O to them: none (fio's default; the only mode ferrio has)", |j, c, v| {
+        match c.choice(v)? {
+            "none" => {
+                j.dropin.lockfile_none = true;
+                Ok(())
+            }
+            m => Err(format!("lockfile={m} (serializing each I/O across jobs sharing a file) is not supported by ferrio; only none is")),
+        }
+    })
+    .def("none")
+    .vals(&[
+        ("none", "No locking"),
+        ("exclusive", "Exclusive locking (refused: not supported by ferrio)"),
+        ("readwrite", "Read-write locking (refused: not supported by ferrio)"),
+    ]),
     noop_int("write_barrier", "Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio's)", "0"),
     noop_int("log_entries", "Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)", "1024").range(1024, 1024 * 1024),
 ];

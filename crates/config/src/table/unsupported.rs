@@ -19,8 +19,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
     u("gtod_cpu", "Dedicated time-keeping CPU"),
-    u("ioscheduler", "Switch the device's I/O scheduler"),
-    u("lockfile", "File locking"),
     u("log_compression", "fio option"),
     u("log_compression_cpus", "fio option"),
     u("log_store_compressed", "fio option"),
