@@ -58,7 +58,9 @@ pub fn execute(
     // exitall_on_terminate); each job's exit_what says which (exitall.rs).
     let any_exitall = threads.iter().any(|p| p.spec.exitall);
     let stops = exitall::GroupStops::new(stop);
-    let forwarder = stops.forward();
+    // Per-group flags (and their forwarder) only where a job can stop others.
+    let per_group = any_exitall || threads.iter().any(|p| p.spec.errors.exitall_on_error);
+    let forwarder = per_group.then(|| stops.forward());
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
@@ -77,7 +79,11 @@ pub fn execute(
         }
         let plan = plan.clone();
         let clock = clock.clone();
-        let stop = stops.for_group(plan.groupid);
+        let stop = if per_group {
+            stops.for_group(plan.groupid)
+        } else {
+            stop.clone()
+        };
         let stops = stops.clone();
         let factory = factory.clone();
         let io_left = io_left.clone();
@@ -104,7 +110,9 @@ pub fn execute(
     }
     join_where(&mut handles, &mut results, |_| true);
     stops.finish();
-    let _ = forwarder.join();
+    if let Some(f) = forwarder {
+        let _ = f.join();
+    }
     let wall_ms = (clock.now_ns() - t0) / 1_000_000;
     RunResults {
         threads: threads
