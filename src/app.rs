@@ -219,7 +219,9 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     let prometheus = prometheus.map(|p| p.serve(live.hub(), &threads, steadystate.clone()));
     let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
-    let results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    let mut results = runner::execute(threads, &clock, &stop, Arc::new(factories));
+    // stats=0: those jobs ran but no report shows them; their errors still count.
+    let unreported_failed = runner::dropin::drop_unreported(&mut results);
     if let Some(t) = trigger {
         t.finish();
     }
@@ -247,7 +249,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
-    let failed = results.threads.iter().any(|(_, r)| r.error.is_some());
+    let failed = unreported_failed || results.threads.iter().any(|(_, r)| r.error.is_some());
     let code = if signal != 0 {
         EXIT_INTERRUPTED
     } else if failed {

@@ -27,6 +27,9 @@ struct Need {
     /// A fill_device job without a size writes until the device is full: the file
     /// grows with its writes, as in fio, and is not laid out to the (unbounded) size.
     unbounded: bool,
+    /// file_append writers only: the file grows with their writes (created empty
+    /// when missing, with fio's layout line).
+    append: bool,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -54,9 +57,16 @@ pub fn lay_out(
                 n.create_allowed |= t.spec.allow_file_create;
                 continue;
             }
-            n.size = n.size.max(f.region.start + f.region.len + f.tail);
             let reads = t.spec.rw.kind.directions()[0];
             let fills = reads || t.spec.overwrite || !t.spec.writes();
+            if t.spec.dropin.file_append && !fills {
+                n.unbounded = true;
+                n.append = true;
+                n.create_allowed |= t.spec.allow_file_create;
+                n.readonly |= t.spec.readonly;
+                continue;
+            }
+            n.size = n.size.max(f.region.start + f.region.len + f.tail);
             if fills && !n.fill {
                 n.filler = Some(i);
             }
@@ -72,6 +82,9 @@ pub fn lay_out(
         let current = std::fs::metadata(&path).ok().map(|m| m.len());
         if need.unbounded && need.size == 0 {
             if current.is_none() && need.create_allowed && !need.readonly {
+                if need.append {
+                    let _ = writeln!(log, "{}: Laying out IO file (1 file / 0MiB)", need.job);
+                }
                 std::fs::File::create(&path).map_err(|e| {
                     format!(
                         "job '{}': cannot create '{}': {e}",

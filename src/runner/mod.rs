@@ -6,7 +6,9 @@ pub mod collect;
 pub mod debug_trace;
 pub mod direct_io;
 pub mod distribution;
+pub mod dropin;
 pub mod engine_setup;
+pub mod exitall;
 pub mod iolog;
 pub mod job_commands;
 pub mod layout;
@@ -52,6 +54,13 @@ pub fn execute(
     ));
     let mut handles: Vec<Option<JoinHandle<ThreadResult>>> = Vec::with_capacity(threads.len());
     let mut results: Vec<Option<ThreadResult>> = (0..threads.len()).map(|_| None).collect();
+    // exitall: any job's exitall makes every job's end stop others (fio's global
+    // exitall_on_terminate); each job's exit_what says which (exitall.rs).
+    let any_exitall = threads.iter().any(|p| p.spec.exitall);
+    let stops = exitall::GroupStops::new(stop);
+    // Per-group flags (and their forwarder) only where a job can stop others.
+    let per_group = any_exitall || threads.iter().any(|p| p.spec.errors.exitall_on_error);
+    let forwarder = per_group.then(|| stops.forward());
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
@@ -70,7 +79,12 @@ pub fn execute(
         }
         let plan = plan.clone();
         let clock = clock.clone();
-        let stop = stop.clone();
+        let stop = if per_group {
+            stops.for_group(plan.groupid)
+        } else {
+            stop.clone()
+        };
+        let stops = stops.clone();
         let factory = factory.clone();
         let io_left = io_left.clone();
         let handle = std::thread::Builder::new()
@@ -84,10 +98,10 @@ pub fn execute(
                 if does_io(&plan) {
                     io_left.fetch_sub(1, Ordering::SeqCst);
                 }
-                // exitall: any job's end stops all; exitall_on_error: a job stopped
-                // by an error does (fio's fio_terminate_threads on td->error).
-                if plan.spec.exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
-                    stop.store(true, Ordering::SeqCst);
+                // exitall: any job's end stops others; exitall_on_error: a job stopped
+                // by an error does (fio's fio_terminate_threads(groupid, exit_what)).
+                if any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
+                    stops.exit(plan.groupid, plan.spec.dropin.exit_what);
                 }
                 r
             })
@@ -95,6 +109,10 @@ pub fn execute(
         handles.push(Some(handle));
     }
     join_where(&mut handles, &mut results, |_| true);
+    stops.finish();
+    if let Some(f) = forwarder {
+        let _ = f.join();
+    }
     let wall_ms = (clock.now_ns() - t0) / 1_000_000;
     RunResults {
         threads: threads

@@ -382,8 +382,14 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
                 raw.div_ceil(align).saturating_mul(align)
             }
         };
+        // file_append: a regular file's region starts at its current end (fio's
+        // get_start_offset); a missing one is created empty.
+        let append = spec.dropin.file_append && !device;
+        let offset = if append { real.unwrap_or(0) } else { offset };
         // A job without size= on an existing file covers the file from offset to its end.
-        let len = if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
+        let len = if append {
+            per_file
+        } else if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
         } else {
             per_file
@@ -395,7 +401,8 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
             .filter(|&b| b > 0)
             .min()
             .unwrap_or(1);
-        if let Some(r) = real.filter(|_| spec.size.is_none() && spec.filesize.is_none()) {
+        if let Some(r) = real.filter(|_| !append && spec.size.is_none() && spec.filesize.is_none())
+        {
             if offset > 0 && offset >= r {
                 return Err(format!(
                     "job '{}': offset={} is at or past the end of '{}' ({}), so there is nothing to do; give a smaller offset= or a size= ({})",

@@ -8,6 +8,7 @@ pub mod diskstats;
 pub mod file;
 pub mod io;
 pub mod iomem;
+pub mod jobctl;
 pub mod limits;
 pub mod memory;
 pub mod mounts;

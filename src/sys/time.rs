@@ -32,3 +32,29 @@ mod tests {
         assert!(s.ends_with("1970") || s.ends_with("1969"), "{s:?}");
     }
 }
+
+/// Milliseconds on clock `clock_id` (clock_gettime(2): 0 = CLOCK_REALTIME,
+/// 1 = CLOCK_MONOTONIC, ...), for log_alternate_epoch; None for a clock the kernel
+/// does not have.
+pub fn clock_ms(clock_id: u32) -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: ts is a valid timespec the call writes.
+    if unsafe { libc::clock_gettime(clock_id as libc::clockid_t, &mut ts) } != 0 {
+        return None;
+    }
+    Some(ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000)
+}
+
+#[cfg(test)]
+mod clock_tests {
+    #[test]
+    fn clock_ms_reads_realtime_and_monotonic() {
+        let real = super::clock_ms(0).unwrap();
+        assert!(real.abs_diff(super::unix_now().1) < 60_000);
+        assert!(super::clock_ms(1).is_some());
+        assert!(super::clock_ms(4242).is_none());
+    }
+}

@@ -341,4 +341,6 @@ pub struct JobSpec {
     pub buffers: crate::ext::BuffersSpec,
     pub verify: crate::ext::VerifySpec,
     pub local: crate::ext::LocalSpec,
+    /// file_append, unlink_each_loop, stats, lockmem, uid/gid, ... (issue 14).
+    pub dropin: crate::ext::DropinSpec,
 }

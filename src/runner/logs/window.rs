@@ -27,6 +27,10 @@ pub struct WindowLogger {
     files: LogFiles,
     /// log_avg_msec=0: one bw/iops/lat entry per I/O (fio's default) instead of windows.
     per_io: bool,
+    /// Per-I/O bandwidth / IOPS entries (fio: none with disable_bw_measurement or
+    /// gtod_reduce; no IOPS ones once clat, slat and bw are all disabled).
+    per_io_bw: bool,
+    per_io_iops: bool,
     /// slat entries exist only for asynchronous engines (as fio's slat statistics).
     has_slat: bool,
     cols: Columns,
@@ -76,6 +80,11 @@ impl WindowLogger {
         let hist = files.hist.is_some();
         WindowLogger {
             per_io: spec.avg_msec == 0,
+            per_io_bw: !(plan.spec.dropin.disable_bw || plan.spec.gtod_reduce),
+            per_io_iops: !(plan.spec.gtod_reduce
+                || (plan.spec.dropin.disable_bw
+                    && plan.spec.disable_clat
+                    && plan.spec.disable_slat)),
             has_slat: !plan.caps.synchronous,
             files,
             cols: Columns {
@@ -90,7 +99,11 @@ impl WindowLogger {
             coarseness: spec.hist_coarseness,
             bs: std::array::from_fn(|d| plan.spec.bs[d].min),
             origin_ns: start_ns,
-            origin_unix_ms: spec.unix_epoch.then(unix_ms_now),
+            // log_alternate_epoch / log_unix_epoch: from the chosen clock's epoch.
+            origin_unix_ms: (spec.unix_epoch || plan.spec.dropin.alt_epoch).then(|| {
+                crate::sys::time::clock_ms(plan.spec.dropin.alt_epoch_clock_id)
+                    .unwrap_or_else(unix_ms_now)
+            }),
             next_avg: start_ns + avg_ms * 1_000_000,
             last_avg: start_ns,
             next_hist: if hist {
@@ -262,13 +275,13 @@ impl Observer for WindowLogger {
             );
             file.write(line);
         };
-        if let Some(f) = &self.files.bw {
+        if let Some(f) = self.files.bw.as_ref().filter(|_| self.per_io_bw) {
             let rate = (c.bytes as u128 * 1_000_000)
                 .checked_div(c.clat_ns as u128)
                 .unwrap_or(0) as u64;
             entry(&mut self.line, f, rate);
         }
-        if let Some(f) = &self.files.iops {
+        if let Some(f) = self.files.iops.as_ref().filter(|_| self.per_io_iops) {
             entry(&mut self.line, f, 1);
         }
         if let Some(files) = &self.files.lat {

@@ -45,6 +45,14 @@ pub fn run_thread(
         result.error = Some(e);
         return result;
     }
+    // uid=, gid=, lockmem= (the pinned memory is held until the thread ends).
+    let _pinned = match super::dropin::thread_setup(plan) {
+        Ok(p) => p,
+        Err(e) => {
+            result.error = Some(e);
+            return result;
+        }
+    };
     let (virtual_clock, virtual_handle) = if spec.clocksource == Some(ClockSource::Virtual) {
         let (c, h) = Clock::virtual_clock();
         (Some(c), Some(h))

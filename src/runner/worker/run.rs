@@ -563,6 +563,11 @@ impl<'a> Worker<'a> {
         }
         self.io.engine.new_pass();
         let spec = &self.plan.spec;
+        if spec.dropin.unlink_each_loop {
+            if let Err(e) = crate::runner::dropin::unlink_and_reopen(self.plan, &self.io.files) {
+                self.acct.error = Some(e);
+            }
+        }
         if spec.invalidate && !spec.direct {
             for f in self.io.files.iter().flatten() {
                 file::invalidate_cache(f);
@@ -583,7 +588,7 @@ impl<'a> Worker<'a> {
                 return false; // VERIFY: this loop's blocks are checked first
             }
             self.new_pass();
-            true
+            self.acct.error.is_none()
         } else {
             false
         }

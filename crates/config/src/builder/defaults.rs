@@ -117,6 +117,7 @@ impl JobSpec {
             buffers: Default::default(),
             verify: Default::default(),
             local: Default::default(),
+            dropin: Default::default(),
             net: Default::default(),
         }
     }

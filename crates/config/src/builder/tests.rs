@@ -578,14 +578,14 @@ fn unknown_unsupported_and_noop() {
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
     assert_eq!(
-        bad(&["lockmem=1m"]),
-        "job 'j': option 'lockmem' is not supported by ferrio yet (at t.fio:2)"
+        bad(&["cgroup=x"]),
+        "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
     );
     assert!(bad(&["write_barrier=1"]).contains("not supported by ferrio yet"));
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["cgroup=x"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["gtod_cpu=1"]).contains("not supported by ferrio yet"));
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
@@ -696,4 +696,36 @@ fn engine_options_are_checked_against_their_sections_engine() {
     let e = with(&["ioengine=e4defrag"], &["ioengine=null", "donorname=d"]).unwrap_err();
     assert!(e.contains("the job's ioengine is null"), "{e}");
     assert!(with(&["ioengine=e4defrag"], &["donorname=d"]).is_ok());
+}
+
+#[test]
+fn dropin_options_reach_the_spec() {
+    let d = job(&[]).dropin;
+    assert!(d.stats && !d.file_append && !d.unlink_each_loop && !d.disable_bw);
+    assert_eq!((d.lockmem, d.uid, d.gid), (0, None, None));
+    let j = job(&[
+        "file_append=1",
+        "unlink_each_loop=1",
+        "stats=0",
+        "disable_bw=1",
+        "lockmem=2m",
+        "uid=65534",
+        "gid=65534",
+        "cpumask=34",
+        "io_submit_mode=inline",
+        "write_barrier=8",
+        "log_entries=4096",
+    ]);
+    let d = &j.dropin;
+    assert!(!d.stats && d.file_append && d.unlink_each_loop && d.disable_bw);
+    assert_eq!(
+        (d.lockmem, d.uid, d.gid),
+        (2 << 20, Some(65534), Some(65534))
+    );
+    assert_eq!(j.cpus_allowed, Some(vec![1, 5]));
+    assert!(job(&["disable_bw_measurement=1"]).dropin.disable_bw);
+    assert!(bad(&["io_submit_mode=offload"]).contains("offload"));
+    assert!(bad(&["log_entries=10"]).contains("out of range"));
+    assert!(bad(&["cpumask=0"]).contains("no CPU"));
+    assert!(bad(&["uid=x"]).contains("'uid'"));
 }

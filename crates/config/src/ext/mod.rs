@@ -4,6 +4,7 @@
 //! detection, logging, zones, buffer contents, verify and the local engines' options.
 
 pub mod buffers;
+pub mod dropin;
 pub mod engine;
 pub mod errors;
 pub mod lifecycle;
@@ -19,6 +20,7 @@ pub mod verify;
 pub mod zones;
 
 pub use buffers::{BuffersSpec, DedupeMode};
+pub use dropin::DropinSpec;
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;
 pub use lifecycle::LifecycleSpec;

@@ -9,6 +9,7 @@
 
 mod buffers;
 mod docs;
+mod dropin2;
 mod engine;
 mod errors;
 mod files;
@@ -374,6 +375,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(logs::LOGS)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
+        .chain(dropin2::DROPIN)
         .chain(unsupported::UNSUPPORTED)
 }
 
