@@ -729,3 +729,20 @@ fn dropin_options_reach_the_spec() {
     assert!(bad(&["cpumask=0"]).contains("no CPU"));
     assert!(bad(&["uid=x"]).contains("'uid'"));
 }
+
+#[test]
+fn unlink_each_loop_is_refused_with_engines_that_hold_the_files() {
+    assert!(bad(&["unlink_each_loop=1", "ioengine=mmap"]).contains("unlink_each_loop=1"));
+    let e = bad(&["unlink_each_loop=1", "ioengine=io_uring", "registerfiles=1"]);
+    assert!(e.contains("registerfiles"), "{e}");
+    assert!(
+        job(&["unlink_each_loop=1", "ioengine=io_uring"])
+            .dropin
+            .unlink_each_loop
+    );
+    assert!(
+        job(&["unlink_each_loop=1", "ioengine=psync"])
+            .dropin
+            .unlink_each_loop
+    );
+}

@@ -24,6 +24,17 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.ioengine
         )));
     }
+    // ferrio reopens unlinked files under the same descriptor; an engine holding the
+    // file itself (a mapping, a registered file) would go on using the deleted one.
+    let holds_files = job.ioengine == "mmap"
+        || (job.ioengine == "io_uring" && (job.engine.registerfiles || job.engine.sqthread_poll));
+    if job.dropin.unlink_each_loop && holds_files {
+        return Err(at(format!(
+            "unlink_each_loop=1 is not supported with ioengine={}{} yet: the engine would keep using the first pass's deleted files",
+            job.ioengine,
+            if job.ioengine == "mmap" { "" } else { " and registerfiles/sqthread_poll" }
+        )));
+    }
     if job.clocksource == Some(ClockSource::Virtual) && job.ioengine != "sim" {
         return Err(at(format!(
             "clocksource=virtual needs ioengine=sim, the engine that advances virtual time (ioengine is '{}')",
