@@ -18,7 +18,7 @@ mod wait;
 
 pub use flow::{Flow, FlowGroup};
 pub use latency::{LatTarget, Step};
-pub use rate::{MinRate, Rate};
+pub use rate::{rate_ddir, MinRate, Rate};
 pub use thinktime::Think;
 pub use wait::Waiter;
 

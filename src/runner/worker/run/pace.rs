@@ -55,6 +55,17 @@ impl<'a> Worker<'a> {
         Some(due)
     }
 
+    /// Before a paced job's next I/O is generated: show the pattern the clock and
+    /// each direction's due time (fio's rate_ddir turns a mixed job to the direction
+    /// that is behind its rate).
+    #[inline]
+    pub(super) fn rate_view(&mut self) {
+        if self.pacer.rate.is_some() {
+            let due = [self.pacer.due_ns(0), self.pacer.due_ns(1)];
+            self.pattern.rate_view = Some((self.clock.now_ns(), due));
+        }
+    }
+
     /// Timed iolog replay (fio's iolog_delay): the I/O just generated is due its
     /// logged gap after the previous one started, and not before a v2 wait's time.
     fn replay_due(&self) -> Option<u64> {
