@@ -279,3 +279,63 @@ fn the_latency_logs_carry_the_due_time_latency_per_io() {
     assert!(!d2.path().join("co_duelat.1.log").exists());
     assert!(d2.path().join("co_clat.1.log").exists());
 }
+
+/// Kolmogorov–Smirnov statistic of `xs` against an exponential distribution of mean
+/// `mean`: the largest distance between the empirical and the exponential CDF.
+fn ks_exponential(mut xs: Vec<f64>, mean: f64) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = xs.len() as f64;
+    xs.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let f = 1.0 - (-x / mean).exp();
+            (f - i as f64 / n).max((i + 1) as f64 / n - f)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The gaps (ms) between successive I/Os of a depth-1 reader at `rate_iops=1` for
+/// 3000 virtual seconds, from the per-I/O completion times of its clat log (a fixed
+/// 10 µs service, so the gaps between completions are the gaps between starts).
+fn gaps_ms(process: &str) -> Vec<f64> {
+    let d = scratch();
+    let prefix = format!("--write_lat_log={}", d.path().join("p").display());
+    let process = format!("--rate_process={process}");
+    run_json(&[
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:10us",
+        "--sim_bw=0",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--rate_iops=1",
+        &process,
+        "--runtime=3000s",
+        "--time_based",
+        &prefix,
+    ]);
+    let text = std::fs::read_to_string(d.path().join("p_clat.1.log")).unwrap();
+    let t: Vec<f64> = text
+        .lines()
+        .map(|l| l.split(',').next().unwrap().trim().parse().unwrap())
+        .collect();
+    t.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+#[test]
+fn poisson_inter_arrival_times_pass_a_goodness_of_fit_test_against_the_exponential() {
+    // Fixed seeds and virtual time: the same gaps every run, so this cannot flake.
+    let gaps = gaps_ms("poisson");
+    let n = gaps.len();
+    assert!(n > 2500, "{n} gaps");
+    // Critical value of the one-sample KS test at the 0.1 % level (1.95 / √n): a
+    // fully specified exponential of mean 1000 ms (the rate's), so the mean counts too.
+    let critical = 1.95 / (n as f64).sqrt();
+    let d = ks_exponential(gaps, 1000.0);
+    assert!(d < critical, "KS D = {d} >= {critical}");
+    // The test tells: evenly spaced arrivals (rate_process=linear) fail it by far.
+    let d = ks_exponential(gaps_ms("linear"), 1000.0);
+    assert!(d > 0.5, "linear: KS D = {d}");
+}
