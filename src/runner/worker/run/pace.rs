@@ -37,7 +37,8 @@ impl<'a> Worker<'a> {
             self.pacer.issued(d, len);
         }
         let replayed = self.replay_due();
-        let Some(due) = rated.max(replayed) else {
+        let pacer = self.pacer.pacer_due_ns();
+        let Some(due) = rated.max(replayed).max(pacer) else {
             if self.plan.replay.is_some() {
                 // An entry without a gap still starts the next one's.
                 self.pacer.replay_last_ns = Some(self.clock.now_ns());
@@ -45,12 +46,19 @@ impl<'a> Worker<'a> {
             return None;
         };
         let clock = self.clock;
-        if due > clock.now_ns() {
-            self.quiesce();
+        let now = clock.now_ns();
+        if due > now {
+            // The adaptive pacer alone spaces submissions with I/Os in flight.
+            if rated.max(replayed) > Some(now) {
+                self.quiesce();
+            }
             self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
         }
         if self.plan.replay.is_some() {
             self.pacer.replay_last_ns = Some(clock.now_ns());
+        }
+        if let Some(a) = &mut self.pacer.adaptive {
+            a.released(clock.now_ns());
         }
         Some(due)
     }
