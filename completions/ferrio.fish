@@ -240,6 +240,7 @@ complete -c ferrio -l flow_watermark -x -d 'Deprecated in fio (which ignores it 
 complete -c ferrio -l pacer_period -x -d 'ferrio: adaptive pacer: at most one I/O leaves the pacer per period (e.g. 22.8us, us by default); the period is tuned toward the measured I/O period, between this floor and twice it'
 complete -c ferrio -l pacer_tune -x -d 'ferrio: how often the adaptive pacer\'s period is tuned (us by default); 0 keeps it fixed'
 complete -c ferrio -l pacer_step -x -d 'ferrio: one tuning step of the adaptive pacer, also the margin kept below the measured I/O period (us by default)'
+complete -c ferrio -l io_submit_mode -x -a 'inline offload' -d 'How IO submissions and completions are done: offload paces submissions without first waiting for the I/Os in flight (ferrio submits from the job\'s own thread)'
 complete -c ferrio -l randrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l allrandrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l randseed -x -d 'Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0'

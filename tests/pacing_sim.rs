@@ -511,3 +511,41 @@ fn a_shared_buffer_pool_caps_what_is_in_flight() {
     assert!((iops / 80_000.0 - 1.0).abs() < 0.01, "{r}");
     assert!(!err.contains("buffers in flight"), "{err}");
 }
+
+#[test]
+fn with_io_submit_mode_offload_a_rate_wait_does_not_empty_the_queue() {
+    // rate_iops=10000 at depth 8 on 8 channels of 500 µs. Inline (fio's default), an
+    // early I/O first waits for the ones in flight, so I/Os start up to 400 µs after
+    // their due times and catch up in bursts; offload submits each at its due time.
+    let run = |mode: &str| {
+        let mode = format!("--io_submit_mode={mode}");
+        let v = run_json(&[
+            "--name=p",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:500us",
+            "--sim_bw=0",
+            "--sim_channels=8",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1g",
+            "--iodepth=8",
+            "--rate_iops=10000",
+            "--due_lat=1",
+            &mode,
+            "--runtime=2s",
+            "--time_based",
+        ]);
+        v["jobs"][0]["read"].clone()
+    };
+    let (inline, offload) = (run("inline"), run("offload"));
+    let max = |r: &Value| r["due_lat_ns"]["max"].as_u64().unwrap();
+    assert_eq!(max(&offload), 500_000, "{offload}");
+    assert_eq!(offload["clat_ns"]["max"].as_u64(), Some(500_000));
+    assert!(max(&inline) > 500_000, "{inline}");
+    // Both meet the rate.
+    for r in [&inline, &offload] {
+        let iops = r["iops"].as_f64().unwrap();
+        assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops}");
+    }
+}

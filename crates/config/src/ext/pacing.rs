@@ -79,6 +79,9 @@ pub struct PacingSpec {
     pub pacer_tune_ns: u64,
     /// pacer_step=: one tuning step, ns, and the margin kept below the measured period.
     pub pacer_step_ns: u64,
+    /// io_submit_mode=offload: a rate wait does not first empty the queue (fio
+    /// quiesces only in inline mode).
+    pub offload: bool,
 }
 
 /// The seed's tuning period and step.
@@ -113,6 +116,7 @@ impl Default for PacingSpec {
             pacer_period_ns: 0,
             pacer_tune_ns: DEFAULT_PACER_TUNE_NS,
             pacer_step_ns: DEFAULT_PACER_STEP_NS,
+            offload: false,
         }
     }
 }

@@ -165,4 +165,13 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("1us"),
+    opt("io_submit_mode", K::Choice, C::Pacing, "How IO submissions and completions are done: offload paces submissions without first waiting for the I/Os in flight (ferrio submits from the job's own thread)", |j, c, v| {
+        j.pacing.offload = c.choice(v)? == "offload";
+        Ok(())
+    })
+    .def("inline")
+    .vals(&[
+        ("inline", "Submit and complete IO inline"),
+        ("offload", "Offload submit and complete to threads"),
+    ]),
 ];

@@ -24,7 +24,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("file_append", "fio option"),
     u("gid", "Run as group"),
     u("gtod_cpu", "Dedicated time-keeping CPU"),
-    u("io_submit_mode", "Offload I/O submission"),
     u("ioscheduler", "Switch the device's I/O scheduler"),
     u("lockfile", "File locking"),
     u("lockmem", "Lock memory"),

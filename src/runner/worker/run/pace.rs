@@ -48,8 +48,9 @@ impl<'a> Worker<'a> {
         let clock = self.clock;
         let now = clock.now_ns();
         if due > now {
-            // The adaptive pacer alone spaces submissions with I/Os in flight.
-            if rated.max(replayed) > Some(now) {
+            // fio empties the queue before a rate wait in inline mode only; the
+            // adaptive pacer spaces submissions with I/Os in flight.
+            if rated.max(replayed) > Some(now) && !self.plan.spec.pacing.offload {
                 self.quiesce();
             }
             self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
