@@ -342,3 +342,53 @@ fn the_latency_target_line_and_keys_match_fio() {
         Some("     latency   : target=10000000, window=20000000, percentile=99.50%, depth=1")
     );
 }
+
+/// A depth-1 reader on the sim (one channel of a fixed 100 µs, virtual time) for one
+/// second; `extra` adds options. Returns the job's JSON.
+fn sim_job(extra: &[&str]) -> Value {
+    let mut a = vec![
+        "--name=s",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--runtime=1s",
+        "--time_based",
+    ];
+    a.extend_from_slice(extra);
+    run_json(&a)
+}
+
+#[test]
+fn think_time_between_ios_is_the_option() {
+    // thinktime=1ms after every I/O: one I/O per 1.1 ms; after every 4th: 4 per
+    // 1.4 ms. In virtual time the counts are exact (the I/O due at the end included).
+    for (blocks, period_ns, per) in [("1", 1_100_000u64, 1u64), ("4", 1_400_000, 4)] {
+        let blocks = format!("--thinktime_blocks={blocks}");
+        let v = sim_job(&["--thinktime=1ms", &blocks]);
+        let ios = read(&v)["total_ios"].as_u64().unwrap();
+        let want = 1_000_000_000 / period_ns * per;
+        assert!(
+            ios.abs_diff(want) <= per,
+            "{blocks}: {ios} I/Os, want {want}"
+        );
+        // No latency holds a think time.
+        assert_eq!(
+            read(&v)["lat_ns"]["max"].as_u64(),
+            Some(100_000),
+            "{blocks}"
+        );
+    }
+}
+
+#[test]
+fn with_numjobs_and_group_reporting_the_rate_is_per_job() {
+    // As fio: rate_iops=500 for each of 4 clones, reported together: 2000 IOPS.
+    let v = sim_job(&["--rate_iops=500", "--numjobs=4", "--group_reporting"]);
+    let iops = read(&v)["iops"].as_f64().unwrap();
+    assert!((iops / 2000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
+}
