@@ -134,16 +134,23 @@ fn a_mixed_job_with_two_rates_moves_what_fio_moves() {
     let a = mixed_rates("--ioengine=null", "--runtime=2s");
     let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
     let (ours, fio) = (run_json(&a), fio_json(&a));
+    let bytes = |v: &Value, d: &str| v["jobs"][0][d]["io_bytes"].as_u64().unwrap() as f64;
+    // The schedule fixes the bytes (2 s at each direction's rate) for both; a loaded
+    // machine can only cut the end short, for both directions alike, so the split
+    // between them is what tells: 1:3 as fio (keeping the mix's 50/50 gives 1:1).
+    let split = |v: &Value| bytes(v, "write") / bytes(v, "read");
+    assert!(
+        (split(&ours) / split(&fio) - 1.0).abs() < 0.1,
+        "write/read: ferrio {}, fio {}",
+        split(&ours),
+        split(&fio)
+    );
     for d in ["read", "write"] {
-        let bytes = |v: &Value| v["jobs"][0][d]["io_bytes"].as_u64().unwrap() as f64;
-        // The schedule fixes the bytes (2 s at the direction's rate) for both, so a
-        // loaded machine changes neither much; keeping the mix's 50/50 would give
-        // writes a third of fio's.
         assert!(
-            (bytes(&ours) / bytes(&fio) - 1.0).abs() < 0.05,
+            (bytes(&ours, d) / bytes(&fio, d) - 1.0).abs() < 0.25,
             "{d}: ferrio {} bytes, fio {}",
-            bytes(&ours),
-            bytes(&fio)
+            bytes(&ours, d),
+            bytes(&fio, d)
         );
     }
 }
