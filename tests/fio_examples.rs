@@ -145,6 +145,9 @@ fn fio_own_samples_when_given() {
         "cpuio.fio",
         "ftruncate.fio",
         "falloc.fio",
+        "fixed-rate-submission.fio",
+        "poisson-rate-submission.fio",
+        "flow.fio",
     ] {
         run_job(&dir.join(name));
     }

@@ -86,6 +86,75 @@ fn on_the_sim_rate_in_bytes_and_per_direction_rates_are_met() {
     assert!((bw / (2 << 20) as f64 - 1.0).abs() < 0.01, "{bw} B/s");
 }
 
+/// A 50/50 mixed job paced at 1 MiB/s of reads and 3 MiB/s of writes (`rate=1m,3m`).
+fn mixed_rates(engine: &str, runtime: &str) -> Vec<String> {
+    [
+        "--name=mix",
+        engine,
+        "--rw=randrw",
+        "--rwmixread=50",
+        "--bs=4k",
+        "--size=1g",
+        "--rate=1m,3m",
+        runtime,
+        "--time_based",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn a_mixed_job_turns_to_the_direction_behind_its_rate_so_both_rates_are_met() {
+    // fio's rate_ddir: the mix says 50/50, but when writes are ahead of their rate and
+    // reads are not, the job reads (and back), so each direction gets its own rate
+    // (keeping the mix's direction would hold writes to the reads' 1 MiB/s).
+    let mut a = mixed_rates("--ioengine=sim", "--runtime=10s");
+    a.extend([
+        "--clocksource=virtual".into(),
+        "--sim_lat=fixed:20us".into(),
+    ]);
+    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+    let v = run_json(&a);
+    let j = &v["jobs"][0];
+    for (d, want) in [("read", 10u64 << 20), ("write", 30 << 20)] {
+        let got = j[d]["io_bytes"].as_u64().unwrap();
+        assert!(
+            (got as f64 / want as f64 - 1.0).abs() < 0.01,
+            "{d}: {got} bytes, want {want}"
+        );
+    }
+}
+
+#[test]
+fn a_mixed_job_with_two_rates_moves_what_fio_moves() {
+    if !have_fio() {
+        return;
+    }
+    let a = mixed_rates("--ioengine=null", "--runtime=2s");
+    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+    let (ours, fio) = (run_json(&a), fio_json(&a));
+    let bytes = |v: &Value, d: &str| v["jobs"][0][d]["io_bytes"].as_u64().unwrap() as f64;
+    // The schedule fixes the bytes (2 s at each direction's rate) for both; a loaded
+    // machine can only cut the end short, for both directions alike, so the split
+    // between them is what tells: 1:3 as fio (keeping the mix's 50/50 gives 1:1).
+    let split = |v: &Value| bytes(v, "write") / bytes(v, "read");
+    assert!(
+        (split(&ours) / split(&fio) - 1.0).abs() < 0.1,
+        "write/read: ferrio {}, fio {}",
+        split(&ours),
+        split(&fio)
+    );
+    for d in ["read", "write"] {
+        assert!(
+            (bytes(&ours, d) / bytes(&fio, d) - 1.0).abs() < 0.25,
+            "{d}: ferrio {} bytes, fio {}",
+            bytes(&ours, d),
+            bytes(&fio, d)
+        );
+    }
+}
+
 #[test]
 fn in_real_time_the_null_engine_meets_the_rate() {
     for (bs, rate, per_sec) in [
@@ -279,4 +348,54 @@ fn the_latency_target_line_and_keys_match_fio() {
         ours.as_deref(),
         Some("     latency   : target=10000000, window=20000000, percentile=99.50%, depth=1")
     );
+}
+
+/// A depth-1 reader on the sim (one channel of a fixed 100 µs, virtual time) for one
+/// second; `extra` adds options. Returns the job's JSON.
+fn sim_job(extra: &[&str]) -> Value {
+    let mut a = vec![
+        "--name=s",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--runtime=1s",
+        "--time_based",
+    ];
+    a.extend_from_slice(extra);
+    run_json(&a)
+}
+
+#[test]
+fn think_time_between_ios_is_the_option() {
+    // thinktime=1ms after every I/O: one I/O per 1.1 ms; after every 4th: 4 per
+    // 1.4 ms. In virtual time the counts are exact (the I/O due at the end included).
+    for (blocks, period_ns, per) in [("1", 1_100_000u64, 1u64), ("4", 1_400_000, 4)] {
+        let blocks = format!("--thinktime_blocks={blocks}");
+        let v = sim_job(&["--thinktime=1ms", &blocks]);
+        let ios = read(&v)["total_ios"].as_u64().unwrap();
+        let want = 1_000_000_000 / period_ns * per;
+        assert!(
+            ios.abs_diff(want) <= per,
+            "{blocks}: {ios} I/Os, want {want}"
+        );
+        // No latency holds a think time.
+        assert_eq!(
+            read(&v)["lat_ns"]["max"].as_u64(),
+            Some(100_000),
+            "{blocks}"
+        );
+    }
+}
+
+#[test]
+fn with_numjobs_and_group_reporting_the_rate_is_per_job() {
+    // As fio: rate_iops=500 for each of 4 clones, reported together: 2000 IOPS.
+    let v = sim_job(&["--rate_iops=500", "--numjobs=4", "--group_reporting"]);
+    let iops = read(&v)["iops"].as_f64().unwrap();
+    assert!((iops / 2000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
 }

@@ -279,3 +279,273 @@ fn the_latency_logs_carry_the_due_time_latency_per_io() {
     assert!(!d2.path().join("co_duelat.1.log").exists());
     assert!(d2.path().join("co_clat.1.log").exists());
 }
+
+/// Kolmogorov–Smirnov statistic of `xs` against an exponential distribution of mean
+/// `mean`: the largest distance between the empirical and the exponential CDF.
+fn ks_exponential(mut xs: Vec<f64>, mean: f64) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = xs.len() as f64;
+    xs.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let f = 1.0 - (-x / mean).exp();
+            (f - i as f64 / n).max((i + 1) as f64 / n - f)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The gaps (ms) between successive I/Os of a depth-1 reader at `rate_iops=1` for
+/// 3000 virtual seconds, from the per-I/O completion times of its clat log (a fixed
+/// 10 µs service, so the gaps between completions are the gaps between starts).
+fn gaps_ms(process: &str) -> Vec<f64> {
+    let d = scratch();
+    let prefix = format!("--write_lat_log={}", d.path().join("p").display());
+    let process = format!("--rate_process={process}");
+    run_json(&[
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:10us",
+        "--sim_bw=0",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--rate_iops=1",
+        &process,
+        "--runtime=3000s",
+        "--time_based",
+        &prefix,
+    ]);
+    let text = std::fs::read_to_string(d.path().join("p_clat.1.log")).unwrap();
+    let t: Vec<f64> = text
+        .lines()
+        .map(|l| l.split(',').next().unwrap().trim().parse().unwrap())
+        .collect();
+    t.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+#[test]
+fn poisson_inter_arrival_times_pass_a_goodness_of_fit_test_against_the_exponential() {
+    // Fixed seeds and virtual time: the same gaps every run, so this cannot flake.
+    let gaps = gaps_ms("poisson");
+    let n = gaps.len();
+    assert!(n > 2500, "{n} gaps");
+    // Critical value of the one-sample KS test at the 0.1 % level (1.95 / √n): a
+    // fully specified exponential of mean 1000 ms (the rate's), so the mean counts too.
+    let critical = 1.95 / (n as f64).sqrt();
+    let d = ks_exponential(gaps, 1000.0);
+    assert!(d < critical, "KS D = {d} >= {critical}");
+    // The test tells: evenly spaced arrivals (rate_process=linear) fail it by far.
+    let d = ks_exponential(gaps_ms("linear"), 1000.0);
+    assert!(d > 0.5, "linear: KS D = {d}");
+}
+
+/// A depth-1 reader behind the adaptive pacer (floor 100 µs) on a one-channel
+/// device of 10 µs that stalls for 50 ms at 500 ms, for one virtual second.
+fn paced_through_a_stall(tune: &str) -> u64 {
+    let tune = format!("--pacer_tune={tune}");
+    let v = run_json(&[
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:10us",
+        "--sim_bw=0",
+        "--sim_channels=1",
+        "--sim_stall=500ms:50ms",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=1",
+        "--pacer_period=100us",
+        &tune,
+        "--runtime=1s",
+        "--time_based",
+    ]);
+    v["jobs"][0]["read"]["total_ios"].as_u64().unwrap()
+}
+
+/// The same run, modelled from the study's rule (docs/pacing.md): an I/O leaves at
+/// its due time or when the one before it completed (depth 1); at each departure,
+/// every tuning window that ended moves the period one step (1 µs) toward the window's
+/// measured I/O period less one step, within [floor, 2 × floor]; the next one is due
+/// a period after this one. The I/O due at the deadline still goes.
+fn pacer_model(tune: u64) -> u64 {
+    let (floor, step, svc, deadline) = (100_000u64, 1_000u64, 10_000u64, 1_000_000_000u64);
+    let stall = 500_000_000..550_000_000u64;
+    let (mut period, mut due, mut win, mut win_ios, mut done, mut n) = (floor, 0, 0, 0, 0, 0);
+    while done < deadline {
+        let leave = due.max(done).min(deadline);
+        while tune > 0 && leave >= win + tune {
+            let target = (tune / u64::max(win_ios, 1)).saturating_sub(step);
+            period = if target > period {
+                (period + step).min(target)
+            } else {
+                period.saturating_sub(step).max(target)
+            };
+            period = period.clamp(floor, 2 * floor);
+            win += tune;
+            win_ios = 0;
+        }
+        win_ios += 1;
+        n += 1;
+        due = leave + period;
+        let start = if stall.contains(&leave) {
+            stall.end
+        } else {
+            leave
+        };
+        done = start + svc;
+    }
+    n
+}
+
+#[test]
+fn the_adaptive_pacer_slows_after_a_stall_and_returns_to_its_floor_by_the_rule() {
+    // Fixed (pacer_tune=0): one I/O per 100 µs except during the stall.
+    assert_eq!(paced_through_a_stall("0"), pacer_model(0));
+    // Tuned every 10 ms: the stall's empty windows raise the period a step each, and
+    // it steps back down once the pacer sets the pace again: fewer I/Os, exactly.
+    let tuned = paced_through_a_stall("10ms");
+    assert_eq!(tuned, pacer_model(10_000_000));
+    assert!(tuned < pacer_model(0), "{tuned}");
+}
+
+#[test]
+fn the_pacer_spaces_submissions_with_ios_in_flight() {
+    // 8 channels of 500 µs at depth 8 could do 16k IOPS; the pacer lets one I/O out
+    // per 100 µs without waiting for the ones in flight (a rate wait would empty the
+    // queue first and hold it to 2k IOPS): 10k IOPS, each I/O its 500 µs service.
+    let v = run_json(&[
+        "--name=p",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:500us",
+        "--sim_bw=0",
+        "--sim_channels=8",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=8",
+        "--pacer_period=100us",
+        "--runtime=2s",
+        "--time_based",
+    ]);
+    let r = &v["jobs"][0]["read"];
+    let iops = r["iops"].as_f64().unwrap();
+    assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
+    assert_eq!(r["clat_ns"]["max"].as_u64(), Some(500_000), "{r}");
+    assert_eq!(r["clat_ns"]["min"].as_u64(), Some(500_000), "{r}");
+}
+
+/// A virtual-time sim reader on a device of `channels` channels of a fixed 100 µs and
+/// no link time; `extra` adds options. Returns (read object, stderr).
+fn target(depth: &str, channels: &str, extra: &[&str]) -> (Value, String) {
+    let (depth, channels) = (
+        format!("--iodepth={depth}"),
+        format!("--sim_channels={channels}"),
+    );
+    let mut a = vec![
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--bs=4k",
+        "--output-format=json",
+        &depth,
+        &channels,
+    ];
+    a.extend_from_slice(extra);
+    let out = run_ok(&a);
+    let v = parse_json(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (v["jobs"][0]["read"].clone(), err)
+}
+
+#[test]
+fn a_delay_device_adds_its_time_to_the_share_of_the_device_it_covers() {
+    // A sequential pass over 1 MiB at depth 1: the first half (sim_delay=1ms:50) takes
+    // 100 µs + 1 ms per read, the second half 100 µs.
+    let (r, _) = target("1", "1", &["--rw=read", "--size=1m", "--sim_delay=1ms:50"]);
+    let lat = &r["clat_ns"];
+    assert_eq!(lat["N"].as_u64(), Some(256), "{r}");
+    assert_eq!(lat["min"].as_u64(), Some(100_000), "{r}");
+    assert_eq!(lat["max"].as_u64(), Some(1_100_000), "{r}");
+    assert_eq!(lat["mean"].as_f64(), Some(600_000.0), "{r}");
+    // The delay holds no channel: at depth 16 on one channel, delayed reads overlap.
+    let (r, _) = target(
+        "16",
+        "1",
+        &[
+            "--rw=randread",
+            "--size=1g",
+            "--runtime=1s",
+            "--time_based",
+            "--sim_delay=1ms",
+        ],
+    );
+    let iops = r["iops"].as_f64().unwrap();
+    assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
+}
+
+#[test]
+fn a_shared_buffer_pool_caps_what_is_in_flight() {
+    // 8 channels at depth 8 would do 80k IOPS; 2 buffers let 2 commands in at once:
+    // 20k IOPS, each I/O waiting its turn for a buffer (mean latency 8 / 20k s).
+    let common = ["--rw=randread", "--size=1g", "--runtime=1s", "--time_based"];
+    let mut a = common.to_vec();
+    a.push("--sim_buffers=2");
+    let (r, err) = target("8", "8", &a);
+    let iops = r["iops"].as_f64().unwrap();
+    assert!((iops / 20_000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
+    let lat = r["lat_ns"]["mean"].as_f64().unwrap();
+    assert!((lat / 400_000.0 - 1.0).abs() < 0.01, "{lat} ns");
+    assert!(
+        err.contains("sim: job 't': data buffers in flight: mean 2.0 of 2"),
+        "{err}"
+    );
+    // (The per-channel caches' rule is unit-tested in src/engine/sim/buffers.rs.)
+    // Without sim_buffers the pool is no limit, and there is no buffers line.
+    let (r, err) = target("8", "8", &common);
+    let iops = r["iops"].as_f64().unwrap();
+    assert!((iops / 80_000.0 - 1.0).abs() < 0.01, "{r}");
+    assert!(!err.contains("buffers in flight"), "{err}");
+}
+
+#[test]
+fn with_io_submit_mode_offload_a_rate_wait_does_not_empty_the_queue() {
+    // rate_iops=10000 at depth 8 on 8 channels of 500 µs. Inline (fio's default), an
+    // early I/O first waits for the ones in flight, so I/Os start up to 400 µs after
+    // their due times and catch up in bursts; offload submits each at its due time.
+    let run = |mode: &str| {
+        let mode = format!("--io_submit_mode={mode}");
+        let v = run_json(&[
+            "--name=p",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:500us",
+            "--sim_bw=0",
+            "--sim_channels=8",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1g",
+            "--iodepth=8",
+            "--rate_iops=10000",
+            "--due_lat=1",
+            &mode,
+            "--runtime=2s",
+            "--time_based",
+        ]);
+        v["jobs"][0]["read"].clone()
+    };
+    let (inline, offload) = (run("inline"), run("offload"));
+    let max = |r: &Value| r["due_lat_ns"]["max"].as_u64().unwrap();
+    assert_eq!(max(&offload), 500_000, "{offload}");
+    assert_eq!(offload["clat_ns"]["max"].as_u64(), Some(500_000));
+    assert!(max(&inline) > 500_000, "{inline}");
+    // Both meet the rate.
+    for r in [&inline, &offload] {
+        let iops = r["iops"].as_f64().unwrap();
+        assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops}");
+    }
+}

@@ -149,6 +149,8 @@ pub struct Pattern {
     rwmix: [u64; 2],
     rwmix_ddir: usize,
     rwmix_issues: u64,
+    /// A paced mixed job: (now, each direction's due time), set before each I/O.
+    pub rate_view: Option<(u64, [Option<u64>; 2])>,
     io_issues: [u64; 3],
     pct_random: [u32; 3],
     bs: [BlockSize; 3],
@@ -267,6 +269,7 @@ impl Pattern {
             rwmix: [spec.rwmixread as u64, 100 - spec.rwmixread.min(100) as u64],
             rwmix_ddir: 0,
             rwmix_issues: 0,
+            rate_view: None,
             io_issues: [0; 3],
             pct_random: spec.percentage_random,
             bs: spec.bs.clone().map(|mut b| {

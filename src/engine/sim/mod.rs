@@ -4,7 +4,11 @@
 //! (bandwidth ceiling, [`queue::Link`]), waits for one of the device's channels
 //! ([`queue::Channels`]) and holds it for a service time drawn from its direction's
 //! distribution ([`dist::ServiceTime`]), plus, for writes on a modelled SSD, the time
-//! garbage collection spends copying data on its behalf ([`ftl::Ftl`]). The engine
+//! garbage collection spends copying data on its behalf ([`ftl::Ftl`]). With
+//! `sim_buffers` a command first waits for a data buffer of the target's pool
+//! ([`buffers::Pool`]) and holds it to its completion; with `sim_delay` a delay
+//! device on top adds a fixed time after the service (holding the buffer, not the
+//! channel). The engine
 //! keeps the commands in flight in a discrete-event list ordered by completion time;
 //! `reap` hands them back in that order and makes time pass: with
 //! `clocksource=virtual` it moves the thread's virtual clock to the next completion
@@ -15,6 +19,7 @@
 //! own clock. The engine is diskless: offsets and sizes come from the job as usual, no
 //! file is touched.
 
+pub mod buffers;
 pub mod dist;
 pub mod ftl;
 pub mod queue;
@@ -38,6 +43,14 @@ pub struct SimEngine {
     /// The zoned mode's zones (sim_zonesize=).
     zones: Option<zoned::Zones>,
     gc_bw: u64,
+    /// sim_buffers: the data buffer pool, and the channel cache the next command uses.
+    pool: Option<buffers::Pool>,
+    next_group: usize,
+    /// sim_delay: (ns added, commands below this offset are delayed).
+    delay: Option<(u64, u64)>,
+    /// The job's name and the pool's size (the buffers line at the end).
+    job: String,
+    buffers: u32,
     /// Commands in flight: (completion ns, submission order, unit index).
     events: BinaryHeap<Reverse<(u64, u64, usize)>>,
     seq: u64,
@@ -106,7 +119,21 @@ impl SimEngine {
         } else {
             None
         };
+        let delay = match sim.delay {
+            Some((ns, pct)) if pct < 100.0 => {
+                let cap = capacity_of(opts, "sim_delay=TIME:PCT")?;
+                Some((ns, (cap as f64 * pct / 100.0) as u64))
+            }
+            Some((ns, _)) => Some((ns, u64::MAX)),
+            None => None,
+        };
         Ok(SimEngine {
+            pool: (sim.buffers > 0)
+                .then(|| buffers::Pool::new(sim.buffers, sim.channels, sim.buf_cache)),
+            next_group: 0,
+            delay,
+            job: opts.job.clone(),
+            buffers: sim.buffers,
             time: time::TimeBase::new(opts.virtual_clock.clone()),
             lat: std::array::from_fn(|d| dist::ServiceTime::new(&sim.lat[d])),
             rng: std::array::from_fn(|d| Rng::new(seed ^ ((d as u64 + 1) << 56))),
@@ -135,9 +162,20 @@ impl SimEngine {
             IoOp::Fsync | IoOp::Fdatasync => return now.max(self.horizon),
         };
         let mut service = self.lat[d].draw(&mut self.rng[d]);
+        // A data command waits for a buffer of its channel's cache or the pool.
+        let buffer = match (&mut self.pool, unit.op) {
+            (Some(pool), IoOp::Read | IoOp::Write) => {
+                let g = self.next_group;
+                self.next_group = (g + 1) % self.channels.count();
+                let (at, from) = pool.take(g, now);
+                Some((g, from, at))
+            }
+            _ => None,
+        };
+        let ready = buffer.map_or(now, |b| b.2);
         let arrive = match (&mut self.link, unit.op) {
-            (Some(link), IoOp::Read | IoOp::Write) => link.transfer(now, len),
-            _ => now,
+            (Some(link), IoOp::Read | IoOp::Write) => link.transfer(ready, len),
+            _ => ready,
         };
         if let Some(ftl) = &mut self.ftl {
             match unit.op {
@@ -149,7 +187,16 @@ impl SimEngine {
                 _ => {}
             }
         }
-        self.channels.serve(arrive, service)
+        let mut done = self.channels.serve(arrive, service);
+        if let Some((ns, below)) = self.delay {
+            if unit.offset < below {
+                done += ns;
+            }
+        }
+        if let (Some(pool), Some((g, from, at))) = (&mut self.pool, buffer) {
+            pool.give(g, from, at, done);
+        }
+        done
     }
 }
 
@@ -231,6 +278,21 @@ impl IoEngine for SimEngine {
             got += 1;
         }
         Ok(())
+    }
+}
+
+/// With sim_buffers, the job's end reports on stderr how many buffers were in
+/// flight on average over the device's life (the study's "Bufs in-flight").
+impl Drop for SimEngine {
+    fn drop(&mut self) {
+        let Some(pool) = &self.pool else { return };
+        let span = self.time.now().max(self.horizon).max(1);
+        eprintln!(
+            "sim: job '{}': data buffers in flight: mean {:.1} of {}",
+            self.job,
+            pool.held_ns() as f64 / span as f64,
+            self.buffers
+        );
     }
 }
 

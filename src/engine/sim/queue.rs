@@ -52,6 +52,11 @@ impl Channels {
         }
     }
 
+    /// How many channels.
+    pub fn count(&self) -> usize {
+        self.free_at.len()
+    }
+
     /// No service starts in `[from, to)` (a stalled device); one due then waits.
     pub fn stalled(mut self, from: u64, to: u64) -> Channels {
         self.stall = Some((from, to));

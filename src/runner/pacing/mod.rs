@@ -1,8 +1,9 @@
 //! Pacing: when the next I/O may start (rate=, rate_iops=, rate_process=), the
 //! pauses between I/Os (thinktime=), and the minimum-rate check (rate_min=,
 //! rate_iops_min=), the queue-depth search for a latency target (latency_target=,
-//! [`LatTarget`]) and flow control across jobs (flow=, [`Flow`]) — fio's semantics (io_u.c rate_ddir / usec_for_io, backend.c
-//! handle_thinktime / check_min_rate), docs/pacing.md.
+//! [`LatTarget`]) and flow control across jobs (flow=, [`Flow`]) — fio's semantics
+//! (io_u.c rate_ddir / usec_for_io, backend.c handle_thinktime / check_min_rate) —
+//! and ferrio's adaptive pacer (pacer_period=, [`Adaptive`]), docs/pacing.md.
 //!
 //! The worker asks [`Pacer::due_ns`] for an I/O's scheduled time, empties its queue
 //! (fio quiesces before a rate wait or a think time), and waits with
@@ -10,15 +11,17 @@
 //! pacing wait. In virtual time (ioengine=sim, clocksource=virtual) a wait moves
 //! the virtual clock instead of sleeping, so a paced run takes no wall time.
 
+mod adaptive;
 mod flow;
 mod latency;
 mod rate;
 mod thinktime;
 mod wait;
 
+pub use adaptive::Adaptive;
 pub use flow::{Flow, FlowGroup};
 pub use latency::{LatTarget, Step};
-pub use rate::{MinRate, Rate};
+pub use rate::{rate_ddir, MinRate, Rate};
 pub use thinktime::Think;
 pub use wait::Waiter;
 
@@ -28,6 +31,8 @@ use crate::runner::plan::ThreadPlan;
 /// absent when the job has none).
 pub struct Pacer {
     pub rate: Option<Rate>,
+    /// pacer_period=: the adaptive pacer (every direction).
+    pub adaptive: Option<Adaptive>,
     pub think: Option<Think>,
     pub min_rate: Option<MinRate>,
     /// The direction of the last I/O generated (a think time after it credits the
@@ -49,6 +54,7 @@ impl Pacer {
         let min_bs = [0, 1, 2].map(|d| plan.spec.bs[d].min.max(1));
         Pacer {
             rate: Rate::new(p, min_bs, &plan.seeds, begin_ns),
+            adaptive: Adaptive::new(p, begin_ns),
             think: Think::new(p, begin_ns),
             min_rate: MinRate::new(p, &plan.spec.name, begin_ns),
             last_dir: 0,
@@ -63,13 +69,23 @@ impl Pacer {
 
     /// Nothing to pace: the loop skips every hook.
     pub fn idle(&self) -> bool {
-        self.rate.is_none() && self.think.is_none() && self.min_rate.is_none() && !self.lat_target
+        self.rate.is_none()
+            && self.adaptive.is_none()
+            && self.think.is_none()
+            && self.min_rate.is_none()
+            && !self.lat_target
     }
 
-    /// When an I/O of direction `dir` is due (None: not paced).
+    /// When an I/O of direction `dir` is due on its rate schedule (None: not paced).
     #[inline]
     pub fn due_ns(&self, dir: usize) -> Option<u64> {
         self.rate.as_ref().and_then(|r| r.due_ns(dir))
+    }
+
+    /// When the adaptive pacer lets the next I/O leave (None: no pacer).
+    #[inline]
+    pub fn pacer_due_ns(&self) -> Option<u64> {
+        self.adaptive.as_ref().map(|a| a.due_ns())
     }
 
     /// An I/O of `bytes` in direction `dir` was issued: schedule the next one.
@@ -88,6 +104,9 @@ impl Pacer {
         }
         if let Some(m) = &mut self.min_rate {
             m.restart(now);
+        }
+        if let Some(a) = &mut self.adaptive {
+            a.restart(now);
         }
     }
 }

@@ -105,6 +105,21 @@ impl Rate {
     }
 }
 
+/// fio's rate_ddir for a mixed (read and write) job at `now`: the mix chose
+/// direction `d`; `due` is each direction's next due time (None: not paced, so never
+/// ahead); `other_mixed`: the mix gives the other direction a share. A direction
+/// behind its rate keeps `d`; else the other one when it is behind, or when both are
+/// ahead, whichever is due first (ties keep `d`), and the pace wait is for that one.
+pub fn rate_ddir(d: usize, now: u64, due: [Option<u64>; 2], other_mixed: bool) -> usize {
+    let at = |x: usize| due[x].unwrap_or(0);
+    let o = d ^ 1;
+    if at(d) <= now || !other_mixed || at(d) <= at(o) {
+        d
+    } else {
+        o
+    }
+}
+
 /// rate_min / rate_iops_min (fio's check_min_rate): after a 2 s settling period,
 /// every rate_cycle the bytes (or I/Os) completed in each direction since the last
 /// check must reach the minimum, else the job stops with an error.
@@ -175,5 +190,25 @@ impl MinRate {
             self.last[d] = Some((bytes, ios, now));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_ddir;
+
+    #[test]
+    fn a_mixed_job_turns_to_the_direction_behind_its_rate_as_fio() {
+        // Behind its own rate: keep it.
+        assert_eq!(rate_ddir(0, 100, [Some(50), Some(10)], true), 0);
+        // Ahead, the other behind (or not paced): switch.
+        assert_eq!(rate_ddir(0, 100, [Some(150), Some(90)], true), 1);
+        assert_eq!(rate_ddir(1, 100, [None, Some(150)], true), 0);
+        // Both ahead: the one due first; a tie keeps the mix's choice.
+        assert_eq!(rate_ddir(0, 100, [Some(300), Some(200)], true), 1);
+        assert_eq!(rate_ddir(1, 100, [Some(300), Some(200)], true), 1);
+        assert_eq!(rate_ddir(1, 100, [Some(200), Some(200)], true), 1);
+        // The mix gives the other direction nothing (rwmixread=100): never switch.
+        assert_eq!(rate_ddir(0, 100, [Some(300), None], false), 0);
     }
 }

@@ -24,6 +24,7 @@ impl Pattern {
                     }
                     self.rwmix_ddir = d;
                 }
+                self.rwmix_ddir = self.rate_ddir(self.rwmix_ddir);
                 self.rwmix_ddir
             }
         }

@@ -1,6 +1,7 @@
 //! The pattern's hooks for the loop's other features: zonemode=zbd moves an I/O
 //! before it is logged ([`Pattern::next_io_unlogged`], [`Pattern::accepted`]), and
-//! a timed iolog replay paces by its entries' timing ([`Pattern::replay_timing`]).
+//! a timed iolog replay paces by its entries' timing ([`Pattern::replay_timing`]),
+//! and a paced mixed job turns to the direction behind its rate (`rate_ddir`).
 
 use super::{NextIo, Pattern};
 use crate::engine::IoOp;
@@ -37,5 +38,16 @@ impl Pattern {
         let n = log.entries.len();
         let e = &log.entries[(*next + n - 1) % n];
         (e.delay_us > 0 || e.at_ms.is_some()).then_some((e.delay_us, e.at_ms))
+    }
+
+    /// fio's rate_ddir for a mixed job: the direction the mix chose, unless it is
+    /// ahead of its rate and the other one is not (or is due sooner).
+    pub(super) fn rate_ddir(&self, d: usize) -> usize {
+        match self.rate_view {
+            Some((now, due)) => {
+                crate::runner::pacing::rate_ddir(d, now, due, self.rwmix[d ^ 1] > 0)
+            }
+            None => d,
+        }
     }
 }

@@ -364,6 +364,7 @@ impl<'a> Worker<'a> {
         }
         // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
         let left = self.lim.pass_bytes - self.st.pass_issued;
+        self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
         let Some(io) = self.next_io(left) else {
             self.io.units.free.push(idx);
             return None;

@@ -724,7 +724,7 @@ fn dropin_options_reach_the_spec() {
     );
     assert_eq!(j.cpus_allowed, Some(vec![1, 5]));
     assert!(job(&["disable_bw_measurement=1"]).dropin.disable_bw);
-    assert!(bad(&["io_submit_mode=offload"]).contains("offload"));
+    assert!(bad(&["io_submit_mode=threads"]).contains("io_submit_mode"));
     assert!(bad(&["log_entries=10"]).contains("out of range"));
     assert!(bad(&["cpumask=0"]).contains("no CPU"));
     assert!(bad(&["uid=x"]).contains("'uid'"));

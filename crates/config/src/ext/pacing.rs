@@ -2,7 +2,7 @@
 //! rate_cycle=, rate_ignore_thinktime=) and think time (thinktime=,
 //! thinktime_spin=, thinktime_blocks=, thinktime_blocks_type=), the queue-depth
 //! search for a latency target (latency_*), max_latency= and flow control across
-//! jobs (flow*). Values are per direction (read, write, trim) where fio's are; 0
+//! jobs (flow*), and ferrio's adaptive pacer (pacer_*). Values are per direction (read, write, trim) where fio's are; 0
 //! means "no limit".
 
 /// How paced I/Os are spaced (rate_process=).
@@ -72,7 +72,21 @@ pub struct PacingSpec {
     pub flow_id: u32,
     /// flow_sleep=: µs to sleep when held back by flow control.
     pub flow_sleep_us: u64,
+    /// pacer_period= (ferrio): the adaptive pacer's floor, ns between I/Os leaving
+    /// it (0: no pacer).
+    pub pacer_period_ns: u64,
+    /// pacer_tune=: how often the pacer's period is tuned, ns (0: a fixed pacer).
+    pub pacer_tune_ns: u64,
+    /// pacer_step=: one tuning step, ns, and the margin kept below the measured period.
+    pub pacer_step_ns: u64,
+    /// io_submit_mode=offload: a rate wait does not first empty the queue (fio
+    /// quiesces only in inline mode).
+    pub offload: bool,
 }
+
+/// The seed's tuning period and step.
+pub const DEFAULT_PACER_TUNE_NS: u64 = 10_000_000;
+pub const DEFAULT_PACER_STEP_NS: u64 = 1_000;
 
 impl Default for PacingSpec {
     fn default() -> Self {
@@ -99,6 +113,10 @@ impl Default for PacingSpec {
             flow: 0,
             flow_id: 0,
             flow_sleep_us: 0,
+            pacer_period_ns: 0,
+            pacer_tune_ns: DEFAULT_PACER_TUNE_NS,
+            pacer_step_ns: DEFAULT_PACER_STEP_NS,
+            offload: false,
         }
     }
 }

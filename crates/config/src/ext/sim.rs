@@ -63,6 +63,13 @@ pub struct SimSpec {
     /// A stall (sim_stall=AT:FOR): from AT ns after the start, for FOR ns, the device
     /// starts serving nothing; what would start then waits for the end (None: never).
     pub stall: Option<(u64, u64)>,
+    /// A delay device on top (sim_delay=TIME[:PCT]): every command in the first PCT %
+    /// of the capacity completes TIME ns after the device served it (None: none).
+    pub delay: Option<(u64, f64)>,
+    /// Data buffers in the target's shared pool (sim_buffers=; 0: unlimited).
+    pub buffers: u32,
+    /// Buffers each channel keeps in a cache of its own (sim_buf_cache=).
+    pub buf_cache: u32,
 }
 
 /// Defaults, as the option table documents them.
@@ -91,6 +98,9 @@ impl Default for SimSpec {
             gc_bw: DEFAULT_GC_BW,
             zoned: Default::default(),
             stall: None,
+            delay: None,
+            buffers: 0,
+            buf_cache: 0,
         }
     }
 }
@@ -121,6 +131,22 @@ pub fn parse_duration_ns(text: &str) -> Result<f64, String> {
         return Err(format!("time '{s}' is too large"));
     }
     Ok(ns)
+}
+
+/// sim_delay=TIME[:PCT]: a duration (µs by default) and the share of the capacity
+/// it delays (100 % when not given).
+pub fn parse_delay(text: &str) -> Result<(u64, f64), String> {
+    let (time, pct) = match text.split_once(':') {
+        Some((t, p)) => (t, parse_percent(p, 0.0, 100.0)?),
+        None => (text, 100.0),
+    };
+    let ns = parse_duration_ns(time)?;
+    if ns < 1.0 || pct <= 0.0 {
+        return Err(format!(
+            "sim_delay takes TIME[:PCT] with TIME of at least 1ns and PCT above 0 (e.g. 1ms or 1ms:33), not '{text}'"
+        ));
+    }
+    Ok((ns.round() as u64, pct))
 }
 
 /// sim_stall=AT:FOR: two durations (µs by default), FOR above 0.

@@ -1,6 +1,6 @@
 //! Options: fio options that job files and harnesses pass and ferrio now honours
 //! (issue 14): opendir, file_append, unlink_each_loop, stats, disable_bw_measurement,
-//! lockmem, uid, gid, cpumask, io_submit_mode, and the two fio 3.33 itself ignores
+//! lockmem, uid, gid, cpumask, and the two fio 3.33 itself ignores
 //! (write_barrier, log_entries). See docs/dropin.md.
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec, Support};
@@ -163,14 +163,6 @@ pub const DROPIN: &[OptSpec] = &[
         j.cpus_allowed = Some(cpumask_cpus(c.uint(v)?)?);
         Ok(())
     }),
-    opt("io_submit_mode", K::Choice, C::Engine, "How IO submissions and completions are done: inline (the job's thread, the only mode ferrio has)", |_, c, v| {
-        match c.choice(v)? {
-            "inline" => Ok(()),
-            _ => Err("offload (a pool of submitting threads) is not supported by ferrio; each job submits and completes its own I/O (io_submit_mode=inline)".into()),
-        }
-    })
-    .def("inline")
-    .vals(&[("inline", "Submit and complete IO inline"), ("offload", "Offload submit and complete to threads (refused: not supported by ferrio)")]),
     opt("exit_what", K::Choice, C::Jobs, "Which jobs a job ending under exitall (or failing under exitall_on_error) terminates", |j, c, v| {
         j.dropin.exit_what = match c.choice(v)? {
             "stonewall" => ExitWhat::Stonewall,

@@ -16,6 +16,11 @@ fn per_dir(c: &Ctx, v: &str, size: bool) -> Result<[u64; 3], String> {
     Ok(out)
 }
 
+/// A pacer time: ns resolution (`22.8us`), µs when no unit is given.
+fn pacer_ns(v: &str) -> Result<u64, String> {
+    Ok(crate::ext::sim::parse_duration_ns(v)?.round() as u64)
+}
+
 pub const PACING: &[OptSpec] = &[
     opt("rate", K::PerDirSize, C::Pacing, "Cap the bandwidth (bytes/s), per direction: rate=1m, rate=1m,500k, rate=,500k (writes only)", |j, c, v| {
         j.pacing.rate = per_dir(c, v, true)?;
@@ -145,4 +150,28 @@ pub const PACING: &[OptSpec] = &[
             .push("option flow_watermark is deprecated (fio ignores it too)".into());
         Ok(())
     }),
+    opt("pacer_period", K::Str, C::Pacing, "ferrio: adaptive pacer: at most one I/O leaves the pacer per period (e.g. 22.8us, us by default); the period is tuned toward the measured I/O period, between this floor and twice it", |j, _, v| {
+        j.pacing.pacer_period_ns = pacer_ns(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("pacer_tune", K::Str, C::Pacing, "ferrio: how often the adaptive pacer's period is tuned (us by default); 0 keeps it fixed", |j, _, v| {
+        j.pacing.pacer_tune_ns = pacer_ns(v)?;
+        Ok(())
+    })
+    .def("10ms"),
+    opt("pacer_step", K::Str, C::Pacing, "ferrio: one tuning step of the adaptive pacer, also the margin kept below the measured I/O period (us by default)", |j, _, v| {
+        j.pacing.pacer_step_ns = pacer_ns(v)?;
+        Ok(())
+    })
+    .def("1us"),
+    opt("io_submit_mode", K::Choice, C::Pacing, "How IO submissions and completions are done: offload paces submissions without first waiting for the I/Os in flight (ferrio submits from the job's own thread)", |j, c, v| {
+        j.pacing.offload = c.choice(v)? == "offload";
+        Ok(())
+    })
+    .def("inline")
+    .vals(&[
+        ("inline", "Submit and complete IO inline"),
+        ("offload", "Offload submit and complete to threads"),
+    ]),
 ];

@@ -1,7 +1,7 @@
 //! Options of the simulated device (ioengine=sim); docs/sim.md explains the model.
 
 use super::{opt, Category as C, Kind as K, OptSpec};
-use crate::ext::sim::{parse_lat, parse_percent, parse_stall};
+use crate::ext::sim::{parse_delay, parse_lat, parse_percent, parse_stall};
 
 pub const SIM: &[OptSpec] = &[
     opt(
@@ -126,5 +126,40 @@ pub const SIM: &[OptSpec] = &[
             Ok(())
         },
     )
+    .private_to(&["sim"]),
+    opt(
+        "sim_delay",
+        K::Str,
+        C::Engine,
+        "sim: a delay device on top (SPDK's delay bdev): TIME[:PCT] (e.g. 1ms:33, us by default): commands in the first PCT % of the capacity (all when not given) complete TIME after the device served them, holding their buffer but no channel",
+        |j, _, v| {
+            j.sim.delay = Some(parse_delay(v)?);
+            Ok(())
+        },
+    )
+    .private_to(&["sim"]),
+    opt(
+        "sim_buffers",
+        K::Int,
+        C::Engine,
+        "sim: data buffers in the target's shared pool (SPDK's NumSharedBuffers): a command holds one from its arrival to its completion and waits for one when none is free; 0 = unlimited",
+        |j, c, v| {
+            j.sim.buffers = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("0")
+    .private_to(&["sim"]),
+    opt(
+        "sim_buf_cache",
+        K::Int,
+        C::Engine,
+        "sim: buffers each channel keeps in a cache of its own (SPDK's BufCacheSize); commands are spread over the channels' caches in turn and try their cache before the shared pool",
+        |j, c, v| {
+            j.sim.buf_cache = c.u32(v)?;
+            Ok(())
+        },
+    )
+    .def("0")
     .private_to(&["sim"]),
 ];

@@ -37,7 +37,8 @@ impl<'a> Worker<'a> {
             self.pacer.issued(d, len);
         }
         let replayed = self.replay_due();
-        let Some(due) = rated.max(replayed) else {
+        let pacer = self.pacer.pacer_due_ns();
+        let Some(due) = rated.max(replayed).max(pacer) else {
             if self.plan.replay.is_some() {
                 // An entry without a gap still starts the next one's.
                 self.pacer.replay_last_ns = Some(self.clock.now_ns());
@@ -45,14 +46,33 @@ impl<'a> Worker<'a> {
             return None;
         };
         let clock = self.clock;
-        if due > clock.now_ns() {
-            self.quiesce();
+        let now = clock.now_ns();
+        if due > now {
+            // fio empties the queue before a rate wait in inline mode only; the
+            // adaptive pacer spaces submissions with I/Os in flight.
+            if rated.max(replayed) > Some(now) && !self.plan.spec.pacing.offload {
+                self.quiesce();
+            }
             self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
         }
         if self.plan.replay.is_some() {
             self.pacer.replay_last_ns = Some(clock.now_ns());
         }
+        if let Some(a) = &mut self.pacer.adaptive {
+            a.released(clock.now_ns());
+        }
         Some(due)
+    }
+
+    /// Before a paced job's next I/O is generated: show the pattern the clock and
+    /// each direction's due time (fio's rate_ddir turns a mixed job to the direction
+    /// that is behind its rate).
+    #[inline]
+    pub(super) fn rate_view(&mut self) {
+        if self.pacer.rate.is_some() {
+            let due = [self.pacer.due_ns(0), self.pacer.due_ns(1)];
+            self.pattern.rate_view = Some((self.clock.now_ns(), due));
+        }
     }
 
     /// Timed iolog replay (fio's iolog_delay): the I/O just generated is due its
