@@ -407,7 +407,12 @@ fn fio_no_ops_and_io_submit_mode() {
     }
     // offload is accepted (pacing: a rate wait does not empty the queue first);
     // anything else is refused, naming the option.
-    let offload = ["--parse-only", "--name=n", "--io_submit_mode=offload"];
+    let offload = [
+        "--parse-only",
+        "--name=n",
+        "--size=1m",
+        "--io_submit_mode=offload",
+    ];
     assert!(ferrio_out(&offload).status.success());
     let out = ferrio_out(&["--parse-only", "--name=n", "--io_submit_mode=threads"]);
     assert_eq!(out.status.code(), Some(1));
