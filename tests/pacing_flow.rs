@@ -37,6 +37,18 @@ fn jobs_of_a_flow_group_issue_in_proportion_to_their_weights() {
     .unwrap();
     let s = share(&run_json(&[&path_str(&slept)]));
     assert!((s - 0.25).abs() < 0.005, "{s}");
+    // The group is left only after exitall has stopped the others: a job slow to
+    // end (here its exec_postrun takes half a second, as a loaded machine may take
+    // in its teardown) must not let 'b' run unthrottled meanwhile.
+    let slow = dir.path().join("flow_slow_end.fio");
+    std::fs::write(
+        &slow,
+        text.replace("\nexitall\n", "\nexitall\nexec_postrun=sleep 0.5\n"),
+    )
+    .unwrap();
+    // In the scratch directory: the postrun writes a.postrun.txt where it runs.
+    let s = share(&run_json_in(dir.path(), &[&path_str(&slow)]));
+    assert!((s - 0.25).abs() < 0.005, "{s}");
 }
 
 #[test]

@@ -90,7 +90,7 @@ pub fn execute(
         let handle = std::thread::Builder::new()
             .name(format!("{}.{}", plan.spec.name, plan.clone))
             .spawn(move || {
-                let r = if sleep_start_delay(&plan, &stop) {
+                let mut r = if sleep_start_delay(&plan, &stop) {
                     ThreadResult::default()
                 } else {
                     worker::run_thread(&plan, &clock, &stop, factory.as_ref(), &io_left)
@@ -103,6 +103,9 @@ pub fn execute(
                 if any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
                     stops.exit(plan.groupid, plan.spec.dropin.exit_what);
                 }
+                // Only now leave the flow group: leaving first would let the group's
+                // other jobs run unthrottled until exitall stops them.
+                drop(r.held.take());
                 r
             })
             .expect("spawn a job thread");

@@ -60,6 +60,10 @@ pub struct ThreadResult {
     pub elapsed_ns: u64,
     /// zonemode=zbd: zone resets issued (fio's nr_zone_resets).
     pub zone_resets: u64,
+    /// What the thread still holds that others see: its place in its flow group
+    /// (flow=). The runner releases it after acting on the job's end (exitall), so
+    /// the other jobs of the group are never unthrottled before exitall stops them.
+    pub held: Option<Box<dyn std::any::Any + Send>>,
 }
 
 /// fio's error count: every non-fatal error, and the fatal one when

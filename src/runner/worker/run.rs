@@ -671,6 +671,12 @@ impl<'a> Worker<'a> {
             ..Default::default()
         };
         result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets); // ZONES
+                                                                        // PACING: the flow group is left by the runner, after exitall (recorder.rs).
+        result.held = self
+            .pacer
+            .flow
+            .take()
+            .map(|f| Box::new(f) as Box<dyn std::any::Any + Send>);
         let observers = std::mem::take(&mut self.acct.observers);
         observers.finish(end, &stats, &mut result);
         // Moved, not cloned: a copy would allocate (and touch) ten more histograms.
