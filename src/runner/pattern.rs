@@ -180,7 +180,7 @@ pub struct Pattern {
     rng: Streams,
     /// write_iolog: every I/O handed out is recorded.
     iolog: Option<IoLogWriter>,
-    /// read_iolog: the I/Os to hand out, and the next one.
+    /// read_iolog: the replay's place in its log (held whole or read in chunks).
     replay: Option<Cursor>,
     /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
     strided: Option<Strided>,

@@ -12,6 +12,10 @@
 //! of it. `replay_redirect`, `replay_scale`, `replay_align` and `replay_skip`
 //! transform the log as fio does (replay_skip as fio after 3.33, which honours it
 //! for iologs too; 3.33 only for blktraces).
+//!
+//! The log is parsed whole into memory, or with `read_iolog_chunked=1` read a chunk
+//! of entries at a time as the replay goes on (`stream`); both go through the same
+//! line `Parser` and replay options.
 
 use super::pattern::Region;
 use super::plan::PlannedFile;
