@@ -293,7 +293,7 @@ complete -c ferrio -l replay_scale -x -d 'Divide replayed offsets by this factor
 complete -c ferrio -l replay_align -x -d 'Align replayed offsets down to this many bytes (a power of 2)'
 complete -c ferrio -l replay_time_scale -x -d 'Scale the timing of a replayed iolog: a percentage of the original rate (50: half as fast, 200: twice)'
 complete -c ferrio -l replay_skip -x -d 'Leave these I/O types out of a replayed iolog: a comma-separated list of read, write, trim, sync'
-complete -c ferrio -l read_iolog_chunked -x -a '0 1' -d 'Read the iolog in chunks as fio does to save memory (accepted: ferrio reads it whole; the replayed I/Os are the same)'
+complete -c ferrio -l read_iolog_chunked -x -a '0 1' -d 'Read the iolog in chunks of 4096 entries as the replay goes on, so a long log needs little memory (the replayed I/Os are the same)'
 complete -c ferrio -l write_iolog -r -F -d 'Record every issued I/O (file, direction, offset, length) in fio\'s iolog v3 format, appended to FILE (gzip data when FILE ends in .gz)'
 complete -c ferrio -l write_bw_log -x -d 'Write a bandwidth log: PREFIX_bw.N.log (KiB/s per log_avg_msec window), streamed during the run'
 complete -c ferrio -l write_iops_log -x -d 'Write an IOPS log: PREFIX_iops.N.log, streamed during the run'

@@ -14,7 +14,7 @@ use super::distribution::file_seed;
 use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
-use super::replay::IoLog;
+use super::replay::Cursor;
 use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
@@ -22,7 +22,6 @@ use ferrio_config::{
     ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator,
     RwKind, RwSequencer,
 };
-use std::sync::Arc;
 
 /// The part of a file a job does I/O to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,8 +182,8 @@ pub struct Pattern {
     rng: Streams,
     /// write_iolog: every I/O handed out is recorded.
     iolog: Option<IoLogWriter>,
-    /// read_iolog: the I/Os to hand out, and the next one.
-    replay: Option<(Arc<IoLog>, usize)>,
+    /// read_iolog: the replay's place in its log (held whole or read in chunks).
+    replay: Option<Cursor>,
     /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
     strided: Option<Strided>,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
@@ -318,7 +317,7 @@ impl Pattern {
         iolog: Option<IoLogWriter>,
     ) -> Pattern {
         let mut p = Pattern::new(&plan.spec, regions, &plan.seeds);
-        p.replay = plan.replay.clone().map(|log| (log, 0));
+        p.replay = plan.replay.clone().map(Cursor::new);
         let names: Vec<(String, u64)> = plan
             .files
             .iter()
@@ -356,8 +355,8 @@ impl Pattern {
     pub fn reset_pass(&mut self) -> bool {
         self.issued_in_pass = false;
         self.short_pass = self.has_tails;
-        if let Some((_, next)) = &mut self.replay {
-            *next = 0;
+        if let Some(cursor) = &mut self.replay {
+            cursor.rewind();
         }
         let mut any_done = false;
         // Files generation found done (no block left, or one past the end) had fio's
@@ -461,9 +460,8 @@ impl Pattern {
 
     /// The next I/O; None (with `end_ok`) when every file is done.
     fn generate(&mut self, max_len: u64, end_ok: bool) -> Option<NextIo> {
-        if let Some((log, next)) = &mut self.replay {
-            let e = log.entries[*next];
-            *next = (*next + 1) % log.entries.len();
+        if let Some(cursor) = &mut self.replay {
+            let e = cursor.next_entry();
             return Some(NextIo {
                 op: e.op,
                 file: e.file,

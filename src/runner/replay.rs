@@ -12,6 +12,10 @@
 //! of it. `replay_redirect`, `replay_scale`, `replay_align` and `replay_skip`
 //! transform the log as fio does (replay_skip as fio after 3.33, which honours it
 //! for iologs too; 3.33 only for blktraces).
+//!
+//! The log is parsed whole into memory, or with `read_iolog_chunked=1` read a chunk
+//! of entries at a time as the replay goes on (`stream`); both go through the same
+//! line `Parser` and replay options.
 
 use super::pattern::Region;
 use super::plan::PlannedFile;
@@ -21,6 +25,9 @@ use ferrio_config::ext::logs::LogSpec;
 use ferrio_config::RwKind;
 use std::io::Read;
 use std::path::PathBuf;
+
+mod stream;
+pub use stream::Cursor;
 
 /// One logged I/O.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,16 +43,32 @@ pub struct Entry {
 }
 
 /// A parsed log: its files in order of appearance and its I/Os.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct IoLog {
     pub names: Vec<String>,
+    /// The I/Os, all of them; empty when the log is read in chunks.
     pub entries: Vec<Entry>,
+    /// read_iolog_chunked=1: the replay reads the log again, a chunk at a time.
+    pub chunked: Option<stream::Chunked>,
 }
 
-impl IoLog {
-    pub fn parse(text: &str, origin: &str) -> Result<IoLog, String> {
-        let mut lines = text.lines().enumerate();
-        let version = match lines.next().map(|(_, l)| l.trim()) {
+/// The line-by-line parser of a log, the same for a whole log and a chunked one: it
+/// keeps the files named so far and the timing carried between lines.
+pub(crate) struct Parser {
+    version: u8,
+    origin: String,
+    pub names: Vec<String>,
+    /// The last line's timestamp (v3), the gap carried by lines that are not
+    /// issued, a v2 wait for the next I/O.
+    last_t: u64,
+    carried: u64,
+    wait_ms: Option<u64>,
+}
+
+impl Parser {
+    /// A parser for the log whose first line is `first`.
+    pub fn new(first: Option<&str>, origin: &str) -> Result<Parser, String> {
+        let version = match first.map(str::trim) {
             Some("fio version 2 iolog") => 2,
             Some("fio version 3 iolog") => 3,
             other => {
@@ -54,93 +77,137 @@ impl IoLog {
                 ))
             }
         };
-        let mut log = IoLog::default();
-        // Timing: the last line's timestamp (v3), the gap carried by lines that are
-        // not issued, a v2 wait for the next I/O.
-        let (mut last_t, mut carried, mut wait_ms) = (0u64, 0u64, None);
-        for (n, line) in lines {
-            let mut f: Vec<&str> = line.split_whitespace().collect();
-            if f.is_empty() {
-                continue;
-            }
-            let bad = |why: &str| format!("read_iolog={origin}: line {}: {why}: '{line}'", n + 1);
-            let mut gap = 0;
-            if version == 3 {
-                let t = f[0]
-                    .parse::<u64>()
-                    .map_err(|_| bad("expected a timestamp first"))?;
-                // fio's delay_since_ttime: no gap after a 0 or backwards.
-                if last_t != 0 && t >= last_t {
-                    gap = t - last_t;
-                }
-                last_t = t;
-                f.remove(0);
-            }
-            if f.len() < 2 {
-                return Err(bad("expected '<file> <action> [<offset> <length>]'"));
-            }
-            let name = f[0];
-            let idx = match log.names.iter().position(|x| x == name) {
-                Some(i) => i,
-                None => {
-                    log.names.push(name.to_string());
-                    log.names.len() - 1
-                }
-            };
-            let op = match f[1] {
-                // Not issued by ferrio: the gap waits with the next I/O. (The sync
-                // actions are spelled by suffix: the runner never names an engine, and
-                // one engine shares the action's name.)
-                "add" | "open" | "close" => {
-                    carried += gap;
-                    continue;
-                }
-                a if matches!(a.strip_suffix("ync"), Some("s" | "datas")) => {
-                    carried += gap;
-                    continue;
-                }
-                // v3 ignores waits (fio says so); v2: until <offset> ms after the start.
-                "wait" if version == 3 => continue,
-                "wait" => {
-                    let ms = f.get(2).and_then(|v| v.parse::<u64>().ok());
-                    let ms = ms.ok_or_else(|| bad("expected '<file> wait <ms> <length>'"))?;
-                    wait_ms = Some(wait_ms.map_or(ms, |w: u64| w.max(ms)));
-                    continue;
-                }
-                "read" => IoOp::Read,
-                "write" => IoOp::Write,
-                "trim" => IoOp::Trim,
-                other => return Err(bad(&format!("unknown action '{other}' (read, write, trim, sync, datasync, add, open, close, wait)"))),
-            };
-            if f.len() != 4 {
-                return Err(bad("expected '<file> <action> <offset> <length>'"));
-            }
-            let offset = f[2].parse().map_err(|_| bad("bad offset"))?;
-            let len: u64 = f[3].parse().map_err(|_| bad("bad length"))?;
-            if len == 0 {
-                return Err(bad("length 0"));
-            }
-            log.entries.push(Entry {
-                file: idx,
-                op,
-                offset,
-                len,
-                delay_us: carried + gap,
-                at_ms: wait_ms.take(),
-            });
-            carried = 0;
+        Ok(Parser {
+            version,
+            origin: origin.to_string(),
+            names: Vec::new(),
+            last_t: 0,
+            carried: 0,
+            wait_ms: None,
+        })
+    }
+
+    /// Line number `n` (1-based) of the log: the I/O it issues, if any.
+    pub fn line(&mut self, n: usize, line: &str) -> Result<Option<Entry>, String> {
+        let mut f: Vec<&str> = line.split_whitespace().collect();
+        if f.is_empty() {
+            return Ok(None);
         }
+        let origin = &self.origin;
+        let bad = |why: &str| format!("read_iolog={origin}: line {n}: {why}: '{line}'");
+        let mut gap = 0;
+        if self.version == 3 {
+            let t = f[0]
+                .parse::<u64>()
+                .map_err(|_| bad("expected a timestamp first"))?;
+            // fio's delay_since_ttime: no gap after a 0 or backwards.
+            if self.last_t != 0 && t >= self.last_t {
+                gap = t - self.last_t;
+            }
+            self.last_t = t;
+            f.remove(0);
+        }
+        if f.len() < 2 {
+            return Err(bad("expected '<file> <action> [<offset> <length>]'"));
+        }
+        let name = f[0];
+        let idx = match self.names.iter().position(|x| x == name) {
+            Some(i) => i,
+            None => {
+                self.names.push(name.to_string());
+                self.names.len() - 1
+            }
+        };
+        let op = match f[1] {
+            // Not issued by ferrio: the gap waits with the next I/O. (The sync
+            // actions are spelled by suffix: the runner never names an engine, and
+            // one engine shares the action's name.)
+            "add" | "open" | "close" => {
+                self.carried += gap;
+                return Ok(None);
+            }
+            a if matches!(a.strip_suffix("ync"), Some("s" | "datas")) => {
+                self.carried += gap;
+                return Ok(None);
+            }
+            // v3 ignores waits (fio says so); v2: until <offset> ms after the start.
+            "wait" if self.version == 3 => return Ok(None),
+            "wait" => {
+                let ms = f.get(2).and_then(|v| v.parse::<u64>().ok());
+                let ms = ms.ok_or_else(|| bad("expected '<file> wait <ms> <length>'"))?;
+                self.wait_ms = Some(self.wait_ms.map_or(ms, |w: u64| w.max(ms)));
+                return Ok(None);
+            }
+            "read" => IoOp::Read,
+            "write" => IoOp::Write,
+            "trim" => IoOp::Trim,
+            other => return Err(bad(&format!("unknown action '{other}' (read, write, trim, sync, datasync, add, open, close, wait)"))),
+        };
+        if f.len() != 4 {
+            return Err(bad("expected '<file> <action> <offset> <length>'"));
+        }
+        let offset = f[2].parse().map_err(|_| bad("bad offset"))?;
+        let len: u64 = f[3].parse().map_err(|_| bad("bad length"))?;
+        if len == 0 {
+            return Err(bad("length 0"));
+        }
+        let e = Entry {
+            file: idx,
+            op,
+            offset,
+            len,
+            delay_us: self.carried + gap,
+            at_ms: self.wait_ms.take(),
+        };
+        self.carried = 0;
+        Ok(Some(e))
+    }
+}
+
+impl IoLog {
+    /// A log of these I/Os, held whole (the verify read-back replays its pieces so).
+    pub fn from_entries(names: Vec<String>, entries: Vec<Entry>) -> IoLog {
+        IoLog {
+            names,
+            entries,
+            chunked: None,
+        }
+    }
+
+    pub fn parse(text: &str, origin: &str) -> Result<IoLog, String> {
+        let mut lines = text.lines().enumerate();
+        let mut parser = Parser::new(lines.next().map(|(_, l)| l), origin)?;
+        let mut log = IoLog::default();
+        for (n, line) in lines {
+            if let Some(e) = parser.line(n + 1, line)? {
+                log.entries.push(e);
+            }
+        }
+        log.names = parser.names;
         if log.entries.is_empty() {
             return Err(format!("read_iolog={origin}: the log has no I/O to replay"));
         }
         Ok(log)
     }
 
+    /// What the planner needs of the log's I/Os (kept from the first pass when the
+    /// log is read in chunks).
+    fn summary(&self) -> Summary {
+        match &self.chunked {
+            Some(c) => c.summary.clone(),
+            None => {
+                let mut s = Summary::default();
+                self.entries.iter().for_each(|e| s.add(e));
+                s
+            }
+        }
+    }
+
     /// The rw mode that issues the log's directions (None: trims mixed with others).
     pub fn rw_kind(&self) -> Option<RwKind> {
-        let has = |op| self.entries.iter().any(|e| e.op == op);
-        match (has(IoOp::Read), has(IoOp::Write), has(IoOp::Trim)) {
-            (_, _, true) if has(IoOp::Read) || has(IoOp::Write) => None,
+        let [read, write, trim] = self.summary().has;
+        match (read, write, trim) {
+            (_, _, true) if read || write => None,
             (_, _, true) => Some(RwKind::Trim),
             (true, true, _) => Some(RwKind::ReadWrite),
             (false, true, _) => Some(RwKind::Write),
@@ -150,28 +217,26 @@ impl IoLog {
 
     /// Shortest and longest logged I/O.
     pub fn len_range(&self) -> (u64, u64) {
-        let lens = self.entries.iter().map(|e| e.len);
-        (lens.clone().min().unwrap_or(1), lens.max().unwrap_or(1))
+        let s = self.summary();
+        if s.count == 0 {
+            return (1, 1);
+        }
+        (s.min_len, s.max_len)
     }
 
     /// Bytes of all logged I/Os.
     pub fn bytes(&self) -> u64 {
-        self.entries.iter().map(|e| e.len).sum()
+        self.summary().bytes
     }
 
     /// The files to open: each covers up to its last logged byte.
     pub fn planned_files(&self) -> Vec<PlannedFile> {
+        let s = self.summary();
         self.names
             .iter()
             .enumerate()
             .map(|(i, name)| {
-                let end = self
-                    .entries
-                    .iter()
-                    .filter(|e| e.file == i)
-                    .map(|e| e.offset + e.len)
-                    .max()
-                    .unwrap_or(0);
+                let end = s.ends.get(i).copied().unwrap_or(0);
                 let path = PathBuf::from(name);
                 PlannedFile {
                     block_device: file::is_block_device(&path),
@@ -185,19 +250,61 @@ impl IoLog {
     }
 }
 
+/// A log's totals: its directions, I/O sizes and each file's end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Whether it reads, writes, trims.
+    has: [bool; 3],
+    min_len: u64,
+    max_len: u64,
+    bytes: u64,
+    count: u64,
+    /// Per file (by index): one past its last logged byte.
+    ends: Vec<u64>,
+}
+
+impl Summary {
+    fn add(&mut self, e: &Entry) {
+        let d = match e.op {
+            IoOp::Read => 0,
+            IoOp::Write => 1,
+            _ => 2,
+        };
+        self.has[d] = true;
+        self.min_len = if self.count == 0 {
+            e.len
+        } else {
+            self.min_len.min(e.len)
+        };
+        self.max_len = self.max_len.max(e.len);
+        self.bytes += e.len;
+        self.count += 1;
+        if self.ends.len() <= e.file {
+            self.ends.resize(e.file + 1, 0);
+        }
+        self.ends[e.file] = self.ends[e.file].max(e.offset + e.len);
+    }
+}
+
 /// Read and parse a log file (gunzipped when it is gzip data), applying the replay
-/// options.
+/// options. With read_iolog_chunked=1 the log is only read through here (its files,
+/// directions and sizes noted) and the replay reads it again a chunk at a time.
 pub fn load(path: &str, logs: &LogSpec) -> Result<IoLog, String> {
+    if logs.read_iolog_chunked {
+        return stream::Chunked::load(path, logs, stream::CHUNK);
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("read_iolog={path}: {e}"))?;
     let text = text_of(bytes).map_err(|e| format!("read_iolog={path}: {e}"))?;
     let mut log = IoLog::parse(&text, path)?;
     log.transform(logs);
     if log.entries.is_empty() {
-        return Err(format!(
-            "read_iolog={path}: replay_skip leaves no I/O to replay"
-        ));
+        return Err(skipped_all(path));
     }
     Ok(log)
+}
+
+fn skipped_all(path: &str) -> String {
+    format!("read_iolog={path}: replay_skip leaves no I/O to replay")
 }
 
 /// The log's text: gzip data (by its magic, whatever the name) is decompressed,
@@ -219,30 +326,37 @@ impl IoLog {
     /// fio's replay options: offsets divided by replay_scale, then aligned down to
     /// replay_align; with replay_redirect every I/O goes to that one file.
     pub fn transform(&mut self, logs: &LogSpec) {
-        // replay_skip: the entries go, and their gaps with them (fio computes a
-        // line's gap from the line before it, skipped or not).
-        self.entries
-            .retain(|e| logs.replay_skip & (1 << ddir_bit(e.op)) == 0);
-        let scale = logs.replay_time_scale.max(1);
-        for e in &mut self.entries {
-            if logs.replay_no_stall {
-                e.delay_us = 0;
-                e.at_ms = None;
-            } else if scale != 100 {
-                e.delay_us = (e.delay_us as f64 * (100.0 / scale as f64)) as u64;
-            }
-            e.offset /= logs.replay_scale.max(1);
-            if logs.replay_align > 0 {
-                e.offset &= !(logs.replay_align - 1);
-            }
-            if logs.replay_redirect.is_some() {
-                e.file = 0;
-            }
-        }
+        self.entries = std::mem::take(&mut self.entries)
+            .into_iter()
+            .filter_map(|e| transform_entry(e, logs))
+            .collect();
         if let Some(target) = &logs.replay_redirect {
             self.names = vec![target.clone()];
         }
     }
+}
+
+/// One entry as the replay options make it; None when replay_skip drops it (its gap
+/// goes with it: fio computes a line's gap from the line before it, skipped or not).
+fn transform_entry(mut e: Entry, logs: &LogSpec) -> Option<Entry> {
+    if logs.replay_skip & (1 << ddir_bit(e.op)) != 0 {
+        return None;
+    }
+    let scale = logs.replay_time_scale.max(1);
+    if logs.replay_no_stall {
+        e.delay_us = 0;
+        e.at_ms = None;
+    } else if scale != 100 {
+        e.delay_us = (e.delay_us as f64 * (100.0 / scale as f64)) as u64;
+    }
+    e.offset /= logs.replay_scale.max(1);
+    if logs.replay_align > 0 {
+        e.offset &= !(logs.replay_align - 1);
+    }
+    if logs.replay_redirect.is_some() {
+        e.file = 0;
+    }
+    Some(e)
 }
 
 /// fio's ddir number of a logged I/O (replay_skip's bits).

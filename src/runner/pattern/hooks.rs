@@ -34,9 +34,7 @@ impl Pattern {
     /// previous I/O's start, not before this many ms after the job's start). None
     /// when not replaying or the entry has no timing.
     pub fn replay_timing(&self) -> Option<(u64, Option<u64>)> {
-        let (log, next) = self.replay.as_ref()?;
-        let n = log.entries.len();
-        let e = &log.entries[(*next + n - 1) % n];
+        let e = self.replay.as_ref()?.last()?;
         (e.delay_us > 0 || e.at_ms.is_some()).then_some((e.delay_us, e.at_ms))
     }
 

@@ -58,7 +58,7 @@ pub struct LogSpec {
     /// replay_skip=read,write,trim,sync: entries of these directions are left out
     /// (bit d for fio's ddir d: 0 read, 1 write, 2 trim, 3 sync).
     pub replay_skip: u8,
-    /// read_iolog_chunked: accepted; the log is read whole either way.
+    /// read_iolog_chunked: the replay reads the log a chunk at a time (bounded memory).
     pub read_iolog_chunked: bool,
 }
 

@@ -67,7 +67,7 @@ pub const LOGS: &[OptSpec] = &[
         j.logs.replay_skip = mask;
         Ok(())
     }),
-    opt("read_iolog_chunked", K::Bool, C::Stats, "Read the iolog in chunks as fio does to save memory (accepted: ferrio reads it whole; the replayed I/Os are the same)", |j, c, v| {
+    opt("read_iolog_chunked", K::Bool, C::Stats, "Read the iolog in chunks of 4096 entries as the replay goes on, so a long log needs little memory (the replayed I/Os are the same)", |j, c, v| {
         j.logs.read_iolog_chunked = c.bool(v)?;
         Ok(())
     })

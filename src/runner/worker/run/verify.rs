@@ -294,7 +294,7 @@ impl<'a> Worker<'a> {
             .map(|f| f.path.display().to_string())
             .collect();
         let mut plan = self.plan.clone();
-        plan.replay = Some(Arc::new(IoLog { names, entries }));
+        plan.replay = Some(Arc::new(IoLog::from_entries(names, entries)));
         let regions: Vec<_> = self.plan.files.iter().map(|f| f.region).collect();
         let saved = Saved {
             pattern: std::mem::replace(
