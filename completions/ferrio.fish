@@ -268,6 +268,7 @@ complete -c ferrio -l bwavgtime -x -d 'Period over which bandwidth samples are a
 complete -c ferrio -l iopsavgtime -x -d 'Period over which IOPS samples are averaged'
 complete -c ferrio -l kb_base -x -a '1024 1000' -d 'Meaning of unit prefixes in input and output'
 complete -c ferrio -l unit_base -x -a '0 8 1' -d 'Report bandwidth in bits or bytes'
+complete -c ferrio -l significant_figures -x -d 'Significant figures of the normal report\'s shortened numbers (block sizes, bandwidths, IOPS, amounts of I/O); a group\'s summary uses its last job\'s value'
 complete -c ferrio -l disk_util -x -a '0 1' -d 'Report disk utilization statistics'
 complete -c ferrio -l clocksource -x -a 'cpu clock_gettime gettimeofday virtual' -d 'Clock used for timing'
 complete -c ferrio -l cpus_allowed -x -d 'CPUs the job may run on: list of CPUs and ranges (0-3,5)'

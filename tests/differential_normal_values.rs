@@ -73,14 +73,46 @@ fn deterministic_lines_equal_fios() {
             "--iodepth_batch_complete_min=8",
         ],
         &["--rw=read", "--bs=64k", "--size=1M", "--loops=2"],
+        // significant_figures: block sizes and amounts of I/O with 1, 3 and 10 figures
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=1",
+        ],
+        &[
+            "--rw=write",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=3",
+        ],
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=10",
+        ],
+        // each header its job's value, the group's line its last job's (6, not 2)
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=2",
+            "--name=e",
+            "--rw=read",
+            "--bs=5k",
+            "--size=777k",
+            "--significant_figures=6",
+        ],
     ];
     for (i, job) in jobs.iter().enumerate() {
         let run = |who: &str| {
             let dir = d.path().join(format!("{who}{i}"));
             std::fs::create_dir_all(&dir).unwrap();
+            // directory is global, so a second job (--name=e) writes there too
             let mut a = vec![
-                "--name=d".to_string(),
                 format!("--directory={}", path_str(&dir)),
+                "--name=d".to_string(),
             ];
             a.extend(job.iter().map(|s| s.to_string()));
             let out = if who == "fio" {

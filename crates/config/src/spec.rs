@@ -310,6 +310,8 @@ pub struct JobSpec {
     pub iops_avg_time_ms: u64,
     pub kb_base: u32,
     pub unit_base: u32,
+    /// significant_figures: width of the normal report's shortened numbers (1-10, default 4).
+    pub sig_figs: u32,
     /// disk_util: report disk utilization (fio's "Disk stats" section). Default on.
     pub disk_util: bool,
     /// clocksource= as given (None = automatic choice).

@@ -100,6 +100,7 @@ impl JobSpec {
             iops_avg_time_ms: 500,
             kb_base: 1024,
             unit_base: 0,
+            sig_figs: 4,
             disk_util: true,
             clocksource: None,
             cpus_allowed: None,
