@@ -91,6 +91,7 @@ complete -c ferrio -l buffered -x -a '0 1' -d 'Use buffered I/O (the opposite of
 complete -c ferrio -l sync -x -a 'none sync 0 1' -d 'Open files with O_SYNC'
 complete -c ferrio -l fsync -x -d 'fsync the file after every N writes (0 = never)'
 complete -c ferrio -l fdatasync -x -d 'fdatasync the file after every N writes (0 = never)'
+complete -c ferrio -l sync_file_range -x -d 'sync_file_range(2) over the range written since the last sync, every N writes (FLAGS:N, N default 1); FLAGS is a comma list of wait_before, write, wait_after'
 complete -c ferrio -l end_fsync -x -a '0 1' -d 'fsync files when the job\'s writes are done'
 complete -c ferrio -l fsync_on_close -x -a '0 1' -d 'fsync a file when closing it'
 complete -c ferrio -l create_on_open -x -a '0 1' -d 'Create files when the job opens them, not before it starts'

@@ -2,7 +2,8 @@
 //! fio 3.33 (/usr/bin/fio) on the same jobs: the job header ("d: (g=0): rw=..., bs=...,
 //! ioengine=..., iodepth=..."), "Starting N process(es)", the layout line, the I/O
 //! depth lines ("IO depths", "submit", "complete"), "issued rwts", the "latency"
-//! target line, and the amount of I/O (`io=`) of each "Run status" line. Timing-
+//! target line, and the amount of I/O (`io=`) of each "Run status" line (also with
+//! significant_figures and sync_file_range, which change them). Timing-
 //! dependent numbers (bandwidth, latencies, CPU, dates, pids) are not compared here.
 
 mod common;
@@ -73,6 +74,19 @@ fn deterministic_lines_equal_fios() {
             "--iodepth_batch_complete_min=8",
         ],
         &["--rw=read", "--bs=64k", "--size=1M", "--loops=2"],
+        // sync_file_range: fio 3.33 counts each call in the write "short" column
+        &[
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--sync_file_range=wait_before,write,wait_after:4",
+        ],
+        &[
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--sync_file_range=write",
+        ],
         // significant_figures: block sizes and amounts of I/O with 1, 3 and 10 figures
         &[
             "--rw=read",

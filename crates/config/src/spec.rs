@@ -244,6 +244,9 @@ pub struct JobSpec {
     /// fsync every N writes (0 = never).
     pub fsync: u32,
     pub fdatasync: u32,
+    /// sync_file_range=FLAGS:N: sync_file_range(2) with these SYNC_FILE_RANGE_* flags
+    /// every N writes (None = never).
+    pub sync_file_range: Option<(u32, u32)>,
     pub end_fsync: bool,
     pub fsync_on_close: bool,
     pub create_on_open: bool,

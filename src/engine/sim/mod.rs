@@ -132,7 +132,9 @@ impl SimEngine {
             IoOp::Read => 0,
             IoOp::Write => 1,
             IoOp::Trim => 2,
-            IoOp::Fsync | IoOp::Fdatasync => return now.max(self.horizon),
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => {
+                return now.max(self.horizon)
+            }
         };
         let mut service = self.lat[d].draw(&mut self.rng[d]);
         let arrive = match (&mut self.link, unit.op) {
@@ -156,7 +158,7 @@ impl SimEngine {
 impl IoEngine for SimEngine {
     fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued {
         unit.result = match unit.op {
-            IoOp::Fsync | IoOp::Fdatasync => 0,
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => 0,
             _ => unit.len as i64,
         };
         // A zoned device checks each command in submission order.

@@ -55,6 +55,8 @@ pub struct Worker<'a> {
     sync_every: u32,
     /// The sync is an fdatasync.
     sync_data_only: bool,
+    /// The sync is a sync_file_range with these flags.
+    sync_range_flags: Option<u32>,
     /// Start of the measured phase (after ramp_time).
     stats_start_ns: u64,
     /// The latest clock reading of the current step, if it took one.
@@ -96,10 +98,16 @@ impl<'a> Worker<'a> {
             no_data: plan.caps.accounting == Counts::NoData,
             sync_every: if spec.fsync > 0 {
                 spec.fsync
-            } else {
+            } else if spec.fdatasync > 0 {
                 spec.fdatasync
+            } else {
+                spec.sync_file_range.map_or(0, |s| s.1)
             },
             sync_data_only: spec.fsync == 0,
+            sync_range_flags: spec
+                .sync_file_range
+                .filter(|_| spec.fsync == 0 && spec.fdatasync == 0)
+                .map(|s| s.0),
             stats_start_ns: begin_ns,
             last_read: None,
             // PACING
@@ -353,7 +361,12 @@ impl<'a> Worker<'a> {
             // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so every
             // engine — including diskless and asynchronous ones — runs it.
             let fd = self.io.fds[file];
-            self.io.units.point_sync(idx, file, fd, self.sync_data_only);
+            // fio: a sync of any kind ends the file's written range
+            let range = self.st.take_written(file);
+            match self.sync_range_flags {
+                Some(flags) => self.io.units.point_range_sync(idx, file, fd, flags, range),
+                None => self.io.units.point_sync(idx, file, fd, self.sync_data_only),
+            }
             let t = self.read_clock();
             self.io.units.times[idx] = UnitTimes {
                 due_ns: t,
@@ -459,6 +472,9 @@ impl<'a> Worker<'a> {
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
             self.zone_done.push((u.offset, u.len as u64));
+        }
+        if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
+            self.st.note_write(u.file, u.offset, u.result as u64);
         }
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();

@@ -51,6 +51,7 @@ impl JobSpec {
             direct: false,
             sync: false,
             fsync: 0,
+            sync_file_range: None,
             fdatasync: 0,
             end_fsync: false,
             fsync_on_close: false,
