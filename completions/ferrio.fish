@@ -105,6 +105,7 @@ complete -c ferrio -l invalidate -x -a '0 1' -d 'Drop the page cache for the fil
 complete -c ferrio -l rw -x -a 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' -d 'I/O pattern; \':N\' suffix: I/Os per new offset (random) or bytes skipped after each I/O (sequential)'
 complete -c ferrio -l readwrite -x -a 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' -d 'I/O pattern; \':N\' suffix: I/Os per new offset (random) or bytes skipped after each I/O (sequential)'
 complete -c ferrio -l rw_sequencer -x -a 'sequential identical' -d 'How the rw=...:N offset modifier generates offsets'
+complete -c ferrio -l serialize_overlap -x -a '0 1' -d 'Hold back an I/O while an I/O overlapping it is in flight (jobs that write or trim, or replay a read_iolog, at iodepth > 1; fio\'s condition)'
 complete -c ferrio -l rwmixread -x -d 'Percentage of a mixed workload that is reads'
 complete -c ferrio -l rwmixwrite -x -d 'Percentage of a mixed workload that is writes (sets rwmixread to 100 minus this)'
 complete -c ferrio -l bs -x -d 'Block size for I/O units, or read,write,trim block sizes'

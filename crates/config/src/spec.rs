@@ -199,6 +199,8 @@ pub struct JobSpec {
     // --- engine
     pub ioengine: String,
     pub iodepth: u32,
+    /// serialize_overlap: hold back an I/O that overlaps one in flight.
+    pub serialize_overlap: bool,
     /// pvsync2 hipri flag (accepted; ignored where unsupported).
     pub hipri: bool,
 

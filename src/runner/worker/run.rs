@@ -57,6 +57,8 @@ pub struct Worker<'a> {
     sync_data_only: bool,
     /// The sync is a sync_file_range with these flags.
     sync_range_flags: Option<u32>,
+    /// serialize_overlap: per unit, whether it is in flight (empty when off).
+    in_flight: Vec<bool>,
     /// Start of the measured phase (after ramp_time).
     stats_start_ns: u64,
     /// The latest clock reading of the current step, if it took one.
@@ -104,6 +106,15 @@ impl<'a> Worker<'a> {
                 spec.sync_file_range.map_or(0, |s| s.1)
             },
             sync_data_only: spec.fsync == 0,
+            // fio turns serialize_overlap off where nothing can overlap a write
+            in_flight: if spec.serialize_overlap
+                && depth > 1
+                && (spec.writes() || spec.logs.read_iolog.is_some())
+            {
+                vec![false; depth]
+            } else {
+                Vec::new()
+            },
             sync_range_flags: spec
                 .sync_file_range
                 .filter(|_| spec.fsync == 0 && spec.fdatasync == 0)
@@ -222,7 +233,12 @@ impl<'a> Worker<'a> {
                 }
                 return false; // ZONES: no zone left to do I/O in
             };
-            match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
+            let queued = if self.overlaps_in_flight(idx) {
+                Queued::Busy // fio: FIO_Q_BUSY, retried after a reap
+            } else {
+                self.io.engine.queue(idx, &mut self.io.units.io[idx])
+            };
+            match queued {
                 Queued::Completed => {
                     let done = self.read_clock();
                     if self.no_data && self.io.engine.ended() {
@@ -250,6 +266,9 @@ impl<'a> Worker<'a> {
                 }
                 Queued::Queued => {
                     self.st.inflight += 1;
+                    if let Some(f) = self.in_flight.get_mut(idx) {
+                        *f = true;
+                    }
                     self.io.units.pending.push(idx);
                     if self.io.units.pending.len() >= self.batching.submit
                         && self.commit().is_none()
@@ -466,6 +485,22 @@ impl<'a> Worker<'a> {
         Residual::Again
     }
 
+    /// serialize_overlap: whether unit `idx` overlaps a unit in flight (fio's
+    /// in_flight_overlap, asked only while another I/O is in flight; like fio's it
+    /// compares offsets only, whatever the file).
+    fn overlaps_in_flight(&self, idx: usize) -> bool {
+        if self.in_flight.is_empty() || self.st.inflight == 0 {
+            return false;
+        }
+        let units = &self.io.units.io;
+        let u = &units[idx];
+        let end = u.offset + u.len as u64;
+        self.in_flight.iter().enumerate().any(|(i, &f)| {
+            let o = &units[i];
+            f && i != idx && u.offset < o.offset + o.len as u64 && o.offset < end
+        })
+    }
+
     /// Account unit `idx`, completed at `now`.
     #[inline]
     fn complete(&mut self, idx: usize, now: u64) {
@@ -533,6 +568,9 @@ impl<'a> Worker<'a> {
         self.acct.reaped(n);
         for i in 0..n {
             let idx = self.io.units.done[i];
+            if let Some(f) = self.in_flight.get_mut(idx) {
+                *f = false;
+            }
             match self.residual(idx) {
                 Residual::Done => {
                     let done = self.io.units.io[idx].done_ns.unwrap_or(now);

@@ -52,6 +52,7 @@ impl JobSpec {
             sync: false,
             fsync: 0,
             sync_file_range: None,
+            serialize_overlap: false,
             fdatasync: 0,
             end_fsync: false,
             fsync_on_close: false,
