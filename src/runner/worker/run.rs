@@ -492,13 +492,17 @@ impl<'a> Worker<'a> {
         if self.in_flight.is_empty() || self.st.inflight == 0 {
             return false;
         }
+        // syncs have no range in fio's check (a sync_file_range here carries one)
+        let data =
+            |o: &crate::engine::IoUnit| matches!(o.op, IoOp::Read | IoOp::Write | IoOp::Trim);
         let units = &self.io.units.io;
         let u = &units[idx];
         let end = u.offset + u.len as u64;
-        self.in_flight.iter().enumerate().any(|(i, &f)| {
-            let o = &units[i];
-            f && i != idx && u.offset < o.offset + o.len as u64 && o.offset < end
-        })
+        data(u)
+            && self.in_flight.iter().enumerate().any(|(i, &f)| {
+                let o = &units[i];
+                f && i != idx && data(o) && u.offset < o.offset + o.len as u64 && o.offset < end
+            })
     }
 
     /// Account unit `idx`, completed at `now`.
