@@ -409,6 +409,7 @@ fn header_of(t: &plan::ThreadPlan) -> JobHeader {
         bs: std::array::from_fn(|d| (s.bs[d].min, s.bs[d].max)),
         ioengine: s.ioengine.clone(),
         iodepth: s.iodepth,
+        sig_figs: s.sig_figs,
     }
 }
 

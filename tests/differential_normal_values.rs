@@ -2,7 +2,8 @@
 //! fio 3.33 (/usr/bin/fio) on the same jobs: the job header ("d: (g=0): rw=..., bs=...,
 //! ioengine=..., iodepth=..."), "Starting N process(es)", the layout line, the I/O
 //! depth lines ("IO depths", "submit", "complete"), "issued rwts", the "latency"
-//! target line, and the amount of I/O (`io=`) of each "Run status" line. Timing-
+//! target line, and the amount of I/O (`io=`) of each "Run status" line (also with
+//! significant_figures and sync_file_range, which change them). Timing-
 //! dependent numbers (bandwidth, latencies, CPU, dates, pids) are not compared here.
 
 mod common;
@@ -73,14 +74,59 @@ fn deterministic_lines_equal_fios() {
             "--iodepth_batch_complete_min=8",
         ],
         &["--rw=read", "--bs=64k", "--size=1M", "--loops=2"],
+        // sync_file_range: fio 3.33 counts each call in the write "short" column
+        &[
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--sync_file_range=wait_before,write,wait_after:4",
+        ],
+        &[
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--sync_file_range=write",
+        ],
+        // significant_figures: block sizes and amounts of I/O with 1, 3 and 10 figures
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=1",
+        ],
+        &[
+            "--rw=write",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=3",
+        ],
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=10",
+        ],
+        // each header its job's value, the group's line its last job's (6, not 2)
+        &[
+            "--rw=read",
+            "--bs=3k",
+            "--size=1234k",
+            "--significant_figures=2",
+            "--name=e",
+            "--rw=read",
+            "--bs=5k",
+            "--size=777k",
+            "--significant_figures=6",
+        ],
     ];
     for (i, job) in jobs.iter().enumerate() {
         let run = |who: &str| {
             let dir = d.path().join(format!("{who}{i}"));
             std::fs::create_dir_all(&dir).unwrap();
+            // directory is global, so a second job (--name=e) writes there too
             let mut a = vec![
-                "--name=d".to_string(),
                 format!("--directory={}", path_str(&dir)),
+                "--name=d".to_string(),
             ];
             a.extend(job.iter().map(|s| s.to_string()));
             let out = if who == "fio" {

@@ -133,6 +133,9 @@ impl IoEngine for E4defragEngine {
         u.result = match u.op {
             IoOp::Write => self.defrag(u),
             IoOp::Fsync | IoOp::Fdatasync => crate::sys::io::sync(u.fd, u.op == IoOp::Fdatasync),
+            IoOp::SyncFileRange { flags } => {
+                crate::sys::io::sync_range(u.fd, u.offset, u.len as u64, flags)
+            }
             IoOp::Read | IoOp::Trim => -(libc::EINVAL as i64),
         };
         Queued::Completed

@@ -47,6 +47,10 @@ impl IoEngine for FallocEngine {
                 u.result = crate::sys::io::sync(fd, u.op == IoOp::Fdatasync);
                 return Queued::Completed;
             }
+            IoOp::SyncFileRange { flags } => {
+                u.result = crate::sys::io::sync_range(fd, u.offset, u.len as u64, flags);
+                return Queued::Completed;
+            }
         };
         // SAFETY: fallocate on a descriptor this engine owns; no memory is passed.
         let ret = unsafe { libc::fallocate(fd, mode, u.offset as i64, u.len as i64) };

@@ -26,6 +26,9 @@ impl IoEngine for FtruncateEngine {
                 }
             }
             IoOp::Fsync | IoOp::Fdatasync => crate::sys::io::sync(u.fd, u.op == IoOp::Fdatasync),
+            IoOp::SyncFileRange { flags } => {
+                crate::sys::io::sync_range(u.fd, u.offset, u.len as u64, flags)
+            }
             IoOp::Read | IoOp::Trim => -(libc::EINVAL as i64),
         };
         Queued::Completed

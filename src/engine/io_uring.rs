@@ -320,6 +320,13 @@ impl IoEngine for IoUringEngine {
             IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
                 .flags(types::FsyncFlags::DATASYNC)
                 .build()),
+            // the range as fio sends it (a 32-bit length)
+            IoOp::SyncFileRange { flags } => {
+                with_fd!(|fd| opcode::SyncFileRange::new(fd, u.len as u32)
+                    .offset(off)
+                    .flags(flags)
+                    .build())
+            }
         };
         let mut entry = entry.user_data(index as u64);
         if self.tuning.force_async > 0 {

@@ -81,13 +81,18 @@ impl IoEngine for LibaioEngine {
         let opcode = match u.op {
             IoOp::Read => aio::IOCB_CMD_PREAD,
             IoOp::Write => aio::IOCB_CMD_PWRITE,
-            IoOp::Fsync | IoOp::Fdatasync => {
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => {
                 // Most filesystems reject IOCB_CMD_FSYNC (EINVAL); like fio, wait until
                 // nothing is queued or in flight, then sync synchronously.
                 if !self.pending.is_empty() || self.in_flight > 0 {
                     return Queued::Busy;
                 }
-                u.result = sysio::sync(u.fd, u.op == IoOp::Fdatasync);
+                u.result = match u.op {
+                    IoOp::SyncFileRange { flags } => {
+                        sysio::sync_range(u.fd, u.offset, u.len as u64, flags)
+                    }
+                    op => sysio::sync(u.fd, op == IoOp::Fdatasync),
+                };
                 return Queued::Completed;
             }
             IoOp::Trim => {

@@ -153,7 +153,8 @@ impl IoEngine for MmapEngine {
                 u.len as i64
             }
             IoOp::Trim => sysio::punch_hole(u.fd, u.offset, u.len),
-            IoOp::Fsync | IoOp::Fdatasync => {
+            // fio's mmap engine answers every sync kind with msync
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => {
                 let m = &self.maps[i];
                 if m.addr.is_null() {
                     0

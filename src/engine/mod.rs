@@ -41,6 +41,10 @@ pub enum IoOp {
     Trim,
     Fsync,
     Fdatasync,
+    /// sync_file_range(2) of the unit's offset and len (sync_file_range=FLAGS:N).
+    SyncFileRange {
+        flags: u32,
+    },
 }
 
 /// One I/O in flight. The runner owns a fixed pool of these (indexed, never

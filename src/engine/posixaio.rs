@@ -89,7 +89,8 @@ impl IoEngine for PosixAioEngine {
             match u.op {
                 IoOp::Read => libc::aio_read(cb),
                 IoOp::Write => libc::aio_write(cb),
-                IoOp::Fsync => libc::aio_fsync(libc::O_SYNC, cb),
+                // fio's posixaio sends sync_file_range as aio_fsync(O_SYNC) too
+                IoOp::Fsync | IoOp::SyncFileRange { .. } => libc::aio_fsync(libc::O_SYNC, cb),
                 IoOp::Fdatasync => libc::aio_fsync(libc::O_DSYNC, cb),
                 IoOp::Trim => unreachable!(),
             }

@@ -123,6 +123,9 @@ impl IoEngine for SpliceEngine {
             IoOp::Trim => crate::sys::io::punch_hole(u.fd, u.offset, u.len),
             IoOp::Fsync => crate::sys::io::sync(u.fd, false),
             IoOp::Fdatasync => crate::sys::io::sync(u.fd, true),
+            IoOp::SyncFileRange { flags } => {
+                crate::sys::io::sync_range(u.fd, u.offset, u.len as u64, flags)
+            }
         };
         Queued::Completed
     }

@@ -86,6 +86,7 @@ impl IoEngine for SyncEngine {
             IoOp::Trim => io::punch_hole(u.fd, u.offset, u.len),
             IoOp::Fsync => io::sync(u.fd, false),
             IoOp::Fdatasync => io::sync(u.fd, true),
+            IoOp::SyncFileRange { flags } => io::sync_range(u.fd, u.offset, u.len as u64, flags),
         };
         Queued::Completed
     }

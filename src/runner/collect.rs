@@ -93,6 +93,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         slat_percentiles: spec.slat_percentiles,
         kb_base: spec.kb_base,
         unit_base: spec.unit_base,
+        sig_figs: spec.sig_figs,
         iodepth: if spec.pacing.latency_target_ns > 0 {
             s.latency_depth
         } else {
@@ -231,10 +232,13 @@ pub fn group_reports(jobs: &[JobReport]) -> Vec<GroupReport> {
             groupid: j.groupid,
             kb_base: j.kb_base,
             unit_base: j.unit_base,
+            sig_figs: j.sig_figs,
             dir: Default::default(),
             unified: j.unified,
         });
         g.unified = g.unified.or(j.unified);
+        // fio: the group takes the value of its last job
+        g.sig_figs = j.sig_figs;
         for d in 0..3 {
             let rt = j.dir[d].runtime_ms;
             if rt == 0 {

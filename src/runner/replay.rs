@@ -365,7 +365,7 @@ fn ddir_bit(op: IoOp) -> u8 {
         IoOp::Read => 0,
         IoOp::Write => 1,
         IoOp::Trim => 2,
-        IoOp::Fsync | IoOp::Fdatasync => 3,
+        IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => 3,
     }
 }
 

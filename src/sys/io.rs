@@ -119,3 +119,19 @@ pub fn sync(fd: RawFd, data_only: bool) -> i64 {
         0
     }
 }
+
+/// sync_file_range(2) of `len` bytes at `offset` with SYNC_FILE_RANGE_* `flags`;
+/// returns 0 or -errno. An empty range makes no call (the kernel would read it as
+/// "to the end of the file"), as fio does.
+pub fn sync_range(fd: RawFd, offset: u64, len: u64, flags: u32) -> i64 {
+    if len == 0 {
+        return 0;
+    }
+    // SAFETY: only our descriptor is passed; no memory is shared with the kernel.
+    let r = unsafe { libc::sync_file_range(fd, offset as i64, len as i64, flags) };
+    if r < 0 {
+        ret(-1)
+    } else {
+        0
+    }
+}

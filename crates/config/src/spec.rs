@@ -199,6 +199,8 @@ pub struct JobSpec {
     // --- engine
     pub ioengine: String,
     pub iodepth: u32,
+    /// serialize_overlap: hold back an I/O that overlaps one in flight.
+    pub serialize_overlap: bool,
     /// pvsync2 hipri flag (accepted; ignored where unsupported).
     pub hipri: bool,
 
@@ -244,6 +246,9 @@ pub struct JobSpec {
     /// fsync every N writes (0 = never).
     pub fsync: u32,
     pub fdatasync: u32,
+    /// sync_file_range=FLAGS:N: sync_file_range(2) with these SYNC_FILE_RANGE_* flags
+    /// every N writes (None = never).
+    pub sync_file_range: Option<(u32, u32)>,
     pub end_fsync: bool,
     pub fsync_on_close: bool,
     pub create_on_open: bool,
@@ -310,6 +315,8 @@ pub struct JobSpec {
     pub iops_avg_time_ms: u64,
     pub kb_base: u32,
     pub unit_base: u32,
+    /// significant_figures: width of the normal report's shortened numbers (1-10, default 4).
+    pub sig_figs: u32,
     /// disk_util: report disk utilization (fio's "Disk stats" section). Default on.
     pub disk_util: bool,
     /// clocksource= as given (None = automatic choice).

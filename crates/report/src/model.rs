@@ -91,6 +91,9 @@ pub struct JobReport {
     /// 1024 or 1000 (kb_base) and 0/1/8 (unit_base, as in fio: 0 = auto (bytes), 1 = bits, 8 = bytes).
     pub kb_base: u32,
     pub unit_base: u32,
+    /// significant_figures (0 = fio's default 4): see [`crate::units::sig_figs`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sig_figs: u32,
     /// The job's iodepth, or with latency_target the depth its search settled on
     /// (printed as "latency   : ... depth=N", JSON latency_depth).
     pub iodepth: u32,
@@ -181,6 +184,9 @@ pub struct GroupReport {
     pub unified: crate::unified::Unified,
     pub kb_base: u32,
     pub unit_base: u32,
+    /// significant_figures of the group's last job, as fio takes it (0 = 4).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sig_figs: u32,
     pub dir: [GroupDir; 3],
 }
 
@@ -228,6 +234,9 @@ pub struct JobHeader {
     pub bs: [(u64, u64); 3],
     pub ioengine: String,
     pub iodepth: u32,
+    /// The job's significant_figures (0 = 4).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sig_figs: u32,
 }
 
 /// Steady-state detection results of a job (fio's "steadystate" object and line).

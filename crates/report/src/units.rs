@@ -49,6 +49,16 @@ impl N2sUnit {
 /// fio's default `sig_figs` (maximum characters of a shortened number, the point included).
 pub const SIG_FIGS: usize = 4;
 
+/// A report's `sig_figs` (fio's significant_figures) as num2str's `maxlen`; 0, the
+/// value of a report built without one, is fio's default.
+pub fn sig_figs(v: u32) -> usize {
+    if v == 0 {
+        SIG_FIGS
+    } else {
+        v as usize
+    }
+}
+
 /// Whether `kb_base` selects IEC (power of two) prefixes. `kb_base` 0 counts as 1024.
 pub fn is_pow2_base(kb_base: u32) -> bool {
     kb_base == 0 || kb_base.is_power_of_two()

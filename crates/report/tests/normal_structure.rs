@@ -150,6 +150,7 @@ fn pre_run_lines_match_the_captures() {
         bs: [(4096, 4096); 3],
         ioengine: "psync".into(),
         iodepth: 1,
+        sig_figs: 0,
     };
     assert_eq!(normal::job_header(&h), lines[0]);
     assert_eq!(normal::starting_line(1, false), lines[2]);
@@ -163,6 +164,7 @@ fn pre_run_lines_match_the_captures() {
         bs: [(4096, 4096); 3],
         ioengine: "null".into(),
         iodepth: 1,
+        sig_figs: 0,
     };
     assert_eq!(normal::job_header(&b), lines[1]);
     assert_eq!(normal::starting_line(3, false), lines[4]);

@@ -159,7 +159,9 @@ impl SimEngine {
             IoOp::Read => 0,
             IoOp::Write => 1,
             IoOp::Trim => 2,
-            IoOp::Fsync | IoOp::Fdatasync => return now.max(self.horizon),
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => {
+                return now.max(self.horizon)
+            }
         };
         let mut service = self.lat[d].draw(&mut self.rng[d]);
         // A data command waits for a buffer of its channel's cache or the pool.
@@ -203,7 +205,7 @@ impl SimEngine {
 impl IoEngine for SimEngine {
     fn queue(&mut self, index: usize, unit: &mut IoUnit) -> Queued {
         unit.result = match unit.op {
-            IoOp::Fsync | IoOp::Fdatasync => 0,
+            IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => 0,
             _ => unit.len as i64,
         };
         // A zoned device checks each command in submission order.

@@ -230,7 +230,11 @@ impl Accounting {
             return;
         }
         if d == 3 {
-            self.stats.synced(now - t.issue_ns);
+            if matches!(u.op, IoOp::SyncFileRange { .. }) {
+                self.stats.range_synced(now - t.issue_ns);
+            } else {
+                self.stats.synced(now - t.issue_ns);
+            }
             return;
         }
         let mut bytes = u.result as u64;
@@ -338,7 +342,7 @@ pub fn ddir_of(op: IoOp) -> usize {
         IoOp::Read => 0,
         IoOp::Write => 1,
         IoOp::Trim => 2,
-        IoOp::Fsync | IoOp::Fdatasync => 3,
+        IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => 3,
     }
 }
 
@@ -349,5 +353,6 @@ fn op_name(op: IoOp) -> &'static str {
         IoOp::Trim => "trim",
         IoOp::Fsync => "fsync",
         IoOp::Fdatasync => "fdatasync",
+        IoOp::SyncFileRange { .. } => "sync_file_range",
     }
 }

@@ -55,6 +55,10 @@ pub struct Worker<'a> {
     sync_every: u32,
     /// The sync is an fdatasync.
     sync_data_only: bool,
+    /// The sync is a sync_file_range with these flags.
+    sync_range_flags: Option<u32>,
+    /// serialize_overlap: per unit, whether it is in flight (empty when off).
+    in_flight: Vec<bool>,
     /// Start of the measured phase (after ramp_time).
     stats_start_ns: u64,
     /// The latest clock reading of the current step, if it took one.
@@ -96,10 +100,25 @@ impl<'a> Worker<'a> {
             no_data: plan.caps.accounting == Counts::NoData,
             sync_every: if spec.fsync > 0 {
                 spec.fsync
-            } else {
+            } else if spec.fdatasync > 0 {
                 spec.fdatasync
+            } else {
+                spec.sync_file_range.map_or(0, |s| s.1)
             },
             sync_data_only: spec.fsync == 0,
+            // fio turns serialize_overlap off where nothing can overlap a write
+            in_flight: if spec.serialize_overlap
+                && depth > 1
+                && (spec.writes() || spec.logs.read_iolog.is_some())
+            {
+                vec![false; depth]
+            } else {
+                Vec::new()
+            },
+            sync_range_flags: spec
+                .sync_file_range
+                .filter(|_| spec.fsync == 0 && spec.fdatasync == 0)
+                .map(|s| s.0),
             stats_start_ns: begin_ns,
             last_read: None,
             // PACING
@@ -214,7 +233,12 @@ impl<'a> Worker<'a> {
                 }
                 return false; // ZONES: no zone left to do I/O in
             };
-            match self.io.engine.queue(idx, &mut self.io.units.io[idx]) {
+            let queued = if self.overlaps_in_flight(idx) {
+                Queued::Busy // fio: FIO_Q_BUSY, retried after a reap
+            } else {
+                self.io.engine.queue(idx, &mut self.io.units.io[idx])
+            };
+            match queued {
                 Queued::Completed => {
                     let done = self.read_clock();
                     if self.no_data && self.io.engine.ended() {
@@ -242,6 +266,9 @@ impl<'a> Worker<'a> {
                 }
                 Queued::Queued => {
                     self.st.inflight += 1;
+                    if let Some(f) = self.in_flight.get_mut(idx) {
+                        *f = true;
+                    }
                     self.io.units.pending.push(idx);
                     if self.io.units.pending.len() >= self.batching.submit
                         && self.commit().is_none()
@@ -353,7 +380,12 @@ impl<'a> Worker<'a> {
             // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so every
             // engine — including diskless and asynchronous ones — runs it.
             let fd = self.io.fds[file];
-            self.io.units.point_sync(idx, file, fd, self.sync_data_only);
+            // fio: a sync of any kind ends the file's written range
+            let range = self.st.take_written(file);
+            match self.sync_range_flags {
+                Some(flags) => self.io.units.point_range_sync(idx, file, fd, flags, range),
+                None => self.io.units.point_sync(idx, file, fd, self.sync_data_only),
+            }
             let t = self.read_clock();
             self.io.units.times[idx] = UnitTimes {
                 due_ns: t,
@@ -454,12 +486,35 @@ impl<'a> Worker<'a> {
         Residual::Again
     }
 
+    /// serialize_overlap: whether unit `idx` overlaps a unit in flight (fio's
+    /// in_flight_overlap, asked only while another I/O is in flight; like fio's it
+    /// compares offsets only, whatever the file).
+    fn overlaps_in_flight(&self, idx: usize) -> bool {
+        if self.in_flight.is_empty() || self.st.inflight == 0 {
+            return false;
+        }
+        // syncs have no range in fio's check (a sync_file_range here carries one)
+        let data =
+            |o: &crate::engine::IoUnit| matches!(o.op, IoOp::Read | IoOp::Write | IoOp::Trim);
+        let units = &self.io.units.io;
+        let u = &units[idx];
+        let end = u.offset + u.len as u64;
+        data(u)
+            && self.in_flight.iter().enumerate().any(|(i, &f)| {
+                let o = &units[i];
+                f && i != idx && data(o) && u.offset < o.offset + o.len as u64 && o.offset < end
+            })
+    }
+
     /// Account unit `idx`, completed at `now`.
     #[inline]
     fn complete(&mut self, idx: usize, now: u64) {
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
             self.zone_done.push((u.offset, u.len as u64));
+        }
+        if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
+            self.st.note_write(u.file, u.offset, u.result as u64);
         }
         let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
@@ -518,6 +573,9 @@ impl<'a> Worker<'a> {
         self.acct.reaped(n);
         for i in 0..n {
             let idx = self.io.units.done[i];
+            if let Some(f) = self.in_flight.get_mut(idx) {
+                *f = false;
+            }
             match self.residual(idx) {
                 Residual::Done => {
                     let done = self.io.units.io[idx].done_ns.unwrap_or(now);

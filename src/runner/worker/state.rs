@@ -64,6 +64,9 @@ pub struct LoopState {
     pub writes_since_sync: u32,
     /// The file that fsync=N says must be synced before the next I/O.
     pub sync_due: Option<usize>,
+    /// sync_file_range: per file, the range [first, end) written since its last
+    /// sync (fio's first_write / last_write); empty (0, 0) when none.
+    pub written: Vec<(u64, u64)>,
 }
 
 impl LoopState {
@@ -114,6 +117,24 @@ impl LoopState {
         self.pass_done = false;
     }
 
+    /// sync_file_range: a write of `len` bytes at `offset` of `file` completed.
+    pub fn note_write(&mut self, file: usize, offset: u64, len: u64) {
+        if self.written.len() <= file {
+            self.written.resize(file + 1, (0, 0));
+        }
+        let r = &mut self.written[file];
+        *r = if r.1 == 0 {
+            (offset, offset + len)
+        } else {
+            (r.0.min(offset), r.1.max(offset + len))
+        };
+    }
+
+    /// The range written to `file` since its last sync, which a sync ends.
+    pub fn take_written(&mut self, file: usize) -> (u64, u64) {
+        self.written.get_mut(file).map_or((0, 0), std::mem::take)
+    }
+
     /// fsync=N / fdatasync=N: count one issued write to `file`; every `every` writes
     /// the file is due a sync (issued before the next I/O, as fio does).
     #[inline]
@@ -126,5 +147,24 @@ impl LoopState {
             self.writes_since_sync = 0;
             self.sync_due = Some(file);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoopState;
+
+    #[test]
+    fn written_range_spans_writes_and_a_sync_ends_it() {
+        let mut st = LoopState::default();
+        assert_eq!(st.take_written(0), (0, 0));
+        st.note_write(1, 8192, 4096);
+        st.note_write(1, 0, 4096);
+        st.note_write(1, 4096, 1024);
+        assert_eq!(st.take_written(0), (0, 0));
+        assert_eq!(st.take_written(1), (0, 12288));
+        assert_eq!(st.take_written(1), (0, 0));
+        st.note_write(1, 12288, 4096);
+        assert_eq!(st.take_written(1), (12288, 16384));
     }
 }

@@ -198,6 +198,22 @@ impl Units {
         }
     }
 
+    /// Point unit `idx` at a sync_file_range of `len` bytes at `offset` of `file`.
+    pub fn point_range_sync(
+        &mut self,
+        idx: usize,
+        file: usize,
+        fd: i32,
+        flags: u32,
+        range: (u64, u64),
+    ) {
+        self.point_sync(idx, file, fd, false);
+        let u = &mut self.io[idx];
+        u.op = IoOp::SyncFileRange { flags };
+        u.offset = range.0;
+        u.len = (range.1 - range.0) as usize;
+    }
+
     /// Point unit `idx` at an fsync (or fdatasync) of `file` (fsync=N / fdatasync=N).
     pub fn point_sync(&mut self, idx: usize, file: usize, fd: i32, data_only: bool) {
         let u = &mut self.io[idx];

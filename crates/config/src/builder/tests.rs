@@ -537,6 +537,30 @@ fn statistics() {
     assert!(bad(&["bwavgtime=0"]).contains("at least 1"));
     assert!(bad(&["unit_base=2"]).contains("allowed: 0, 8, 1"));
     assert!(bad(&["clocksource=tsc"]).contains("allowed: cpu, clock_gettime, gettimeofday"));
+    assert_eq!(job(&[]).sig_figs, 4);
+    assert_eq!(job(&["significant_figures=10"]).sig_figs, 10);
+    assert!(bad(&["significant_figures=0"]).contains("significant_figures"));
+    assert!(bad(&["significant_figures=11"]).contains("significant_figures"));
+}
+
+#[test]
+fn sync_file_range_flags_and_count() {
+    assert_eq!(job(&[]).sync_file_range, None);
+    // fio's SYNC_FILE_RANGE_* bits; N defaults to 1
+    assert_eq!(
+        job(&["sync_file_range=write"]).sync_file_range,
+        Some((2, 1))
+    );
+    assert_eq!(
+        job(&["sync_file_range=wait_before,write,wait_after:8"]).sync_file_range,
+        Some((7, 8))
+    );
+    assert_eq!(
+        job(&["sync_file_range=wait_after:3"]).sync_file_range,
+        Some((4, 3))
+    );
+    assert!(bad(&["sync_file_range=foo:4"]).contains("allowed: wait_before, write, wait_after"));
+    assert!(bad(&["sync_file_range=write:x"]).contains("not a number"));
 }
 
 #[test]
@@ -581,7 +605,7 @@ fn unknown_unsupported_and_noop() {
         bad(&["cgroup=x"]),
         "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["serialize_overlap=1"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["block_error_percentiles=1"]).contains("not supported by ferrio yet"));
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));

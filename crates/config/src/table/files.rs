@@ -254,6 +254,16 @@ pub const FILES: &[OptSpec] = &[
     )
     .def("0"),
     opt(
+        "sync_file_range",
+        K::Str,
+        C::Files,
+        "sync_file_range(2) over the range written since the last sync, every N writes (FLAGS:N, N default 1); FLAGS is a comma list of wait_before, write, wait_after",
+        |j, _, v| {
+            j.sync_file_range = Some(parse_sync_file_range(v)?);
+            Ok(())
+        },
+    ),
+    opt(
         "end_fsync",
         K::Bool,
         C::Files,
@@ -398,3 +408,30 @@ pub const FILES: &[OptSpec] = &[
     )
     .def("0"),
 ];
+
+/// `wait_before,write,wait_after:N` → (SYNC_FILE_RANGE_* flags, N); N is 1 when absent.
+fn parse_sync_file_range(v: &str) -> Result<(u32, u32), String> {
+    let (list, nr) = match v.split_once(':') {
+        Some((l, n)) => (
+            l,
+            n.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("'{n}' is not a number of writes"))?,
+        ),
+        None => (v, 1),
+    };
+    let mut flags = 0;
+    for f in list.split(',') {
+        flags |= match f.trim() {
+            "wait_before" => 1,
+            "write" => 2,
+            "wait_after" => 4,
+            other => {
+                return Err(format!(
+                    "unknown flag '{other}'; allowed: wait_before, write, wait_after"
+                ))
+            }
+        };
+    }
+    Ok((flags, nr))
+}

@@ -171,6 +171,11 @@ pub const IO: &[OptSpec] = &[
     })
     .def("sequential")
     .vals(&[("sequential", "generate sequential offsets"), ("identical", "repeat the same offset N times")]),
+    opt("serialize_overlap", K::Bool, C::Io, "Hold back an I/O while an I/O overlapping it is in flight (jobs that write or trim, or replay a read_iolog, at iodepth > 1; fio's condition)", |j, c, v| {
+        j.serialize_overlap = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("rwmixread", K::Int, C::Io, "Percentage of a mixed workload that is reads", |j, c, v| {
         j.rwmixread = c.u32(v)?;
         Ok(())

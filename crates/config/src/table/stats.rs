@@ -101,6 +101,12 @@ pub const STATS: &[OptSpec] = &[
     })
     .def("0")
     .vals(&[("0", "auto-detect"), ("8", "bytes"), ("1", "bits")]),
+    opt("significant_figures", K::Int, C::Stats, "Significant figures of the normal report's shortened numbers (block sizes, bandwidths, IOPS, amounts of I/O); a group's summary uses its last job's value", |j, c, v| {
+        j.sig_figs = c.u32(v)?;
+        Ok(())
+    })
+    .def("4")
+    .range(1, 10),
     opt("disk_util", K::Bool, C::Stats, "Report disk utilization statistics", |j, c, v| {
         j.disk_util = c.bool(v)?;
         Ok(())

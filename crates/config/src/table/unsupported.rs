@@ -26,9 +26,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("merge_blktrace_iters", "fio option"),
     u("merge_blktrace_scalars", "fio option"),
     u("profile", "fio option"),
-    u("serialize_overlap", "Avoid overlapping in-flight I/Os"),
-    u("significant_figures", "Digits in normal output"),
-    u("sync_file_range", "sync_file_range(2) after writes"),
     // Engine options of fio 3.33 engines ferrio has (fio --enghelp=ENGINE lists them).
     u("cmdprio_percentage", "io_uring, libaio: percentage of I/Os sent with high priority"),
     u("cmdprio_class", "io_uring, libaio: I/O priority class of the high-priority I/Os"),

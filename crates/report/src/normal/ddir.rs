@@ -6,7 +6,7 @@ use ferrio_stats::{LatencyHistogram, SampleStats};
 
 use super::percentiles::{self, PercentileList};
 use crate::model::{JobReport, DDIR_WRITE};
-use crate::units::{cfmt, is_pow2_base, num2str, LatUnit, N2sUnit, SIG_FIGS};
+use crate::units::{cfmt, is_pow2_base, num2str, sig_figs, LatUnit, N2sUnit};
 
 /// The block of direction `ddir`; "" when it has no runtime. `kb_base` is the group's.
 pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
@@ -17,6 +17,7 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let i2p = is_pow2_base(kb_base);
     let rate = N2sUnit::rate_for_unit_base(job.unit_base);
     let runt = d.runtime_ms as u128;
+    let sf = sig_figs(job.sig_figs);
     let bw = (1000 * d.io_bytes as u128 / runt) as u64;
     let iops = (1000 * d.total_ios as u128 / runt) as u64;
     let post = if ddir == DDIR_WRITE && job.unified != crate::unified::Unified::Mixed {
@@ -27,10 +28,10 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let mut out = format!(
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}\n",
         crate::unified::dir_name(job, ddir),
-        num2str(iops, SIG_FIGS, 1, false, N2sUnit::None),
-        num2str(bw, SIG_FIGS, 1, i2p, rate),
-        num2str(bw, SIG_FIGS, 1, !i2p, rate),
-        num2str(d.io_bytes, SIG_FIGS, 1, i2p, N2sUnit::Byte),
+        num2str(iops, sf, 1, false, N2sUnit::None),
+        num2str(bw, sf, 1, i2p, rate),
+        num2str(bw, sf, 1, !i2p, rate),
+        num2str(d.io_bytes, sf, 1, i2p, N2sUnit::Byte),
         d.runtime_ms,
         post
     );
@@ -220,6 +221,13 @@ mod tests {
             render(&job, 0, 1024),
             "  read: IOPS=1000, BW=4000KiB/s (4096kB/s)(4096B/1msec)\n"
         );
+        // significant_figures=2 shortens every number of the line
+        job.sig_figs = 2;
+        assert_eq!(
+            render(&job, 0, 1024),
+            "  read: IOPS=1k, BW=4MiB/s (4MB/s)(4KiB/1msec)\n"
+        );
+        job.sig_figs = 0;
         job.dir[2] = job.dir[0].clone();
         assert!(render(&job, 2, 1024).starts_with("  trim: IOPS=1000,"));
         job.dir[1] = job.dir[0].clone();

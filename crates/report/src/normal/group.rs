@@ -2,7 +2,7 @@
 
 use crate::model::GroupReport;
 use crate::unified::{self, Unified};
-use crate::units::{is_pow2_base, num2str, N2sUnit, SIG_FIGS};
+use crate::units::{is_pow2_base, num2str, sig_figs, N2sUnit};
 
 const NAMES: [&str; 3] = ["   READ", "  WRITE", "   TRIM"];
 
@@ -11,6 +11,7 @@ pub fn render(g: &GroupReport) -> String {
     let mut out = format!("\nRun status group {} (all jobs):\n", g.groupid);
     let i2p = is_pow2_base(g.kb_base);
     let rate = N2sUnit::rate_for_unit_base(g.unit_base);
+    let sf = sig_figs(g.sig_figs);
     let mixed = unified::merged_group(&g.dir);
     let both = (g.unified == Unified::Both).then_some((&mixed, "  MIXED"));
     for (d, name) in g.dir.iter().zip(NAMES).chain(both) {
@@ -22,7 +23,7 @@ pub fn render(g: &GroupReport) -> String {
         } else {
             name
         };
-        let n = |v: u64, pow2: bool, u: N2sUnit| num2str(v, SIG_FIGS, 1, pow2, u);
+        let n = |v: u64, pow2: bool, u: N2sUnit| num2str(v, sf, 1, pow2, u);
         out.push_str(&format!(
             "{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec\n",
             name,
@@ -65,6 +66,7 @@ mod tests {
             groupid: 0,
             kb_base: 1024,
             unit_base: 0,
+            sig_figs: 0,
             dir: [dir(528 * 1024, 9), dir(496 * 1024, 9), GroupDir::default()],
             unified: Unified::None,
         };
@@ -109,6 +111,7 @@ mod tests {
             groupid: 0,
             kb_base: 1000,
             unit_base: 0,
+            sig_figs: 0,
             dir: [dir(1 << 20, 3), GroupDir::default(), GroupDir::default()],
             unified: Unified::None,
         };
@@ -123,6 +126,13 @@ mod tests {
         assert_eq!(
             render(&g).lines().nth(2).unwrap(),
             "   READ: bw=4000Mibit/s (4194Mbit/s), 4000Mibit/s-4000Mibit/s (4194Mbit/s-4194Mbit/s), io=1024KiB (1049kB), run=2-2msec"
+        );
+        // significant_figures=6
+        g.unit_base = 0;
+        g.sig_figs = 6;
+        assert_eq!(
+            render(&g).lines().nth(2).unwrap(),
+            "   READ: bw=512000KiB/s (524288kB/s), 512000KiB/s-512000KiB/s (524288kB/s-524288kB/s), io=1024.0KiB (1048.6kB), run=2-2msec"
         );
     }
 

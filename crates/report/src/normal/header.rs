@@ -1,13 +1,13 @@
 //! What fio prints before a run: one line per job and the "Starting ..." line.
 
 use crate::model::JobHeader;
-use crate::units::{num2str, N2sUnit, SIG_FIGS};
+use crate::units::{num2str, sig_figs, N2sUnit};
 
 /// `t: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1`
 ///
 /// Block sizes use fio's byte formatting with IEC prefixes (kb_base=1024): 4096B, 64.0KiB, 1024KiB.
 pub fn job_header(h: &JobHeader) -> String {
-    let bs = |v: u64| num2str(v, SIG_FIGS, 1, true, N2sUnit::Byte);
+    let bs = |v: u64| num2str(v, sig_figs(h.sig_figs), 1, true, N2sUnit::Byte);
     let [r, w, t] = h.bs;
     format!(
         "{}: (g={}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={}, iodepth={}",
@@ -47,6 +47,7 @@ mod tests {
             bs,
             ioengine: engine.into(),
             iodepth: 1,
+            sig_figs: 0,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::percentiles::{self, PercentileList};
 use crate::model::{JobReport, SteadyStateCriterion, SteadyStateReport};
-use crate::units::{cfmt, is_pow2_base, num2str, N2sUnit, SIG_FIGS};
+use crate::units::{cfmt, is_pow2_base, num2str, sig_figs, N2sUnit, SIG_FIGS};
 
 const DIRS: [&str; 3] = ["read", "write", "trim"];
 
@@ -60,6 +60,7 @@ pub fn line(job: &JobReport, ss: &SteadyStateReport, kb_base: u32) -> String {
     let i2p = is_pow2_base(kb_base);
     let rate = N2sUnit::rate_for_unit_base(job.unit_base);
     let bw = mean(&ss.bw) / kb;
+    let sf = sig_figs(job.sig_figs);
     let primary = ss.criteria.first().cloned().unwrap_or_default();
     let lat = if primary.metric == "lat" {
         format!(", lat={}", lat_text(mean(&ss.lat_ns)))
@@ -69,9 +70,9 @@ pub fn line(job: &JobReport, ss: &SteadyStateReport, kb_base: u32) -> String {
     format!(
         "  steadystate  : attained={}, bw={} ({}), iops={}{}, {}\n",
         if ss.attained { "yes" } else { "no" },
-        num2str(bw, SIG_FIGS, kb, i2p, rate),
-        num2str(bw, SIG_FIGS, kb, !i2p, rate),
-        num2str(mean(&ss.iops), SIG_FIGS, 1, false, N2sUnit::None),
+        num2str(bw, sf, kb, i2p, rate),
+        num2str(bw, sf, kb, !i2p, rate),
+        num2str(mean(&ss.iops), sf, 1, false, N2sUnit::None),
         lat,
         criterion_text(&primary)
     )
