@@ -11,6 +11,7 @@ pub mod engine_setup;
 pub mod exitall;
 pub mod iolog;
 pub mod job_commands;
+pub mod late_sizes;
 pub mod layout;
 pub mod logs;
 pub mod metaops;
@@ -42,7 +43,7 @@ pub struct RunResults {
 /// Run all planned threads. `stop` ends the run early (signals, exitall); `factory`
 /// gives each thread its observers.
 pub fn execute(
-    threads: Vec<ThreadPlan>,
+    mut threads: Vec<ThreadPlan>,
     clock: &Clock,
     stop: &Arc<AtomicBool>,
     factory: Arc<dyn ObserverFactory>,
@@ -61,6 +62,8 @@ pub fn execute(
     // Per-group flags (and their forwarder) only where a job can stop others.
     let per_group = any_exitall || threads.iter().any(|p| p.spec.errors.exitall_on_error);
     let forwarder = per_group.then(|| stops.forward());
+    // A job sized at its start that cannot be: its threads do not start.
+    let mut refused: Option<String> = None;
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
@@ -76,8 +79,25 @@ pub fn execute(
                     .collect();
                 join_where(&mut handles, &mut results, |j| waits[j]);
             }
+            let job = threads[i].job_index;
+            let end = i + threads[i..]
+                .iter()
+                .take_while(|t| t.job_index == job)
+                .count();
+            refused = late_sizes::resolve(&mut threads[i..end], stop).err();
         }
-        let plan = plan.clone();
+        let plan = threads[i].clone();
+        if let Some(e) = &refused {
+            if does_io(&plan) {
+                io_left.fetch_sub(1, Ordering::SeqCst);
+            }
+            results[i] = Some(ThreadResult {
+                error: Some((libc::EINVAL, e.clone())),
+                ..Default::default()
+            });
+            handles.push(None);
+            continue;
+        }
         let clock = clock.clone();
         let stop = if per_group {
             stops.for_group(plan.groupid)
