@@ -63,6 +63,7 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<()
         plan::check_work(&t.spec, pass_bytes)?;
         t.files = files;
         t.pass_bytes = pass_bytes;
+        t.sized_at_start = false;
     }
     // The files exist by now (they were sized from them): this only checks them, and
     // writes no layout lines (the report has started).
