@@ -52,10 +52,14 @@ pub(super) fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
 
 /// Size and lay out a deferred job's threads (`clones`: all of them) at its start, with
 /// the plan-time checks that needed the sizes. Threads sized at plan time are left as
-/// they are. An error is the job's: it does not start.
-pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<(), String> {
+/// they are. Ok(false): the run was stopped first, and the job does not start (its
+/// file may never have been written). An error is the job's: it does not start.
+pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bool, String> {
     if !clones.iter().any(|t| t.sized_at_start) {
-        return Ok(());
+        return Ok(true);
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(false);
     }
     for t in clones.iter_mut().filter(|t| t.sized_at_start) {
         let files = plan::plan_files(&t.spec, t.clone, t.caps)?;
@@ -67,7 +71,8 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<()
     }
     // The files exist by now (they were sized from them): this only checks them, and
     // writes no layout lines (the report has started).
-    super::layout::lay_out(clones, &mut std::io::sink(), stop)
+    super::layout::lay_out(clones, &mut std::io::sink(), stop)?;
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -101,7 +106,10 @@ mod tests {
         let e = resolve(&mut threads[1..], &stop).unwrap_err();
         assert!(e.contains("does not exist"), "{e}");
         std::fs::write(&f, vec![0u8; 96 << 10]).unwrap();
-        resolve(&mut threads[1..], &stop).unwrap();
+        let stopped = AtomicBool::new(true);
+        assert_eq!(resolve(&mut threads[1..], &stopped), Ok(false));
+        assert!(threads[1].sized_at_start);
+        assert_eq!(resolve(&mut threads[1..], &stop), Ok(true));
         assert_eq!(threads[1].pass_bytes, 96 << 10);
         assert_eq!(threads[1].files[0].region.len, 96 << 10);
     }

@@ -62,8 +62,9 @@ pub fn execute(
     // Per-group flags (and their forwarder) only where a job can stop others.
     let per_group = any_exitall || threads.iter().any(|p| p.spec.errors.exitall_on_error);
     let forwarder = per_group.then(|| stops.forward());
-    // A job sized at its start that cannot be: its threads do not start.
-    let mut refused: Option<String> = None;
+    // Whether the current job starts: not when it is sized at its start and cannot be
+    // (the error is its threads'), or the run was stopped before.
+    let mut starts: Result<bool, String> = Ok(true);
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
@@ -84,15 +85,15 @@ pub fn execute(
                 .iter()
                 .take_while(|t| t.job_index == job)
                 .count();
-            refused = late_sizes::resolve(&mut threads[i..end], stop).err();
+            starts = late_sizes::resolve(&mut threads[i..end], stop);
         }
         let plan = threads[i].clone();
-        if let Some(e) = &refused {
+        if starts != Ok(true) {
             if does_io(&plan) {
                 io_left.fetch_sub(1, Ordering::SeqCst);
             }
             results[i] = Some(ThreadResult {
-                error: Some((libc::EINVAL, e.clone())),
+                error: starts.clone().err().map(|e| (libc::EINVAL, e)),
                 ..Default::default()
             });
             handles.push(None);
