@@ -2,53 +2,13 @@
 //! its start when they do not exist yet at the run's start (its create_serialize=0
 //! jobs, as in fio's `surface-scan.fio`: a write phase creates the file, a stonewalled
 //! read phase without size= reads what it holds). The planner defers such a job
-//! (`ThreadPlan::sized_at_start`) only when a file it cannot size is missing and an
-//! earlier job names it; every other sizing error stays a plan-time error. The runner
-//! sizes and lays out the deferred job once the jobs it waits for have finished.
+//! (`ThreadPlan::sized_at_start`, plan.rs's `sized_later`) only when a file it cannot
+//! size is missing and an earlier job names it; every other sizing error stays a
+//! plan-time error. The runner sizes and lays out the deferred job here, once the jobs
+//! it waits for have finished.
 
-use super::pattern::Region;
-use super::plan::{self, PlannedFile, ThreadPlan};
-use crate::engine::Capabilities;
-use ferrio_config::ext::zones::ZoneMode;
-use ferrio_config::{JobSpec, SizeOrPercent};
+use super::plan::{self, ThreadPlan};
 use std::sync::atomic::AtomicBool;
-
-/// Whether a thread whose files could not be sized at plan time may be sized at its
-/// start instead: its size comes from its files (no size=N, no filesize=), one of them
-/// is missing, and an earlier job names that file (so it may exist by then).
-pub(super) fn can_wait(
-    jobs: &[JobSpec],
-    job_index: usize,
-    spec: &JobSpec,
-    clone: u32,
-    caps: Capabilities,
-) -> bool {
-    let sized_by_files = spec.filesize.is_none()
-        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
-        && spec.zones.mode == ZoneMode::None
-        && !caps.diskless;
-    sized_by_files
-        && plan::file_names(spec, clone).iter().any(|path| {
-            !path.exists()
-                && jobs[..job_index].iter().any(|earlier| {
-                    (0..earlier.numjobs.max(1)).any(|c| plan::file_names(earlier, c).contains(path))
-                })
-        })
-}
-
-/// The deferred thread's files until it starts: named, with empty regions.
-pub(super) fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
-    plan::file_names(spec, clone)
-        .into_iter()
-        .map(|path| PlannedFile {
-            path,
-            region: Region { start: 0, len: 0 },
-            tail: 0,
-            block_device: false,
-            device: false,
-        })
-        .collect()
-}
 
 /// Size and lay out a deferred job's threads (`clones`: all of them) at its start, with
 /// the plan-time checks that needed the sizes. Threads sized at plan time are left as
@@ -78,6 +38,7 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferrio_config::{JobSpec, SizeOrPercent};
     use std::path::Path;
 
     /// A job on `file`; a size makes it the writer, none the reader.

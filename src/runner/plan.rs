@@ -7,6 +7,7 @@ use super::resources::human;
 use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::{affinity, file, mounts};
+use ferrio_config::ext::zones::ZoneMode;
 use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -94,9 +95,9 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             let files = match &replay {
                 Some(log) => log.planned_files(),
                 None => match plan_files(&spec, clone, caps) {
-                    Err(_) if super::late_sizes::can_wait(jobs, job_index, &spec, clone, caps) => {
+                    Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
                         sized_at_start = true;
-                        super::late_sizes::placeholders(&spec, clone)
+                        placeholders(&spec, clone)
                     }
                     r => r?,
                 },
@@ -160,6 +161,43 @@ pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
         Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
         _ => region_total,
     })
+}
+
+/// Whether a thread whose files could not be sized at plan time may be sized at its
+/// start instead: its size comes from its files (no size=N, no filesize=), one of them
+/// is missing, and an earlier job names that file (so it may exist by then).
+fn sized_later(
+    jobs: &[JobSpec],
+    job_index: usize,
+    spec: &JobSpec,
+    clone: u32,
+    caps: Capabilities,
+) -> bool {
+    let sized_by_files = spec.filesize.is_none()
+        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
+        && spec.zones.mode == ZoneMode::None
+        && !caps.diskless;
+    sized_by_files
+        && file_names(spec, clone).iter().any(|path| {
+            !path.exists()
+                && jobs[..job_index].iter().any(|earlier| {
+                    (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
+                })
+        })
+}
+
+/// The deferred thread's files until it starts: named, with empty regions.
+fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
+    file_names(spec, clone)
+        .into_iter()
+        .map(|path| PlannedFile {
+            path,
+            region: Region { start: 0, len: 0 },
+            tail: 0,
+            block_device: false,
+            device: false,
+        })
+        .collect()
 }
 
 /// A job that would move no bytes and has no other end is refused.
