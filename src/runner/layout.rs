@@ -41,7 +41,8 @@ pub fn lay_out(
 ) -> Result<(), String> {
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
     for (i, t) in threads.iter().enumerate() {
-        if t.caps.diskless || t.spec.create_on_open {
+        // A job sized at its start is laid out then (late_sizes.rs).
+        if t.caps.diskless || t.spec.create_on_open || t.sized_at_start {
             continue;
         }
         for f in &t.files {

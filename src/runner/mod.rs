@@ -11,6 +11,7 @@ pub mod engine_setup;
 pub mod exitall;
 pub mod iolog;
 pub mod job_commands;
+pub mod late_sizes;
 pub mod layout;
 pub mod logs;
 pub mod metaops;
@@ -42,7 +43,7 @@ pub struct RunResults {
 /// Run all planned threads. `stop` ends the run early (signals, exitall); `factory`
 /// gives each thread its observers.
 pub fn execute(
-    threads: Vec<ThreadPlan>,
+    mut threads: Vec<ThreadPlan>,
     clock: &Clock,
     stop: &Arc<AtomicBool>,
     factory: Arc<dyn ObserverFactory>,
@@ -61,6 +62,9 @@ pub fn execute(
     // Per-group flags (and their forwarder) only where a job can stop others.
     let per_group = any_exitall || threads.iter().any(|p| p.spec.errors.exitall_on_error);
     let forwarder = per_group.then(|| stops.forward());
+    // Whether the current job starts: not when it is sized at its start and cannot be
+    // (the error is its threads'), or the run was stopped before.
+    let mut starts: Result<bool, String> = Ok(true);
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
@@ -76,8 +80,25 @@ pub fn execute(
                     .collect();
                 join_where(&mut handles, &mut results, |j| waits[j]);
             }
+            let job = threads[i].job_index;
+            let end = i + threads[i..]
+                .iter()
+                .take_while(|t| t.job_index == job)
+                .count();
+            starts = late_sizes::resolve(&mut threads[i..end], stop);
         }
-        let plan = plan.clone();
+        let plan = threads[i].clone();
+        if starts != Ok(true) {
+            if does_io(&plan) {
+                io_left.fetch_sub(1, Ordering::SeqCst);
+            }
+            results[i] = Some(ThreadResult {
+                error: starts.clone().err().map(|e| (libc::EINVAL, e)),
+                ..Default::default()
+            });
+            handles.push(None);
+            continue;
+        }
         let clock = clock.clone();
         let stop = if per_group {
             stops.for_group(plan.groupid)

@@ -7,6 +7,7 @@ use super::resources::human;
 use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::{affinity, file, mounts};
+use ferrio_config::ext::zones::ZoneMode;
 use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,6 +51,9 @@ pub struct ThreadPlan {
     /// What the thread's buffer contents share with the run (dedupe_global's peers,
     /// the streams its file layout advanced).
     pub buffers: crate::runner::buffers::Shared,
+    /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
+    /// `files` has empty regions and `pass_bytes` is 0.
+    pub sized_at_start: bool,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -86,32 +90,25 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
         let spec = Arc::new(spec);
         for clone in 0..spec.numjobs.max(1) {
             let replay = replay.clone();
+            // A file an earlier job creates may get its size only when this job starts.
+            let mut sized_at_start = false;
             let files = match &replay {
                 Some(log) => log.planned_files(),
-                None => plan_files(&spec, clone, caps)?,
+                None => match plan_files(&spec, clone, caps) {
+                    Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
+                        sized_at_start = true;
+                        placeholders(&spec, clone)
+                    }
+                    r => r?,
+                },
             };
             check_devices_free(&spec, &files, &mut checked)?;
-            // fio moves size= bytes, partial blocks included, unless its files run out
-            // of blocks first (the pattern then ends the pass).
-            let region_total = files
-                .iter()
-                .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
-                // fio's job size is size= or the files' total, whichever is smaller
-                // (filesize= larger than size= leaves part of each file untouched).
-                None => spec.io_size.unwrap_or(match spec.size {
-                    Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => {
-                        region_total.min(size)
-                    }
-                    _ => region_total,
-                }),
+                None => pass_bytes(&spec, &files),
             };
-            if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
-                return Err(format!(
-                    "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
-                    spec.name, spec.origin
-                ));
+            if !sized_at_start {
+                check_work(&spec, pass_bytes)?;
             }
             let seed = thread_seed(&spec, job_index, clone);
             // fio numbers threads from 1 in creation order, clones right after their job.
@@ -133,6 +130,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                     g.clone()
                 }),
                 buffers: Default::default(),
+                sized_at_start,
             });
         }
     }
@@ -149,6 +147,68 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
+}
+
+/// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
+/// unless its files run out of blocks first (the pattern then ends the pass).
+pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
+    let region_total = files
+        .iter()
+        .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
+    // fio's job size is size= or the files' total, whichever is smaller
+    // (filesize= larger than size= leaves part of each file untouched).
+    spec.io_size.unwrap_or(match spec.size {
+        Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
+        _ => region_total,
+    })
+}
+
+/// Whether a thread whose files could not be sized at plan time may be sized at its
+/// start instead: its size comes from its files (no size=N, no filesize=), one of them
+/// is missing, and an earlier job names that file (so it may exist by then).
+fn sized_later(
+    jobs: &[JobSpec],
+    job_index: usize,
+    spec: &JobSpec,
+    clone: u32,
+    caps: Capabilities,
+) -> bool {
+    let sized_by_files = spec.filesize.is_none()
+        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
+        && spec.zones.mode == ZoneMode::None
+        && !caps.diskless;
+    sized_by_files
+        && file_names(spec, clone).iter().any(|path| {
+            !path.exists()
+                && jobs[..job_index].iter().any(|earlier| {
+                    (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
+                })
+        })
+}
+
+/// The deferred thread's files until it starts: named, with empty regions.
+fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
+    file_names(spec, clone)
+        .into_iter()
+        .map(|path| PlannedFile {
+            path,
+            region: Region { start: 0, len: 0 },
+            tail: 0,
+            block_device: false,
+            device: false,
+        })
+        .collect()
+}
+
+/// A job that would move no bytes and has no other end is refused.
+pub(super) fn check_work(spec: &JobSpec, pass_bytes: u64) -> Result<(), String> {
+    if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
+        return Err(format!(
+            "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
+            spec.name, spec.origin
+        ));
+    }
+    Ok(())
 }
 
 /// cpus_allowed must name CPUs that exist (fio: "CPU N too large") and include at least
@@ -275,14 +335,11 @@ pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u32, filenum:
         .replace("$clientuid", "0")
 }
 
-fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<PlannedFile>, String> {
-    // Engines that operate on the files' names (the metadata engines) need them even
-    // when no file is laid out or opened.
-    let named = caps.accounting == Accounting::FileOps;
-    // A diskless engine (null, sim) touches no file, but its files are named and
-    // counted as fio names them (`$jobname.$jobnum.$filenum`, nrfiles), so its iolog,
-    // file choices and per-file sizes are fio's.
-    let names: Vec<PathBuf> = if !spec.filenames.is_empty() {
+/// The paths of a thread's files. A diskless engine (null, sim) touches no file, but
+/// its files are named and counted as fio names them (`$jobname.$jobnum.$filenum`,
+/// nrfiles), so its iolog, file choices and per-file sizes are fio's.
+pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
+    if !spec.filenames.is_empty() {
         spec.filenames
             .iter()
             .map(|n| join_dir(spec.directory.as_deref(), n))
@@ -294,7 +351,18 @@ fn plan_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> Result<Vec<Plan
                 join_dir(spec.directory.as_deref(), &n)
             })
             .collect()
-    };
+    }
+}
+
+pub(super) fn plan_files(
+    spec: &JobSpec,
+    clone: u32,
+    caps: Capabilities,
+) -> Result<Vec<PlannedFile>, String> {
+    // Engines that operate on the files' names (the metadata engines) need them even
+    // when no file is laid out or opened.
+    let named = caps.accounting == Accounting::FileOps;
+    let names = file_names(spec, clone);
     let nfiles = names.len() as u64;
     // Existing sizes are needed for size=N% and for jobs without size=.
     let existing: Vec<Option<u64>> = names

@@ -278,6 +278,7 @@ mod tests {
             replay: None,
             flow: None,
             buffers: Default::default(),
+            sized_at_start: false,
         }
     }
 

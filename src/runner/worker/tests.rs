@@ -60,6 +60,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         replay: None,
         flow: None,
         buffers: Default::default(),
+        sized_at_start: false,
     }
 }
 
