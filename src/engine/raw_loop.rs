@@ -136,35 +136,49 @@ pub fn uring_randread(
         // SAFETY: the SQE's buffer is registered buffer i, valid until the ring is dropped.
         unsafe { ring.submission().push(&sqe) }.map_err(|_| io::Error::other("ring full"))?;
     }
-    let start = Instant::now();
-    let mut ios = 0u64;
-    let mut ready = Vec::with_capacity(depth as usize);
-    loop {
-        ring.submit_and_wait(batch as usize)?;
-        ready.clear();
-        for cqe in ring.completion() {
-            if cqe.result() != bs as i32 {
-                return Err(io::Error::other(format!(
-                    "a read returned {}",
-                    cqe.result()
-                )));
+    let mut in_flight = depth as usize;
+    let outcome = (|| {
+        let start = Instant::now();
+        let mut ios = 0u64;
+        let mut ready = Vec::with_capacity(depth as usize);
+        loop {
+            ring.submit_and_wait(batch as usize)?;
+            ready.clear();
+            ready.extend(
+                ring.completion()
+                    .map(|c| (c.user_data() as u32, c.result())),
+            );
+            in_flight -= ready.len();
+            if let Some((_, res)) = ready.iter().find(|(_, res)| *res != bs as i32) {
+                return Err(io::Error::other(format!("a read returned {res}")));
             }
-            ready.push(cqe.user_data() as u32);
+            ios += ready.len() as u64;
+            if ios & 0xfff < ready.len() as u64 && start.elapsed() >= run_for {
+                return Ok(RawResult {
+                    ios,
+                    secs: start.elapsed().as_secs_f64(),
+                });
+            }
+            for &(i, _) in &ready {
+                let sqe = read(i, offsets.next());
+                // SAFETY: as above; unit i's read just completed, so its buffer is free.
+                unsafe { ring.submission().push(&sqe) }
+                    .map_err(|_| io::Error::other("ring full"))?;
+                in_flight += 1;
+            }
         }
-        ios += ready.len() as u64;
-        if ios & 0xfff < ready.len() as u64 && start.elapsed() >= run_for {
-            break;
+    })();
+    // Reap what is still in flight before the buffers go: the kernel may still be
+    // writing into them. If the ring fails, keep the buffers (leaked) rather than
+    // free memory a read may yet land in.
+    while in_flight > 0 {
+        if ring.submit_and_wait(1).is_err() {
+            std::mem::forget(bufs);
+            return outcome;
         }
-        for &i in &ready {
-            let sqe = read(i, offsets.next());
-            // SAFETY: as above; unit i's read just completed, so its buffer is free.
-            unsafe { ring.submission().push(&sqe) }.map_err(|_| io::Error::other("ring full"))?;
-        }
+        in_flight -= ring.completion().count();
     }
-    Ok(RawResult {
-        ios,
-        secs: start.elapsed().as_secs_f64(),
-    })
+    outcome
 }
 
 fn build_ring(depth: u32) -> io::Result<IoUring> {
