@@ -770,3 +770,32 @@ fn unlink_each_loop_is_refused_with_engines_that_hold_the_files() {
             .unlink_each_loop
     );
 }
+
+/// This round's new options refuse a bad value by naming the option and the value.
+#[test]
+fn new_options_name_themselves_and_the_value_on_bad_input() {
+    for (line, why) in [
+        ("pacer_period=abc", "malformed time"),
+        ("pacer_tune=1x", "unknown time unit"),
+        ("pacer_step=-1", "malformed time"),
+        ("sim_delay=zz", "malformed time"),
+        ("sim_buffers=-3", "malformed integer"),
+        ("sim_buf_cache=x", "malformed integer"),
+        ("serialize_overlap=maybe", "malformed boolean"),
+        ("verify_state_load=2x", "malformed boolean"),
+        (
+            "sync_file_range=bogus:4",
+            "allowed: wait_before, write, wait_after",
+        ),
+        ("significant_figures=11", "allowed: 1..10"),
+        ("exit_what=some", "allowed: group, stonewall, all"),
+        ("numa_mem_policy=bogus", "allowed: default, local"),
+    ] {
+        let (name, value) = line.split_once('=').unwrap();
+        let e = bad(&["ioengine=sim", line]);
+        assert!(
+            e.contains(&format!("bad value '{value}' for option '{name}'")) && e.contains(why),
+            "{line}: {e}"
+        );
+    }
+}
