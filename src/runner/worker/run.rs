@@ -728,8 +728,9 @@ impl<'a> Worker<'a> {
             elapsed_ns: end - self.lim.begin_ns,
             ..Default::default()
         };
-        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets); // ZONES
-                                                                        // PACING: the flow group is left by the runner, after exitall (recorder.rs).
+        // ZONES: resets issued. PACING: the flow group is left by the runner, after
+        // exitall (recorder.rs).
+        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
         result.held = self
             .pacer
             .flow

@@ -66,10 +66,10 @@ impl<'a> Worker<'a> {
 
     /// Before a paced job's next I/O is generated: show the pattern the clock and
     /// each direction's due time (fio's rate_ddir turns a mixed job to the direction
-    /// that is behind its rate).
+    /// that is behind its rate). Only a mixed job turns, so only it pays the clock read.
     #[inline]
     pub(super) fn rate_view(&mut self) {
-        if self.pacer.rate.is_some() {
+        if self.pacer.rate.is_some() && self.plan.spec.rw.kind == ferrio_config::RwKind::ReadWrite {
             let due = [self.pacer.due_ns(0), self.pacer.due_ns(1)];
             self.pattern.rate_view = Some((self.clock.now_ns(), due));
         }
