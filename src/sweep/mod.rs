@@ -10,7 +10,7 @@ use ferrio_config::{EtaMode, OutputFormat, SweepPoint};
 use ferrio_report::sweep::{self, Table};
 use ferrio_report::RunReport;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -52,12 +52,11 @@ pub fn run_with(
     };
     let flags = first.inv.flags.clone();
     let rf = &flags.reports;
-    let stop = Arc::new(AtomicBool::new(false));
-    // Which signal came (a run started after it stops at once: see run_keeping).
+    // Which signal came, 0 for none: it stops the sweep, and a run started after it
+    // stops at once (see run_keeping).
     let caught = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register_usize(sig, caught.clone(), sig as usize);
-        let _ = signal_hook::flag::register(sig, stop.clone());
     }
     let mut table = Table {
         axes: rf.sweeps.iter().map(|a| a.key.clone()).collect(),
@@ -68,12 +67,12 @@ pub fn run_with(
     };
     let mut kept: Vec<PointRun> = Vec::new();
     let mut code = 0;
-    // One --prometheus endpoint for the whole sweep (refused before anything runs
-    // when the address is bad or busy); each point's run serves it in turn.
     if let Err(e) = check_html_path(&flags) {
         eprintln!("ferrio: {e}");
         return 1;
     }
+    // One --prometheus endpoint for the whole sweep (refused before anything runs
+    // when the address is bad or busy); each point's run serves it in turn.
     let mut endpoint = match crate::live::prometheus::Endpoint::bind(rf) {
         Ok(e) => e,
         Err(e) => {
@@ -95,7 +94,7 @@ pub fn run_with(
                     r + 1,
                     rf.repeat
                 );
-                if !settle(rf.settle_ms, &stop) {
+                if !settle(rf.settle_ms, &caught) {
                     code = EXIT_INTERRUPTED;
                     break 'points;
                 }
@@ -121,7 +120,7 @@ pub fn run_with(
                     caught: &caught,
                 },
             );
-            if rc == EXIT_INTERRUPTED || stop.load(Ordering::Relaxed) {
+            if rc == EXIT_INTERRUPTED || caught.load(Ordering::Relaxed) != 0 {
                 code = EXIT_INTERRUPTED;
                 break 'points;
             }
@@ -164,15 +163,15 @@ fn ms_text(ms: u64) -> String {
 }
 
 /// Wait `ms` unless stopped; false when a signal came.
-fn settle(ms: u64, stop: &AtomicBool) -> bool {
+fn settle(ms: u64, caught: &AtomicUsize) -> bool {
     let end = Instant::now() + Duration::from_millis(ms);
     while Instant::now() < end {
-        if stop.load(Ordering::Relaxed) {
+        if caught.load(Ordering::Relaxed) != 0 {
             return false;
         }
         std::thread::sleep(Duration::from_millis(10).min(end - Instant::now()));
     }
-    !stop.load(Ordering::Relaxed)
+    caught.load(Ordering::Relaxed) == 0
 }
 
 /// The table in every requested format, to --output or stdout; then --html.
