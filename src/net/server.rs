@@ -58,6 +58,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         let mut limits = limits;
         if limits.allow.is_empty() {
             limits.allow.push("/".into());
+            limits.confine = None;
         }
         let shared = Shared {
             limits,
@@ -298,7 +299,7 @@ fn session(
         let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
         std::thread::spawn(move || heartbeat(&conn, &done, &progress))
     };
-    let result = crate::app::run_captured(inv, progress);
+    let result = crate::app::run_captured(inv, progress, shared.limits.confine.clone());
     done.store(true, Ordering::SeqCst);
     let _ = beat.join();
     drop(turn);

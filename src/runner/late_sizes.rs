@@ -22,7 +22,7 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
         return Ok(false);
     }
     for t in clones.iter_mut().filter(|t| t.sized_at_start) {
-        let files = plan::plan_files(&t.spec, t.clone, t.caps)?;
+        let files = plan::plan_files(&t.spec, t.clone, t.caps, t.confine.as_deref())?;
         let pass_bytes = plan::pass_bytes(&t.spec, &files);
         plan::check_work(&t.spec, pass_bytes)?;
         t.files = files;

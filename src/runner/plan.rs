@@ -54,10 +54,21 @@ pub struct ThreadPlan {
     /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
     /// `files` has empty regions and `pass_bytes` is 0.
     pub sized_at_start: bool,
+    /// On a server: every open and unlink of the files stays beneath its
+    /// `--server-allow` directories (openat2), whatever changed since admission.
+    pub confine: Option<Arc<crate::sys::confine::Confine>>,
 }
 
 /// Expand every job of the run into thread plans, in start order.
 pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
+    plan_confined(jobs, None)
+}
+
+/// [`plan`], every file access confined (a server's run).
+pub fn plan_confined(
+    jobs: &[JobSpec],
+    confine: Option<Arc<crate::sys::confine::Confine>>,
+) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
@@ -94,7 +105,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
             let mut sized_at_start = false;
             let files = match &replay {
                 Some(log) => log.planned_files(),
-                None => match plan_files(&spec, clone, caps) {
+                None => match plan_files(&spec, clone, caps, confine.as_deref()) {
                     Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
                         sized_at_start = true;
                         placeholders(&spec, clone)
@@ -131,6 +142,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 }),
                 buffers: Default::default(),
                 sized_at_start,
+                confine: confine.clone(),
             });
         }
     }
@@ -358,6 +370,7 @@ pub(super) fn plan_files(
     spec: &JobSpec,
     clone: u32,
     caps: Capabilities,
+    confine: Option<&crate::sys::confine::Confine>,
 ) -> Result<Vec<PlannedFile>, String> {
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
@@ -371,7 +384,7 @@ pub(super) fn plan_files(
             if caps.diskless {
                 None
             } else {
-                std::fs::File::open(p)
+                file::open_in(confine, p, Default::default())
                     .ok()
                     .and_then(|f| file::size_of(&f).ok())
             }

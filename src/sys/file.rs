@@ -16,6 +16,27 @@ pub struct OpenFlags {
     pub sync: bool,
 }
 
+impl OpenFlags {
+    /// The open(2) flags these ask for (what [`open`] passes; openat2 takes them too).
+    pub fn open_flags(&self) -> i32 {
+        let mut flags = match (self.read || !self.write, self.write) {
+            (true, true) => libc::O_RDWR,
+            (false, true) => libc::O_WRONLY,
+            _ => libc::O_RDONLY,
+        };
+        if self.create && self.write {
+            flags |= libc::O_CREAT;
+        }
+        if self.direct {
+            flags |= libc::O_DIRECT;
+        }
+        if self.sync {
+            flags |= libc::O_SYNC;
+        }
+        flags
+    }
+}
+
 pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
     let mut custom = 0;
     if f.direct {
@@ -31,6 +52,31 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
         .custom_flags(custom)
         .mode(0o644)
         .open(path)
+}
+
+/// [`open`], or, for a server's run, [`super::confine::Confine::open`].
+pub fn open_in(
+    confine: Option<&super::confine::Confine>,
+    path: &Path,
+    f: OpenFlags,
+) -> io::Result<File> {
+    match confine {
+        Some(c) => c.open(path, f),
+        None => open(path, f),
+    }
+}
+
+/// Remove a file (or an empty directory, `dir`), confined on a server.
+pub fn remove_in(
+    confine: Option<&super::confine::Confine>,
+    path: &Path,
+    dir: bool,
+) -> io::Result<()> {
+    match (confine, dir) {
+        (Some(c), _) => c.remove(path, dir),
+        (None, false) => std::fs::remove_file(path),
+        (None, true) => std::fs::remove_dir(path),
+    }
 }
 
 /// True if `path` names a block device.

@@ -3,6 +3,7 @@
 
 pub mod affinity;
 pub mod aio;
+pub mod confine;
 pub mod daemon;
 pub mod diskstats;
 pub mod file;

@@ -706,9 +706,10 @@ impl<'a> Worker<'a> {
             let named = self.plan.caps.accounting == Counts::FileOps;
             for f in &self.plan.files {
                 if !f.device && (named || !self.plan.caps.diskless) {
-                    let gone = std::fs::remove_file(&f.path);
+                    let confine = self.plan.confine.as_deref();
+                    let gone = file::remove_in(confine, &f.path, false);
                     if named && gone.is_err() && f.path.is_dir() {
-                        let _ = std::fs::remove_dir(&f.path);
+                        let _ = file::remove_in(confine, &f.path, true);
                     }
                 }
             }
