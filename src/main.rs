@@ -23,6 +23,7 @@ fn main() {
 
 fn dispatch(command: Command) -> i32 {
     match command {
+        Command::Run(inv) if inv.flags.net.mpi => ferrio::net::mpi::run(inv),
         Command::Run(inv) => ferrio::app::run(inv),
         Command::Check(inv) => ferrio::app::check(inv),
         Command::Sweep(points) => ferrio::sweep::run(points),
