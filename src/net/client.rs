@@ -4,6 +4,7 @@
 //! for `--client-timeout`. A host that fails before the start stops the whole run (no
 //! host starts); one that fails mid-run is reported, the others finish.
 
+use super::clock;
 use super::print;
 use super::ssh;
 use super::status;
@@ -54,6 +55,8 @@ pub struct HostResult {
     pub threads: u32,
     /// When it started, on this machine's clock (its clock offset removed), ns.
     pub start_ns: Option<i128>,
+    /// Its clock's offset from this machine's, estimated at connect.
+    pub clock: Option<super::clock::Offset>,
     /// Heartbeats received during the run.
     pub heartbeats: u64,
     /// The latest cumulative results it sent during the run (what is left of a host
@@ -211,6 +214,7 @@ pub fn run_hosts(
                 server_host: None,
                 threads: 0,
                 start_ns: None,
+                clock: None,
                 heartbeats: 0,
                 partial: None,
                 outcome: Outcome::Failed {
@@ -357,6 +361,7 @@ fn drive(
         server_host: None,
         threads: 0,
         start_ns: None,
+        clock: None,
         heartbeats: 0,
         partial: None,
         outcome: Outcome::Failed {
@@ -377,11 +382,11 @@ fn drive(
     if let Err(e) = conn.send(&hello) {
         return res.fail("connect", format!("handshake failed: {e}"));
     }
-    let offset = match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
+    let hello = match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
         Ok(ToClient::Welcome { host, unix_ns }) => {
             let t1 = wire::unix_ns() as i128;
             res.server_host = Some(host);
-            unix_ns as i128 - (t0 + t1) / 2
+            clock::Offset::from_sample(t0, unix_ns as i128, t1)
         }
         Ok(ToClient::Refused { reason }) => return res.fail("refused", reason),
         Ok(m) => return res.fail("connect", format!("unexpected answer {m:?}")),
@@ -391,6 +396,24 @@ fn drive(
         }
         Err(e) => return res.fail("connect", format!("handshake failed: {e}")),
     };
+    // The hello's round trip included the server's token check: a few bare exchanges
+    // measure the offset more tightly (the best round trip wins).
+    let mut now = || wire::unix_ns() as i128;
+    let mut exchange = || {
+        conn.send(&ToServer::Clock)?;
+        match conn.recv::<ToClient>(wire::HELLO_LIMIT)? {
+            ToClient::Clock { unix_ns } => Ok(unix_ns as i128),
+            m => Err(std::io::Error::other(format!("unexpected answer {m:?}"))),
+        }
+    };
+    let offset = match clock::estimate(clock::ROUNDS, Some(hello), &mut now, &mut exchange) {
+        Ok(o) => o,
+        Err(e) => {
+            let (stage, why) = read_failure(label, e, ctx);
+            return res.fail(stage, why);
+        }
+    };
+    res.clock = Some(offset);
     let jobs = ToServer::Jobs {
         files: files.to_vec(),
         remote: remote.to_vec(),
@@ -412,13 +435,15 @@ fn drive(
     let Ok(Some(at)) = start.recv() else {
         return res.fail("aborted", "another host was not ready".into());
     };
-    let at_unix_ns = (at + offset).max(0) as u64;
+    let at_unix_ns = offset.to_host(at).max(0) as u64;
     if let Err(e) = conn.send(&ToServer::Start { at_unix_ns }) {
         return res.fail("lost", format!("sending start: {e}"));
     }
     loop {
         match conn.recv::<ToClient>(wire::RESULT_LIMIT) {
-            Ok(ToClient::Started { unix_ns }) => res.start_ns = Some(unix_ns as i128 - offset),
+            Ok(ToClient::Started { unix_ns }) => {
+                res.start_ns = Some(offset.to_local(unix_ns as i128))
+            }
             Ok(ToClient::Alive { progress, .. }) => {
                 res.heartbeats += 1;
                 if let Some(p) = &progress {

@@ -8,6 +8,7 @@
 //! rustls and a shared token, or the system `ssh` running `ferrio --server-stdio`.
 
 pub mod client;
+pub mod clock;
 pub mod guard;
 pub mod merge;
 pub mod mpi;

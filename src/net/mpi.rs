@@ -69,6 +69,7 @@ fn results(encoded: &[&[u8]]) -> Vec<HostResult> {
                 server_host: None,
                 threads: 0,
                 start_ns: None,
+                clock: None,
                 heartbeats: 0,
                 partial: None,
                 outcome: Outcome::Failed {
