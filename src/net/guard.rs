@@ -63,8 +63,14 @@ impl Limits {
                 .map_err(|e| format!("--server-allow '{}': {e}", a.display()))?;
             allow.push(real);
         }
+        // ssh's --server-stdio without --server-allow allows everything: nothing to
+        // confine, so it needs no openat2 either.
+        let confine = match f.net.stdio && allow.is_empty() {
+            true => None,
+            false => Some(Arc::new(Confine::new(&allow)?)),
+        };
         Ok(Limits {
-            confine: Some(Arc::new(Confine::new(&allow)?)),
+            confine,
             allow,
             enable_exec: f.net.enable_exec,
             enable_remote_config: f.net.enable_remote_config,
