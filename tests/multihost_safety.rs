@@ -156,6 +156,19 @@ fn paths_outside_the_allow_list_are_refused_and_not_touched() {
         lab.p("data")
     );
     refused(&lab, &s, &link, "resolves to", &target);
+    // e4defrag's donor file, named apart from the data file.
+    let donor = format!(
+        "[t]\nioengine=e4defrag\nrw=write\nbs=4k\nsize=64k\nfilename={}\ndonorname={}\n",
+        lab.p("data/d.bin"),
+        target.display()
+    );
+    refused(
+        &lab,
+        &s,
+        &donor,
+        "outside this server's --server-allow list",
+        &target,
+    );
     let dir = format!(
         "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\ndirectory={}\n",
         lab.p("outside")

@@ -171,6 +171,13 @@ pub fn admit(
             within(&f.path, &lim.allow)?;
         }
     }
+    // e4defrag creates its donor file by name (in the job's directory).
+    for t in &threads {
+        if let Some(n) = &t.spec.local.donorname {
+            let dir = t.spec.directory.as_deref().unwrap_or(Path::new(""));
+            within(&dir.join(n), &lim.allow)?;
+        }
+    }
     Ok((inv, threads.len()))
 }
 
