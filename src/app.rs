@@ -3,7 +3,7 @@
 
 use crate::live;
 use crate::runner::observer::Factories;
-use crate::runner::{self, collect, plan};
+use crate::runner::{self, collect, plan, planner};
 use crate::sys::{diskstats, file, time};
 use ferrio_clock::Clock;
 use ferrio_config::{ClockSource, DebugCategory, Invocation, OutputFormat};
@@ -53,7 +53,7 @@ fn prepare(inv: &Invocation) -> Result<Prepared, String> {
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = plan::plan(&inv.jobs)?;
+    let threads = planner::plan(&inv.jobs)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
 }

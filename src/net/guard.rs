@@ -5,7 +5,7 @@
 //! threads.
 
 use super::wire::JobText;
-use crate::runner::plan;
+use crate::runner::planner;
 use ferrio_config::jobfile::{self, subst::Keywords, Env};
 use ferrio_config::{Command, GlobalFlags, Invocation};
 use std::path::{Component, Path, PathBuf};
@@ -144,7 +144,7 @@ pub fn admit(
         } => inv,
         _ => return Err("the job files hold no job to run".into()),
     };
-    let threads = plan::plan(&inv.jobs)?;
+    let threads = planner::plan(&inv.jobs)?;
     if threads.len() as u64 > lim.max_jobs {
         return Err(format!(
             "{} threads requested, over this server's limit of {} (--server-max-jobs)",
