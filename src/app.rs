@@ -127,7 +127,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv)?;
-    crate::sweep::check_html_path(&inv.flags)?;
+    crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),
         None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,
@@ -269,7 +269,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
-    crate::sweep::write_run_html(&inv.flags, &report)?;
+    crate::html::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
         p.finish(&stop);
     }

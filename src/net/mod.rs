@@ -10,6 +10,7 @@
 pub mod client;
 pub mod guard;
 pub mod merge;
+pub mod outcome;
 pub mod pidfile;
 pub mod print;
 pub mod series;
