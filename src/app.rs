@@ -3,7 +3,7 @@
 
 use crate::live;
 use crate::runner::observer::Factories;
-use crate::runner::{self, collect, plan};
+use crate::runner::{self, collect, plan, planner};
 use crate::sys::{diskstats, file, time};
 use ferrio_clock::Clock;
 use ferrio_config::{ClockSource, DebugCategory, Invocation, OutputFormat};
@@ -56,7 +56,7 @@ fn prepare(
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = plan::plan_confined(&inv.jobs, confine)?;
+    let threads = planner::plan_confined(&inv.jobs, confine)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
 }
@@ -144,7 +144,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     };
     let started = std::time::Instant::now();
     let (threads, steadystate) = prepare(&inv, confine)?;
-    crate::sweep::check_html_path(&inv.flags)?;
+    crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),
         None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,
@@ -286,7 +286,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
-    crate::sweep::write_run_html(&inv.flags, &report)?;
+    crate::html::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
         p.finish(&stop);
     }

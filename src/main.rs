@@ -51,6 +51,7 @@ fn dispatch(command: Command) -> i32 {
             0
         }
         Command::Server(flags) => ferrio::net::server::serve(&flags),
+        Command::Client(flags) if flags.reports.is_series() => ferrio::net::series::run(&flags),
         Command::Client(flags) => ferrio::net::client::run(&flags),
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());

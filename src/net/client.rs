@@ -5,13 +5,13 @@
 //! host starts); one that fails mid-run is reported, the others finish.
 
 use super::clock;
+use super::outcome::{HostResult, Outcome};
 use super::print;
 use super::ssh;
 use super::status;
 use super::tls;
 use super::wire::{self, Conn, JobText, ToClient, ToServer};
 use ferrio_config::{GlobalFlags, DEFAULT_PORT};
-use ferrio_report::RunReport;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -28,41 +28,6 @@ const START_LEAD: Duration = Duration::from_millis(200);
 pub enum Target {
     Tls { host: String, port: u16 },
     Ssh(ssh::Dest),
-}
-
-/// What became of one host.
-#[derive(Debug)]
-pub enum Outcome {
-    Done {
-        report: Box<RunReport>,
-        code: i32,
-    },
-    /// `stage`: connect, refused, timeout, lost, run, aborted.
-    Failed {
-        stage: &'static str,
-        reason: String,
-    },
-}
-
-/// One host's result, with what it said along the way.
-#[derive(Debug)]
-pub struct HostResult {
-    /// The host as given on the command line.
-    pub label: String,
-    /// Its own host name (from its welcome).
-    pub server_host: Option<String>,
-    /// Threads it admitted.
-    pub threads: u32,
-    /// When it started, on this machine's clock (its clock offset removed), ns.
-    pub start_ns: Option<i128>,
-    /// Its clock's offset from this machine's, estimated at connect.
-    pub clock: Option<super::clock::Offset>,
-    /// Heartbeats received during the run.
-    pub heartbeats: u64,
-    /// The latest cumulative results it sent during the run (what is left of a host
-    /// that fails mid-run).
-    pub partial: Option<Box<RunReport>>,
-    pub outcome: Outcome,
 }
 
 impl HostResult {
@@ -126,9 +91,6 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
-    if flags.reports.is_series() {
-        return Ok(super::series::run(flags));
-    }
     let Some(results) = run_hosts(flags, &[])? else {
         return Ok(1);
     };
@@ -161,7 +123,7 @@ pub fn run_hosts(
                 .map_err(|e| format!("job file '{}': {e}", f.display()))?;
             files.push(JobText {
                 name: f.display().to_string(),
-                text: super::series::with_overrides(&text, overrides),
+                text: with_overrides(&text, overrides),
             });
         }
         for h in &g.hosts {
@@ -463,6 +425,35 @@ fn drive(
             }
         }
     }
+}
+
+/// A job file's text with `opts` appended to every job section (not `[global]`), so
+/// they override what the job says, as a local sweep's point does. Comments and
+/// everything else are kept as written.
+pub fn with_overrides(text: &str, opts: &[(String, String)]) -> String {
+    if opts.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut in_job = false;
+    let close = |out: &mut String, in_job: bool| {
+        if in_job {
+            for (k, v) in opts {
+                out.push_str(&format!("{k}={v}\n"));
+            }
+        }
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            close(&mut out, in_job);
+            in_job = name.0.trim() != "global";
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    close(&mut out, in_job);
+    out
 }
 
 #[cfg(test)]

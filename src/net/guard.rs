@@ -5,7 +5,7 @@
 //! threads.
 
 use super::wire::JobText;
-use crate::runner::plan;
+use crate::runner::planner;
 use crate::sys::confine::{resolve, Confine};
 use ferrio_config::jobfile::{self, subst::Keywords, Env};
 use ferrio_config::{Command, GlobalFlags, Invocation};
@@ -158,7 +158,7 @@ pub fn admit(
         _ => return Err("the job files hold no job to run".into()),
     };
     // Even sizing the files (an open) happens beneath the allowed directories.
-    let threads = plan::plan_confined(&inv.jobs, lim.confine.clone())?;
+    let threads = planner::plan_confined(&inv.jobs, lim.confine.clone())?;
     if threads.len() as u64 > lim.max_jobs {
         return Err(format!(
             "{} threads requested, over this server's limit of {} (--server-max-jobs)",

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod guard;
 pub mod merge;
 pub mod mpi;
+pub mod outcome;
 pub mod pidfile;
 pub mod print;
 pub mod series;

@@ -5,7 +5,7 @@
 //! when a rank failed. MPI comes from the `mpi` crate (rsmpi, over the system's MPI
 //! library), behind the cargo feature `mpi`: the default binary needs no MPI.
 
-use super::client::{HostResult, Outcome};
+use super::outcome::{HostResult, Outcome};
 use ferrio_config::Invocation;
 use ferrio_report::RunReport;
 use serde::{Deserialize, Serialize};

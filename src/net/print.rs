@@ -2,8 +2,8 @@
 //! json/json+ with fio's `client_stats` array, terse), and the hosts table (text,
 //! JSON, CSV) with a Total row.
 
-use super::client::{HostResult, Outcome};
 use super::merge::{self, Row};
+use super::outcome::{HostResult, Outcome};
 use ferrio_config::{GlobalFlags, OutputFormat};
 use ferrio_report::json::{job, value};
 use ferrio_report::{json::value::Value, normal, terse, RunReport};

@@ -14,6 +14,7 @@ use super::distribution::file_seed;
 use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
+use super::region::{NextIo, Region};
 use super::replay::Cursor;
 use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
@@ -22,27 +23,6 @@ use ferrio_config::{
     ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator,
     RwKind, RwSequencer,
 };
-
-/// The part of a file a job does I/O to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Region {
-    /// First byte (fio's file offset).
-    pub start: u64,
-    /// Length in bytes (fio's io_size per file).
-    pub len: u64,
-}
-
-/// One generated I/O.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NextIo {
-    pub op: IoOp,
-    pub file: usize,
-    pub offset: u64,
-    pub len: u64,
-    /// The write half of a trimwrite pair: it does not count toward the pass's bytes
-    /// (fio trims io_size bytes and also writes io_size bytes).
-    pub follow_up: bool,
-}
 
 /// One zone of a zoned distribution as fio indexes it: [start, end) in percent of the
 /// file (zoned) or in bytes (zoned_abs).

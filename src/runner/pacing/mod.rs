@@ -12,19 +12,18 @@
 //! the virtual clock instead of sleeping, so a paced run takes no wall time.
 
 mod adaptive;
-mod flow;
 mod latency;
 mod rate;
 mod thinktime;
 mod wait;
 
 pub use adaptive::Adaptive;
-pub use flow::{Flow, FlowGroup};
 pub use latency::{LatTarget, Step};
 pub use rate::{rate_ddir, MinRate, Rate};
 pub use thinktime::Think;
 pub use wait::Waiter;
 
+use crate::runner::flow::Flow;
 use crate::runner::plan::ThreadPlan;
 
 /// A job's pacing state: its rate schedule, think time and minimum-rate check (each
