@@ -5,7 +5,7 @@
 //! renamed directory), the kernel refuses to resolve outside the directory, so the
 //! check on path strings at admission cannot be raced.
 
-use super::file::OpenFlags;
+use super::open_flags::OpenFlags;
 use std::ffi::{CString, OsString};
 use std::fs::File;
 use std::io;

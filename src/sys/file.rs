@@ -6,36 +6,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
-/// How to open a job file.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OpenFlags {
-    pub read: bool,
-    pub write: bool,
-    pub create: bool,
-    pub direct: bool,
-    pub sync: bool,
-}
-
-impl OpenFlags {
-    /// The open(2) flags these ask for (what [`open`] passes; openat2 takes them too).
-    pub fn open_flags(&self) -> i32 {
-        let mut flags = match (self.read || !self.write, self.write) {
-            (true, true) => libc::O_RDWR,
-            (false, true) => libc::O_WRONLY,
-            _ => libc::O_RDONLY,
-        };
-        if self.create && self.write {
-            flags |= libc::O_CREAT;
-        }
-        if self.direct {
-            flags |= libc::O_DIRECT;
-        }
-        if self.sync {
-            flags |= libc::O_SYNC;
-        }
-        flags
-    }
-}
+pub use super::open_flags::OpenFlags;
 
 pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
     let mut custom = 0;

@@ -14,5 +14,6 @@ pub mod limits;
 pub mod memory;
 pub mod mounts;
 pub mod net;
+pub mod open_flags;
 pub mod rusage;
 pub mod time;
