@@ -452,6 +452,7 @@ impl<'a> Worker<'a> {
     /// the end of a file truncated under the job), never a counted I/O — for every
     /// engine (fio counts a zero-byte I/O from an asynchronous engine). The error
     /// policy decides whether that EIO stops the job.
+    #[inline]
     fn residual(&mut self, idx: usize) -> Residual {
         let units = &mut self.io.units;
         let u = &units.io[idx];
@@ -460,6 +461,16 @@ impl<'a> Worker<'a> {
             units.make_whole(idx);
             return Residual::Done;
         }
+        self.short_residual(idx)
+    }
+
+    /// `residual` for a data I/O that moved fewer bytes than asked (rare: kept out
+    /// of the loop's way).
+    #[cold]
+    #[inline(never)]
+    fn short_residual(&mut self, idx: usize) -> Residual {
+        let units = &mut self.io.units;
+        let u = &units.io[idx];
         let bytes = u.result as usize;
         if bytes == 0 {
             let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
@@ -517,7 +528,8 @@ impl<'a> Worker<'a> {
         if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
             self.st.note_write(u.file, u.offset, u.result as u64);
         }
-        let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
+        let files = &self.plan.files;
+        let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
         let t = self.io.units.times[idx];
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
