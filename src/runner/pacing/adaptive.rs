@@ -176,16 +176,14 @@ mod tests {
 
     #[test]
     fn the_mean_period_weighs_each_period_by_its_time() {
-        // 22.8 µs for the first window, then no I/O: 23.8 µs for the second, 24.8 µs
-        // for the third (half of it before the end).
+        // The first window sets the pace: 22.8 µs until its end at 10 ms and through
+        // the second, which has no I/O, so at its end (20 ms) the period goes up a
+        // step: 23.8 µs for the last 5 ms.
         let mut a = pacer(22_800, 10_000_000);
         window(&mut a, 0, 10_000_000 / 22_800);
         let (now, mean) = a.periods_at_end(25_000_000);
-        assert_eq!(now, 24_800);
-        assert_eq!(
-            mean,
-            (22_800.0 * 10.0 + 23_800.0 * 10.0 + 24_800.0 * 5.0) / 25.0
-        );
+        assert_eq!(now, 23_800);
+        assert_eq!(mean, (22_800.0 * 20.0 + 23_800.0 * 5.0) / 25.0);
         // Not tuned: the floor throughout.
         let mut a = pacer(10_000, 0);
         a.released(0);

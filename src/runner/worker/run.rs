@@ -686,9 +686,10 @@ impl<'a> Worker<'a> {
         if synced {
             self.sync_all_files();
         }
-        // PACING: a job idle in a pacing wait at its deadline ended there.
+        // PACING: a job idle in a pacing wait at its deadline ended there (unless
+        // it went on: verify reads after the writes, an end_fsync).
         let end = match self.pacer.ended_ns {
-            Some(t) if !synced => t,
+            Some(t) if !synced && self.verify.is_none() => t,
             _ => self.clock.now_ns(),
         };
         if !self.st.ramping && now >= self.acct.sampler.next_due_ns {
