@@ -718,3 +718,34 @@ fn with_io_submit_mode_offload_a_rate_wait_does_not_empty_the_queue() {
         assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops}");
     }
 }
+
+#[test]
+fn terse_lines_keep_fios_fields_only() {
+    // fio's terse tail is variable (disk blocks, error counts, the description), so
+    // neither due lat nor the extra statistics are appended: a paced job with both
+    // has exactly the fields of the same job without them (docs/pacing.md).
+    let terse = |extra: &[&str]| {
+        let mut a = vec![
+            "--name=t",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:100us",
+            "--rw=randread",
+            "--size=1g",
+            "--rate_iops=1000",
+            "--runtime=100ms",
+            "--time_based",
+            "--output-format=terse",
+        ];
+        a.extend_from_slice(extra);
+        let out = String::from_utf8(run_ok(&a).stdout).unwrap();
+        out.trim_end().split(';').count()
+    };
+    let plain = terse(&[]);
+    assert_eq!(
+        terse(&["--due_lat=1", "--sim_buffers=4", "--pacer_period=500us"]),
+        plain
+    );
+    // terse v3 of a diskless job: 121 fields, as fio 3.33 prints for ioengine=null.
+    assert_eq!(plain, 121);
+}
