@@ -379,7 +379,9 @@ fn a_time_based_paced_job_issues_what_fio_issues() {
     }
     // fio 3.33 gives up a rate wait that reaches the runtime's end (rate_ddir's
     // DDIR_INVAL), so it issues R×T I/Os per direction, as ferrio does: 200 reads
-    // and 400 writes in 2 s. Neither ever issues more; a busy machine can make
+    // and 400 writes in 2 s. ferrio never issues more; fio, whose mixed job turns
+    // to a direction behind its rate without that check and times its rate from
+    // its own epoch, sometimes one more (seen: 401 writes). A busy machine can make
     // either a little short at the end (fio, which sleeps without spinning, more).
     let a = [
         "--name=p",
@@ -395,7 +397,10 @@ fn a_time_based_paced_job_issues_what_fio_issues() {
     rate_met(&ours, &a, [100.0, 200.0]);
     for (d, want) in [("read", 200.0), ("write", 400.0)] {
         let ios = fio["jobs"][0][d]["total_ios"].as_u64().unwrap() as f64;
-        assert!(ios <= want && ios >= want * 0.95, "fio {d}: {ios} I/Os");
+        assert!(
+            ios <= want + 1.0 && ios >= want * 0.9,
+            "fio {d}: {ios} I/Os"
+        );
     }
 }
 
