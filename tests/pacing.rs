@@ -381,8 +381,9 @@ fn a_time_based_paced_job_issues_what_fio_issues() {
     // DDIR_INVAL), so it issues R×T I/Os per direction, as ferrio does: 200 reads
     // and 400 writes in 2 s. ferrio never issues more; fio, whose mixed job turns
     // to a direction behind its rate without that check and times its rate from
-    // its own epoch, sometimes one more (seen: 401 writes). A busy machine can make
-    // either a little short at the end (fio, which sleeps without spinning, more).
+    // its own epoch, sometimes more (seen: 401 writes in 9 of 26 runs; allowed: 1 %).
+    // A busy machine can make either a little short at the end (fio, which sleeps
+    // without spinning, more: seen 395 writes).
     let a = [
         "--name=p",
         "--ioengine=null",
@@ -398,7 +399,7 @@ fn a_time_based_paced_job_issues_what_fio_issues() {
     for (d, want) in [("read", 200.0), ("write", 400.0)] {
         let ios = fio["jobs"][0][d]["total_ios"].as_u64().unwrap() as f64;
         assert!(
-            ios <= want + 1.0 && ios >= want * 0.9,
+            ios <= want * 1.01 && ios >= want * 0.9,
             "fio {d}: {ios} I/Os"
         );
     }
