@@ -110,6 +110,9 @@ pub struct JobReport {
     pub errors: Option<ErrorTotals>,
     /// zonemode=zbd: zone resets (fio's "; N zone resets" on the write line).
     pub zone_resets: u64,
+    /// ferrio: statistics an engine or a feature published (printed after fio's).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub extra: Vec<crate::extra::ExtraStat>,
     /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
     /// ([`crate::unified::fold_mixed`]).
     pub unified: Unified,

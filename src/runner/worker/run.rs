@@ -404,7 +404,11 @@ impl<'a> Worker<'a> {
         };
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
-        let due_ns = self.pace(io.op, io.len);
+        let Ok(due_ns) = self.pace(io.op, io.len) else {
+            // The runtime ended (or a stop came) during the wait: not issued.
+            self.io.units.free.push(idx);
+            return None;
+        };
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
             self.io.units.prepare_buffer(idx, 0);
@@ -691,10 +695,16 @@ impl<'a> Worker<'a> {
         self.acct.materialize_all();
         self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
-        if spec.end_fsync && spec.writes() {
+        let synced = spec.end_fsync && spec.writes();
+        if synced {
             self.sync_all_files();
         }
-        let end = self.clock.now_ns();
+        // PACING: a job idle in a pacing wait at its deadline ended there (unless
+        // it went on: verify reads after the writes, an end_fsync).
+        let end = match self.pacer.ended_ns {
+            Some(t) if !synced && self.verify.is_none() => t,
+            _ => self.clock.now_ns(),
+        };
         if !self.st.ramping && now >= self.acct.sampler.next_due_ns {
             self.acct.sampler.sample(end, &mut self.acct.stats);
         }
@@ -745,6 +755,9 @@ impl<'a> Worker<'a> {
         // ZONES: resets issued. PACING: the flow group is left by the runner, after
         // exitall (recorder.rs).
         result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
+        // The engine's and the pacer's own statistics (ferrio_report::extra).
+        result.extra = self.io.engine.extra_stats();
+        result.extra.extend(self.pacer.extra_stats(end));
         result.held = self
             .pacer
             .flow
