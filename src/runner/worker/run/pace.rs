@@ -37,7 +37,7 @@ impl<'a> Worker<'a> {
         self.pacer.last_dir = d;
         if self.pacer.rate.is_none() && self.pacer.adaptive.is_none() && self.plan.replay.is_none()
         {
-            return None; // nothing paces this job (the common case: one test per I/O)
+            return Ok(None); // nothing paces this job (the common case: one test per I/O)
         }
         let rated = self.pacer.due_ns(d);
         if rated.is_some() {
