@@ -58,7 +58,7 @@ complete -c ferrio -l tls-client-ca -r -F -d '--server: clients must present a c
 complete -c ferrio -l tls-client-cert -r -F -d '--client: the certificate chain it presents (PEM)'
 complete -c ferrio -l tls-client-key -r -F -d '--client: the private key of --tls-client-cert (PEM)'
 complete -c ferrio -l server-allow -x -d '--server: a directory or device jobs may use (repeat it); anything else is refused'
-complete -c ferrio -l server-enable -x -d '--server: allow exec-style engines and options, or --remote-config (comma list: exec,remote-config)'
+complete -c ferrio -l server-enable -x -d '--server: allow exec-style engines and options, the network engines, or --remote-config (comma list: exec,net,remote-config)'
 complete -c ferrio -l server-max-jobs -x -d '--server: most threads one run may start (default 64)'
 complete -c ferrio -l server-max-job-size -x -d '--server: largest job file text accepted (default 1M)'
 complete -c ferrio -l server-once -d '--server: exit after the first run it serves'

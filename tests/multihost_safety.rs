@@ -210,6 +210,21 @@ fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
         "exec-style engines need --server-enable=exec",
         &none,
     );
+    // A network engine would connect from the server's network to any address.
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=net\nhostname=127.0.0.1\nport=9\nrw=write\nsize=1m\n",
+        "ioengine=net refused: network engines need --server-enable=net",
+        &none,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=null\nsize=1m\nverify=crc32c\nrw=read\nverify_state_load=1\n",
+        "option 'verify_state_load' refused by this server",
+        &none,
+    );
     let marker = lab.path("data/prerun-ran");
     refused(
         &lab,

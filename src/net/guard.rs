@@ -22,6 +22,12 @@ fn exec_engine(name: &str) -> bool {
     name == "exec" || name.starts_with("external") || name.contains('/')
 }
 
+/// Engines that open network connections or listen (net, netsplice): a job could
+/// reach any host the server can, or accept connections on its behalf.
+fn net_engine(name: &str) -> bool {
+    matches!(name, "net" | "netsplice")
+}
+
 /// Options that run commands (allowed with `exec`, `--server-enable=exec`) or write
 /// files outside the data files.
 fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
@@ -35,6 +41,9 @@ fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
     if (k.starts_with("write_") && k.ends_with("_log")) || k == "write_iolog" || k == "read_iolog" {
         return Some("it reads or writes a log file on the server");
     }
+    if k == "verify_state_load" {
+        return Some("it reads a verify state file from the server's working directory");
+    }
     if k == "ioscheduler" || k == "cgroup" {
         return Some("it changes the server's system settings");
     }
@@ -45,6 +54,7 @@ fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
 pub struct Limits {
     pub allow: Vec<PathBuf>,
     pub enable_exec: bool,
+    pub enable_net: bool,
     pub enable_remote_config: bool,
     pub max_jobs: u64,
     pub max_job_bytes: u64,
@@ -73,6 +83,7 @@ impl Limits {
             confine,
             allow,
             enable_exec: f.net.enable_exec,
+            enable_net: f.net.enable_net,
             enable_remote_config: f.net.enable_remote_config,
             max_jobs: f.net.max_jobs.unwrap_or(DEFAULT_MAX_JOBS),
             max_job_bytes: f.net.max_job_bytes.unwrap_or(DEFAULT_MAX_JOB_BYTES),
@@ -142,6 +153,12 @@ pub fn admit(
                 if engine && !lim.enable_exec && exec_engine(o.value.as_deref().unwrap_or("")) {
                     return Err(format!(
                         "ioengine={} refused: exec-style engines need --server-enable=exec on the server",
+                        o.value.as_deref().unwrap_or("")
+                    ));
+                }
+                if engine && !lim.enable_net && net_engine(o.value.as_deref().unwrap_or("")) {
+                    return Err(format!(
+                        "ioengine={} refused: network engines need --server-enable=net on the server",
                         o.value.as_deref().unwrap_or("")
                     ));
                 }
@@ -263,5 +280,8 @@ mod tests {
             assert!(refused_option(k, false).is_none(), "{k}");
         }
         assert!(exec_engine("exec") && exec_engine("external:/x.so") && !exec_engine("sync"));
+        assert!(net_engine("net") && net_engine("netsplice") && !net_engine("null"));
+        assert!(refused_option("verify_state_load", true).is_some());
+        assert!(refused_option("verify_state_save", false).is_none());
     }
 }

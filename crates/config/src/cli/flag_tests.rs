@@ -16,7 +16,7 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
     ));
     assert!(err(&["--server", "j.fio"], &[]).contains("--server takes no job file ('j.fio')"));
     assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
-    assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
+    assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, net, remote-config"));
     assert!(
         err(&["--client=h", "--remote-config=/j.fio", "--repeat=2"], &[])
             .contains("cannot change a --remote-config file")

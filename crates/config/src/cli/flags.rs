@@ -499,7 +499,7 @@ pub(super) const FLAGS: &[Flag] = &[
         "--server: a directory or device jobs may use (repeat\nit); anything else is refused",
         |r, v| { r.flags.net.allow.push(net::path("server-allow", val(v))?); Ok(()) }),
     flag(&["server-enable"], None, Arg::Value, "WHAT",
-        "--server: allow exec-style engines and options, or\n--remote-config (comma list: exec,remote-config)",
+        "--server: allow exec-style engines and options, the\nnetwork engines, or --remote-config (comma list:\nexec,net,remote-config)",
         |r, v| net::enable(&mut r.flags.net, val(v))),
     flag(&["server-max-jobs"], None, Arg::Value, "N",
         "--server: most threads one run may start (default 64)",

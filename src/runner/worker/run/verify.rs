@@ -155,6 +155,11 @@ impl<'a> Worker<'a> {
         {
             return;
         }
+        // A server's run writes only beneath its --server-allow directories; the
+        // state file would land in the server's working directory.
+        if self.plan.confine.is_some() {
+            return;
+        }
         let index = self.plan.seeds.thread_number.saturating_sub(1);
         let s = v.tracker.state(&spec.name, index, self.plan.files.len());
         let name = state::file_name(&s.name.clone(), index);
