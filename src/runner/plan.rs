@@ -152,15 +152,19 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
 /// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
 /// unless its files run out of blocks first (the pattern then ends the pass).
 pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
+    spec.io_size.unwrap_or_else(|| job_size(spec, files))
+}
+
+/// fio's job size (its size= after file setup): size=, or the files' total, whichever
+/// is smaller (filesize= larger than size= leaves part of each file untouched).
+pub(crate) fn job_size(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
     let region_total = files
         .iter()
         .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
-    // fio's job size is size= or the files' total, whichever is smaller
-    // (filesize= larger than size= leaves part of each file untouched).
-    spec.io_size.unwrap_or(match spec.size {
+    match spec.size {
         Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
         _ => region_total,
-    })
+    }
 }
 
 /// Whether a thread whose files could not be sized at plan time may be sized at its

@@ -225,7 +225,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         self.new_pass();
-        self.st.restart_pass();
+        self.st.restart_pass(&self.lim);
         true
     }
 
