@@ -298,12 +298,7 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
         return Ok(None);
     };
     let log = super::replay::load(path, &spec.logs)?;
-    spec.rw.kind = log.rw_kind().ok_or_else(|| {
-        format!(
-            "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",
-            spec.name, spec.origin
-        )
-    })?;
+    spec.rw.kind = log.rw_kind();
     // Buffers are sized from the block sizes: make them the log's.
     let (min, max) = log.len_range();
     for bs in &mut spec.bs {
