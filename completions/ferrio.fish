@@ -162,6 +162,7 @@ complete -c ferrio -l sim_zonecap -x -d 'sim: writable bytes of each zone (0 = t
 complete -c ferrio -l sim_max_open_zones -x -d 'sim: zones that may be open at once (0 = no limit); one more write-opened zone fails with ETOOMANYREFS'
 complete -c ferrio -l sim_max_active_zones -x -d 'sim: zones that may be open or closed with data at once (0 = no limit); one more fails with EOVERFLOW'
 complete -c ferrio -l sim_conv_zones -x -d 'sim: conventional (randomly writable) zones at the start of the zoned device'
+complete -c ferrio -l unique_filename -x -a '0 1' -d 'On a server (--server), put the server\'s listening address and a dot before the name of each relative file in directory= (dir/ADDR.job.0.0), so clients sharing a directory do not collide; no effect otherwise'
 complete -c ferrio -l openfiles -x -d 'Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long'
 complete -c ferrio -l stat_type -x -a 'stat lstat statx' -d 'filestat/dirstat: the system call that looks each name up'
 complete -c ferrio -l cpuload -x -d 'cpuio: percentage of one CPU to use (required by ioengine=cpuio; above 100 counts as 100)'
@@ -357,5 +358,4 @@ complete -c ferrio -l write_barrier -x -d 'Make every Nth write a barrier write 
 complete -c ferrio -l log_entries -x -d 'Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)'
 complete -c ferrio -l create_serialize -x -a '0 1' -d 'Serialize file creation between jobs (no-op: ferrio lays files out before timing starts, results do not depend on the order)'
 complete -c ferrio -l create_fsync -x -a '0 1' -d 'fsync files after creating them (no-op: layout happens before timing starts)'
-complete -c ferrio -l unique_filename -x -a '0 1' -d 'Prefix generated names with the client\'s address in client/server mode (no-op: ferrio has no client/server mode)'
 complete -c ferrio -l softrandommap -x -a '0 1' -d 'Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)'

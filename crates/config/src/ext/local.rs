@@ -51,6 +51,8 @@ pub struct LocalSpec {
     pub inplace: bool,
     /// openfiles=: files kept open at once (None: all of them).
     pub openfiles: Option<u32>,
+    /// unique_filename=: on a server, names in `directory=` start with its address.
+    pub unique_filename: bool,
 }
 
 impl Default for LocalSpec {
@@ -68,6 +70,7 @@ impl Default for LocalSpec {
             donorname: None,
             inplace: false,
             openfiles: None,
+            unique_filename: true,
         }
     }
 }

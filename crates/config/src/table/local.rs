@@ -16,6 +16,11 @@ pub const METADATA_ENGINES: &[&str] = &[
 ];
 
 pub const LOCAL: &[OptSpec] = &[
+    opt("unique_filename", K::Bool, C::Files, "On a server (--server), put the server's listening address and a dot before the name of each relative file in directory= (dir/ADDR.job.0.0), so clients sharing a directory do not collide; no effect otherwise", |j, c, v| {
+        j.local.unique_filename = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
     opt("openfiles", K::Int, C::Files, "Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
         j.local.openfiles = Some(c.u32(v)?);
         Ok(())
