@@ -163,7 +163,7 @@ complete -c ferrio -l sim_max_open_zones -x -d 'sim: zones that may be open at o
 complete -c ferrio -l sim_max_active_zones -x -d 'sim: zones that may be open or closed with data at once (0 = no limit); one more fails with EOVERFLOW'
 complete -c ferrio -l sim_conv_zones -x -d 'sim: conventional (randomly writable) zones at the start of the zoned device'
 complete -c ferrio -l unique_filename -x -a '0 1' -d 'On a server (--server), put the server\'s listening address and a dot before the name of each relative file in directory= (dir/ADDR.job.0.0), so clients sharing a directory do not collide; no effect otherwise'
-complete -c ferrio -l openfiles -x -d 'Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long'
+complete -c ferrio -l openfiles -x -d 'Files kept open at once: a file is opened when first chosen and closed when done, and a closed file is not chosen while this many are open (as fio); below nrfiles only with the null and sim engines (the I/O order) and the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long'
 complete -c ferrio -l stat_type -x -a 'stat lstat statx' -d 'filestat/dirstat: the system call that looks each name up'
 complete -c ferrio -l cpuload -x -d 'cpuio: percentage of one CPU to use (required by ioengine=cpuio; above 100 counts as 100)'
 complete -c ferrio -l cpuchunks -x -d 'cpuio: length of one CPU burn cycle (usec)'

@@ -148,6 +148,31 @@ fn holed_sequential_passes_match_fio() {
     }
 }
 
+/// openfiles below nrfiles: a closed file is not chosen while openfiles are open
+/// (fio's EBUSY), so the I/Os stay on the open files until one is done. The null
+/// engine names its files as fio does and opens none.
+#[test]
+fn openfiles_keeps_io_on_the_open_files_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    for fs in ["roundrobin", "random", "sequential", "roundrobin:3", "zipf"] {
+        let fs = format!("--file_service_type={fs}");
+        for open in ["--openfiles=1", "--openfiles=2"] {
+            let job: &[&str] = &[
+                "--ioengine=null",
+                "--rw=randrw",
+                "--bs=4k",
+                "--nrfiles=4",
+                open,
+                &fs,
+                "--loops=2",
+            ];
+            assert_same(SEEDED, job, &[]);
+        }
+    }
+}
+
 /// fio's default seeding (randrepeat=1: each pass reseeded), in ferrio's 3.33 mode.
 #[test]
 fn repeated_loops_match_fio() {

@@ -186,6 +186,9 @@ pub struct Pattern {
     replay: Option<Cursor>,
     /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
     strided: Option<Strided>,
+    /// Which files are open (fio opens a file when it is first chosen in a pass and
+    /// closes it when it is done), at most `openfiles` at once.
+    open: files::OpenFiles,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
     /// A pass ends when every file is done (no io_size= that asks for more), and the
@@ -302,6 +305,7 @@ impl Pattern {
             iolog: None,
             replay: None,
             strided,
+            open: files::OpenFiles::new(regions.len(), spec.local.openfiles),
             zbd: None,
             end_when_done: spec.io_size.is_none() && !spec.time_based,
             ran_out: false,
@@ -398,8 +402,8 @@ impl Pattern {
             }
             self.reset_file(f);
             // A time-based job starts the file over in place, without closing it.
-            if let (Some(log), false) = (&mut self.iolog, self.time_based) {
-                log.close(f);
+            if !self.time_based {
+                self.close_file(f);
             }
         }
         self.pending_write = None;
@@ -430,9 +434,7 @@ impl Pattern {
         self.pending_write = None;
         for f in 0..self.files.len() {
             self.reset_file(f);
-            if let Some(log) = &mut self.iolog {
-                log.close(f);
-            }
+            self.close_file(f);
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass {
@@ -534,9 +536,7 @@ impl Pattern {
                 Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
                 None if attempts < 2 * self.files.len() + 2 => {
                     attempts += 1;
-                    if let Some(log) = &mut self.iolog {
-                        log.close(file);
-                    }
+                    self.close_file(file);
                     self.fs_file = None;
                     if self.rng.file_model.is_some() {
                         // fio: with a non-uniform file_service_type the file is closed

@@ -21,7 +21,7 @@ pub const LOCAL: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
-    opt("openfiles", K::Int, C::Files, "Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
+    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done, and a closed file is not chosen while this many are open (as fio); below nrfiles only with the null and sim engines (the I/O order) and the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
         j.local.openfiles = Some(c.u32(v)?);
         Ok(())
     })
