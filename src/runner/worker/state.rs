@@ -60,7 +60,7 @@ fn fio_passes(plan: &ThreadPlan) -> bool {
 /// random write job without a random map, plus everything a trimwrite writes.
 fn pass_cap(plan: &ThreadPlan) -> u64 {
     let spec = &plan.spec;
-    let mut cap = crate::runner::plan::job_size(spec, &plan.files);
+    let mut cap = crate::runner::planner::job_size(spec, &plan.files);
     if spec.writes() && spec.rw.random && spec.norandommap {
         cap = cap.max(spec.io_size.unwrap_or(0));
     }
