@@ -242,3 +242,51 @@ fn write_iolog_to_a_gz_name_writes_gzip_that_replays() {
     assert_eq!(text.matches("fio version 3 iolog").count(), 2);
     assert_eq!(text.lines().filter(|l| l.contains(" write ")).count(), 32);
 }
+
+/// A log whose trims come with reads and writes replays on a file (trims punch holes:
+/// the trimmed ranges read back as zeros, the rest keeps its bytes) and on the sim
+/// engine, with the log's counts per direction.
+#[test]
+fn trims_mixed_with_reads_and_writes_replay() {
+    let d = scratch();
+    let data = d.path().join("dat");
+    let f = data.display().to_string();
+    let text = format!(
+        "fio version 2 iolog\n{f} add\n{f} open\n{f} read 0 4096\n{f} trim 0 65536\n\
+         {f} write 65536 4096\n{f} trim 131072 8192\n{f} read 139264 4096\n{f} close\n"
+    );
+    let log = write_log(d.path(), "t.log", &text);
+    let arg = format!("--read_iolog={}", log.display());
+    let counts = |v: &Value| -> Vec<(u64, u64)> {
+        ["read", "write", "trim"]
+            .iter()
+            .map(|k| {
+                let j = &v["jobs"][0][k];
+                (
+                    j["total_ios"].as_u64().unwrap(),
+                    j["io_bytes"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let want = vec![(2, 8192), (1, 4096), (2, 73728)];
+    for engine in ["psync", "sim"] {
+        // Non-zero bytes everywhere, so a hole shows as zeros.
+        let before: Vec<u8> = (0..1u32 << 20).map(|i| (i % 251) as u8 | 1).collect();
+        std::fs::write(&data, &before).unwrap();
+        let e = format!("--ioengine={engine}");
+        let v = run_json(&["--name=r", &e, &arg, "--replay_no_stall=1"]);
+        assert_eq!(counts(&v), want, "{engine}");
+        assert_eq!(v["jobs"][0]["error"].as_u64(), Some(0), "{engine}");
+        let after = std::fs::read(&data).unwrap();
+        let zeroed = |a: usize, b: usize| after[a..b].iter().all(|&x| x == 0);
+        if engine == "psync" {
+            assert!(zeroed(0, 65536) && zeroed(131072, 139264), "holes punched");
+            assert_eq!(after[139264..], before[139264..]);
+            assert_eq!(after[69632..131072], before[69632..131072]);
+            assert!(!zeroed(65536, 69632), "the write after the trim");
+        } else {
+            assert_eq!(after, before, "the sim engine touches no file");
+        }
+    }
+}

@@ -62,6 +62,9 @@ pub struct Limits {
     /// (openat2), so a symlink swapped in after admission leads nowhere. None where
     /// everything is allowed (ssh without --server-allow).
     pub confine: Option<Arc<Confine>>,
+    /// unique_filename: the address this server listens on, which prefixes the names
+    /// of files a job puts in its `directory=` (None: no socket, as under ssh).
+    pub name_prefix: Option<String>,
 }
 
 impl Limits {
@@ -87,6 +90,7 @@ impl Limits {
             enable_remote_config: f.net.enable_remote_config,
             max_jobs: f.net.max_jobs.unwrap_or(DEFAULT_MAX_JOBS),
             max_job_bytes: f.net.max_job_bytes.unwrap_or(DEFAULT_MAX_JOB_BYTES),
+            name_prefix: None,
         })
     }
 }
@@ -167,13 +171,16 @@ pub fn admit(
     }
     let mut args = vec!["--".to_string()];
     args.extend(texts.iter().map(|(n, _)| n.to_string_lossy().into_owned()));
-    let inv = match ferrio_config::parse_full(&args, &env, false).map_err(|e| e.0)? {
+    let mut inv = match ferrio_config::parse_full(&args, &env, false).map_err(|e| e.0)? {
         ferrio_config::Parsed {
             command: Command::Run(inv),
             ..
         } => inv,
         _ => return Err("the job files hold no job to run".into()),
     };
+    if let Some(prefix) = &lim.name_prefix {
+        inv.jobs.iter_mut().for_each(|j| unique_names(j, prefix));
+    }
     // Even sizing the files (an open) happens beneath the allowed directories.
     let threads = planner::plan_confined(&inv.jobs, lim.confine.clone())?;
     if threads.len() as u64 > lim.max_jobs {
@@ -196,6 +203,21 @@ pub fn admit(
         }
     }
     Ok((inv, threads.len()))
+}
+
+/// fio's unique_filename (on by default): on a server, the relative names of a job's
+/// files in its `directory=` start with the server's address and a dot
+/// (`dir/127.0.0.1.job.0.0`), so clients sharing a directory do not collide.
+pub fn unique_names(job: &mut ferrio_config::JobSpec, prefix: &str) {
+    if !job.local.unique_filename || job.directory.is_none() {
+        return;
+    }
+    if job.filenames.is_empty() {
+        job.filename_format = format!("{prefix}.{}", job.filename_format);
+    }
+    for n in job.filenames.iter_mut().filter(|n| !n.starts_with('/')) {
+        *n = format!("{prefix}.{n}");
+    }
 }
 
 /// Whether `path` lies inside one of the allowed roots (already canonical): no `..`

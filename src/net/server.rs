@@ -113,6 +113,8 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         },
         None => ready(flags.net.pidfile.as_deref())?,
     };
+    let mut limits = limits;
+    limits.name_prefix = Some(bound.ip().to_string());
     let shared = Arc::new(Shared {
         limits,
         token,

@@ -20,7 +20,11 @@ pub fn engine_options(
         iodepth: spec.iodepth,
         hipri: spec.hipri,
         direct: spec.direct,
-        directions: spec.rw.kind.directions(),
+        // A replayed log's own directions (its trims may come with reads).
+        directions: plan
+            .replay
+            .as_ref()
+            .map_or(spec.rw.kind.directions(), |log| log.directions()),
         tuning: spec.engine.clone(),
         sim: spec.sim.clone(),
         net: spec.net.clone(),

@@ -166,12 +166,18 @@ pub struct Pattern {
     replay: Option<Cursor>,
     /// zonemode=strided (one file only, as fio): the moving window offsets are drawn in.
     strided: Option<Strided>,
+    /// Which files are open (fio opens a file when it is first chosen in a pass and
+    /// closes it when it is done), at most `openfiles` at once.
+    open: files::OpenFiles,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
     /// A pass ends when every file is done (no io_size= that asks for more), and the
     /// last generation found that.
     end_when_done: bool,
     ran_out: bool,
+    /// Passes end as fio's (the worker's `Limits::fio_passes`): when every file is
+    /// done, and a new pass closes and starts over every file.
+    pub fio_passes: bool,
     issued_in_pass: bool,
     /// The files can run out short of the pass's bytes: a partial last block, or an
     /// offset that did not fit in this pass.
@@ -283,9 +289,11 @@ impl Pattern {
             iolog: None,
             replay: None,
             strided,
+            open: files::OpenFiles::new(regions.len(), spec.local.openfiles),
             zbd: None,
             end_when_done: spec.io_size.is_none() && !spec.time_based,
             ran_out: false,
+            fio_passes: false,
             issued_in_pass: false,
             short_pass: false,
             has_tails: false,
@@ -402,6 +410,9 @@ impl Pattern {
         if let Some(cursor) = &mut self.replay {
             cursor.rewind();
         }
+        if self.fio_passes {
+            return self.start_over();
+        }
         let mut any_done = false;
         // Files generation found done (no block left, or one past the end) had fio's
         // failed attempt already, and are closed: they start over too.
@@ -435,8 +446,8 @@ impl Pattern {
             }
             self.reset_file(f);
             // A time-based job starts the file over in place, without closing it.
-            if let (Some(log), false) = (&mut self.iolog, self.time_based) {
-                log.close(f);
+            if !self.time_based {
+                self.close_file(f);
             }
         }
         self.pending_write = None;
@@ -456,6 +467,31 @@ impl Pattern {
             );
         }
         any_done
+    }
+
+    /// fio's clear_io_state between passes: every file is closed (and reset when it
+    /// is opened again), the mix's count starts over, and with randrepeat every
+    /// stream is seeded again.
+    fn start_over(&mut self) -> bool {
+        self.done.fill(false);
+        self.fs_file = None;
+        self.pending_write = None;
+        for f in 0..self.files.len() {
+            self.reset_file(f);
+            self.close_file(f);
+        }
+        self.rwmix_issues = 0;
+        if self.reseed_each_pass {
+            let trimwrite = self.kind == RwKind::TrimWrite;
+            self.rng = Streams::new(
+                &self.seeds,
+                self.use64,
+                trimwrite,
+                self.file_service,
+                self.files.len(),
+            );
+        }
+        true
     }
 
     /// fio's fio_file_reset.
@@ -485,7 +521,7 @@ impl Pattern {
     /// bytes were moved (a size that is not a multiple of the block size): fio ends the
     /// pass there ([`Pattern::take_ran_out`] then says so).
     pub fn next_io_or_end(&mut self, max_len: u64) -> Option<NextIo> {
-        let end_ok = self.end_when_done;
+        let end_ok = self.end_when_done || self.fio_passes;
         let io = self.generate(max_len, end_ok)?;
         self.log_io(&io);
         Some(io)
@@ -547,15 +583,19 @@ impl Pattern {
                 Some((rel, busy_ok)) => break (file, d, rel, busy_ok),
                 None if attempts < 2 * self.files.len() + 2 => {
                     attempts += 1;
-                    if let Some(log) = &mut self.iolog {
-                        log.close(file);
+                    self.close_file(file);
+                    self.fs_file = None;
+                    if self.rng.file_model.is_some() {
+                        // fio: with a non-uniform file_service_type the file is closed
+                        // and starts over; it is never done.
+                        self.reset_file(file);
+                        continue;
                     }
                     self.done[file] = true;
-                    self.fs_file = None;
                     if self.done.iter().all(|&x| x) {
                         // (A pass that finds its files done before any I/O starts
                         // them over, as fio's reopen at a new loop does.)
-                        if end_ok && self.issued_in_pass && self.short_pass {
+                        if end_ok && self.issued_in_pass && (self.short_pass || self.fio_passes) {
                             self.ran_out = true;
                             return None;
                         }
@@ -587,8 +627,14 @@ impl Pattern {
         let f = &mut self.files[file];
         f.last_start[d] = Some(rel);
         let next = rel as i64 + len as i64 + self.step;
+        let (end, real) = (rel + len, region_len + f.tail);
         f.seq_pos[d] = if next < 0 {
-            (next + region_len as i64).max(0) as u64
+            // fio: a backward step past the start wraps to the step before the end.
+            (region_len as i64 + self.step).max(0) as u64
+        } else if self.step > 0 && end < real && next as u64 >= real {
+            // fio: a hole that steps past the end wraps to the start; only an I/O
+            // that ends at the end makes the file done.
+            0
         } else {
             next as u64
         };

@@ -118,15 +118,19 @@ pub fn plan_confined(
 /// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
 /// unless its files run out of blocks first (the pattern then ends the pass).
 pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
+    spec.io_size.unwrap_or_else(|| job_size(spec, files))
+}
+
+/// fio's job size (its size= after file setup): size=, or the files' total, whichever
+/// is smaller (filesize= larger than size= leaves part of each file untouched).
+pub(crate) fn job_size(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
     let region_total = files
         .iter()
         .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
-    // fio's job size is size= or the files' total, whichever is smaller
-    // (filesize= larger than size= leaves part of each file untouched).
-    spec.io_size.unwrap_or(match spec.size {
+    match spec.size {
         Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
         _ => region_total,
-    })
+    }
 }
 
 /// Whether a thread whose files could not be sized at plan time may be sized at its
@@ -260,12 +264,7 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
         return Ok(None);
     };
     let log = super::replay::load(path, &spec.logs)?;
-    spec.rw.kind = log.rw_kind().ok_or_else(|| {
-        format!(
-            "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",
-            spec.name, spec.origin
-        )
-    })?;
+    spec.rw.kind = log.rw_kind();
     // Buffers are sized from the block sizes: make them the log's.
     let (min, max) = log.len_range();
     for bs in &mut spec.bs {

@@ -202,16 +202,24 @@ impl IoLog {
         }
     }
 
-    /// The rw mode that issues the log's directions (None: trims mixed with others).
-    pub fn rw_kind(&self) -> Option<RwKind> {
+    /// The rw mode that issues the log's directions.
+    pub fn rw_kind(&self) -> RwKind {
         let [read, write, trim] = self.summary().has;
         match (read, write, trim) {
-            (_, _, true) if read || write => None,
-            (_, _, true) => Some(RwKind::Trim),
-            (true, true, _) => Some(RwKind::ReadWrite),
-            (false, true, _) => Some(RwKind::Write),
-            _ => Some(RwKind::Read),
+            // Trims with other I/O: a mode that opens the files for writing; the
+            // engine learns the log's own directions (`directions`).
+            (true, _, true) => RwKind::ReadWrite,
+            (false, true, true) => RwKind::TrimWrite,
+            (_, _, true) => RwKind::Trim,
+            (true, true, _) => RwKind::ReadWrite,
+            (false, true, _) => RwKind::Write,
+            _ => RwKind::Read,
         }
+    }
+
+    /// Which of read, write, trim the log issues.
+    pub fn directions(&self) -> [bool; 3] {
+        self.summary().has
     }
 
     /// Shortest and longest logged I/O.

@@ -29,14 +29,26 @@ impl Pattern {
             };
             let f = f.min(n - 1);
             tries += 1;
-            // Done files are passed over (fio: each pass-over costs a draw).
-            if !self.done[f] || tries > 64 * n {
+            // Done files are passed over (fio: each pass-over costs a draw), and so
+            // are closed ones while openfiles are open (fio: EBUSY, chosen again).
+            let free = !self.done[f] && self.open.may_use(f);
+            if free || tries > 64 * n {
                 break (f, k);
             }
         };
+        self.open.open(f);
         self.fs_file = Some(f);
         self.fs_left = per_pick.saturating_sub(1);
         f
+    }
+
+    /// fio closes a file (when it is done, and at the end of a pass): logged, and a
+    /// place for another file under openfiles.
+    pub(super) fn close_file(&mut self, f: usize) {
+        self.open.close(f);
+        if let Some(log) = &mut self.iolog {
+            log.close(f);
+        }
     }
 
     fn round_robin(&mut self) -> usize {
@@ -61,4 +73,41 @@ pub(super) fn file_model(fs: FileService, files: usize, seed: u32) -> Option<Blo
         _ => return None,
     };
     BlockPicker::for_files(&dist, files as u64, seed)
+}
+
+/// The files a job has open, and how many it may (`openfiles`).
+#[derive(Clone, Debug)]
+pub(super) struct OpenFiles {
+    open: Vec<bool>,
+    count: usize,
+    limit: usize,
+}
+
+impl OpenFiles {
+    pub(super) fn new(files: usize, openfiles: Option<u32>) -> OpenFiles {
+        OpenFiles {
+            open: vec![false; files],
+            count: 0,
+            limit: openfiles.map_or(usize::MAX, |n| (n as usize).max(1)),
+        }
+    }
+
+    /// Whether `f` may take the next I/O: it is open, or there is room to open it.
+    pub(super) fn may_use(&self, f: usize) -> bool {
+        self.open[f] || self.count < self.limit
+    }
+
+    pub(super) fn open(&mut self, f: usize) {
+        if !self.open[f] {
+            self.open[f] = true;
+            self.count += 1;
+        }
+    }
+
+    pub(super) fn close(&mut self, f: usize) {
+        if self.open[f] {
+            self.open[f] = false;
+            self.count -= 1;
+        }
+    }
 }

@@ -96,7 +96,11 @@ impl<'a> Worker<'a> {
             st: LoopState::new(&lim, spec.ramp_time_us > 0),
             lim,
             batching: spec.engine.batching(depth),
-            pattern: Pattern::for_thread(plan, &regions, io.iolog.take()),
+            pattern: {
+                let mut p = Pattern::for_thread(plan, &regions, io.iolog.take());
+                p.fio_passes = lim.fio_passes;
+                p
+            },
             synchronous,
             no_data: plan.caps.accounting == Counts::NoData,
             sync_every: if spec.fsync > 0 {
@@ -230,6 +234,7 @@ impl<'a> Worker<'a> {
                 // Every file ran out of blocks: the pass is over, as in fio.
                 if self.pattern.take_ran_out() {
                     self.st.pass_done = true;
+                    self.st.files_done = true;
                     return true;
                 }
                 return false; // ZONES: no zone left to do I/O in
@@ -267,6 +272,11 @@ impl<'a> Worker<'a> {
                 }
                 Queued::Queued => {
                     self.st.inflight += 1;
+                    let u = &self.io.units.io[idx];
+                    if matches!(u.op, IoOp::Read | IoOp::Write | IoOp::Trim) {
+                        let pending = self.pattern.has_pending();
+                        self.st.queued(&self.lim, u.len as u64, pending);
+                    }
                     if let Some(f) = self.in_flight.get_mut(idx) {
                         *f = true;
                     }
@@ -294,7 +304,7 @@ impl<'a> Worker<'a> {
                 if !self.pass_ended() {
                     return false;
                 }
-                self.st.restart_pass();
+                self.st.restart_pass(&self.lim);
             }
             return true;
         }
@@ -307,7 +317,7 @@ impl<'a> Worker<'a> {
         {
             self.st.passes += 1;
             self.new_pass();
-            self.st.restart_pass();
+            self.st.restart_pass(&self.lim);
         }
         // (2) Reap: fio's wait_for_completions when the queue is full (or polling),
         // then, once nothing is left to issue, its cleanup_pending_aio.
@@ -326,7 +336,7 @@ impl<'a> Worker<'a> {
             if !self.pass_ended() {
                 return false;
             }
-            self.st.restart_pass();
+            self.st.restart_pass(&self.lim);
         }
         true
     }
@@ -396,7 +406,7 @@ impl<'a> Worker<'a> {
             return Some(idx);
         }
         // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
-        let left = self.lim.pass_bytes - self.st.pass_issued;
+        let left = self.lim.pass_bytes.saturating_sub(self.st.pass_issued);
         self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
         let Some(io) = self.next_io(left) else {
             self.io.units.free.push(idx);
@@ -659,7 +669,10 @@ impl<'a> Worker<'a> {
         }
         self.st.passes += 1;
         let spec = &self.plan.spec;
-        if spec.time_based || self.st.passes < spec.loops.max(1) {
+        if self.lim.fio_passes && self.st.pass_issued == 0 {
+            return false; // fio: a pass that moved nothing ends the job
+        }
+        if spec.time_based || self.st.passes < spec.loops.max(1) || self.more_passes() {
             if self.verify.as_ref().is_some_and(|v| v.each_loop) {
                 return false; // VERIFY: this loop's blocks are checked first
             }
@@ -668,6 +681,20 @@ impl<'a> Worker<'a> {
         } else {
             false
         }
+    }
+
+    /// fio's keep_running once `loops` passes are done: another pass while the bytes
+    /// moved fall short of the job's size (or io_size) by a block or more, unless the
+    /// files ran out without an io_size= asking for more.
+    fn more_passes(&self) -> bool {
+        if !self.lim.fio_passes {
+            return false;
+        }
+        let files_done = self.st.files_done;
+        let spec = &self.plan.spec;
+        let max_bs = spec.bs.iter().map(|b| b.max).max().unwrap_or(0);
+        let left = self.lim.pass_bytes.saturating_sub(self.st.total_issued);
+        left > 0 && left >= max_bs && !(files_done && spec.io_size.is_none())
     }
 
     /// After the loop: drain what is still queued or in flight (stop signal or

@@ -15,6 +15,14 @@ pub struct Limits {
     pub max_ios: u64,
     /// Bytes per pass.
     pub pass_bytes: u64,
+    /// Passes end as fio's do: when every file is done, when the bytes issued over
+    /// all passes reach `total_bytes` (fio's io_size · loops), or when the bytes an
+    /// asynchronous engine queued in this pass reach `pass_cap` (fio's do_io limit,
+    /// size=, which fio counts only for queued I/Os). Off for time-based, verifying
+    /// and replaying jobs, whose passes are `pass_bytes` each.
+    pub fio_passes: bool,
+    pub total_bytes: u64,
+    pub pass_cap: u64,
 }
 
 impl Limits {
@@ -35,8 +43,32 @@ impl Limits {
                 _ => u64::MAX,
             },
             pass_bytes: plan.pass_bytes,
+            fio_passes: fio_passes(plan),
+            total_bytes: plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1))),
+            pass_cap: pass_cap(plan),
         }
     }
+}
+
+/// Whether passes follow fio's rules (see [`Limits::fio_passes`]).
+fn fio_passes(plan: &ThreadPlan) -> bool {
+    let spec = &plan.spec;
+    !spec.time_based && !spec.verify.on() && plan.replay.is_none()
+}
+
+/// fio's do_io limit: the job's size (size=, or its files'), raised to io_size for a
+/// random write job without a random map, plus everything a trimwrite writes.
+fn pass_cap(plan: &ThreadPlan) -> u64 {
+    let spec = &plan.spec;
+    let mut cap = crate::runner::planner::job_size(spec, &plan.files);
+    if spec.writes() && spec.rw.random && spec.norandommap {
+        cap = cap.max(spec.io_size.unwrap_or(0));
+    }
+    if spec.rw.kind == ferrio_config::RwKind::TrimWrite {
+        let total = plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1)));
+        cap = cap.saturating_add(total);
+    }
+    cap
 }
 
 /// Counters of the loop.
@@ -48,12 +80,19 @@ pub struct LoopState {
     pub issued_ios: u64,
     /// Bytes generated in this pass.
     pub pass_issued: u64,
+    /// Bytes generated over all passes (fio's io_issue_bytes).
+    pub total_issued: u64,
+    /// Bytes the engine queued (not completed at once) in this pass: fio's
+    /// bytes_issued, which only queued I/Os add to.
+    pub pass_queued: u64,
     /// Passes finished.
     pub passes: u32,
     /// Units handed to the engine and not completed yet (queued or submitted).
     pub inflight: usize,
     /// This pass has generated all its bytes.
     pub pass_done: bool,
+    /// This pass ended because every file was done.
+    pub files_done: bool,
     /// A generated unit the engine reported Busy for, to queue again after a reap.
     pub busy: Option<usize>,
     /// Units whose transfer was short: their rest is queued again (fio's requeue).
@@ -105,16 +144,35 @@ impl LoopState {
         self.issued_ios += 1;
         if !follow_up {
             self.pass_issued += len;
+            self.total_issued += len;
         }
-        if self.pass_issued >= lim.pass_bytes && !more_pending {
+        let reached = if lim.fio_passes {
+            self.total_issued >= lim.total_bytes
+        } else {
+            self.pass_issued >= lim.pass_bytes
+        };
+        if reached && !more_pending {
             self.pass_done = true;
         }
     }
 
-    /// A new pass starts.
-    pub fn restart_pass(&mut self) {
+    /// The engine queued an I/O of `len` bytes (it did not complete at once): with
+    /// fio's passes, the pass ends once these reach the pass's cap.
+    #[inline]
+    pub fn queued(&mut self, lim: &Limits, len: u64, more_pending: bool) {
+        self.pass_queued += len;
+        if lim.fio_passes && self.pass_queued >= lim.pass_cap && !more_pending {
+            self.pass_done = true;
+        }
+    }
+
+    /// A new pass starts (with fio's passes, one that finds the job's bytes all
+    /// issued already issues nothing).
+    pub fn restart_pass(&mut self, lim: &Limits) {
         self.pass_issued = 0;
-        self.pass_done = false;
+        self.pass_queued = 0;
+        self.pass_done = lim.fio_passes && self.total_issued >= lim.total_bytes;
+        self.files_done = false;
     }
 
     /// sync_file_range: a write of `len` bytes at `offset` of `file` completed.
@@ -152,7 +210,51 @@ impl LoopState {
 
 #[cfg(test)]
 mod tests {
-    use super::LoopState;
+    use super::{Limits, LoopState};
+
+    fn fio_limits(pass_bytes: u64, loops: u64, pass_cap: u64) -> Limits {
+        Limits {
+            begin_ns: 0,
+            ramp_end_ns: 0,
+            deadline_ns: u64::MAX,
+            max_ios: u64::MAX,
+            pass_bytes,
+            fio_passes: true,
+            total_bytes: pass_bytes * loops,
+            pass_cap,
+        }
+    }
+
+    #[test]
+    fn fio_passes_end_at_the_bytes_of_all_loops_or_the_queued_cap() {
+        // 16 KiB a loop, 3 loops: a pass that ran long (its files never done) leaves
+        // the next one only what is left of 48 KiB.
+        let lim = fio_limits(16 << 10, 3, u64::MAX);
+        let mut st = LoopState::new(&lim, false);
+        for _ in 0..10 {
+            st.generated(&lim, 4096, false, false);
+        }
+        assert!(!st.pass_done, "40 KiB of 48 KiB");
+        st.restart_pass(&lim);
+        st.generated(&lim, 4096, false, false);
+        assert!(!st.pass_done);
+        st.generated(&lim, 4096, false, false);
+        assert!(st.pass_done, "48 KiB issued over both passes");
+        // Nothing is left for a third pass.
+        st.restart_pass(&lim);
+        assert!(st.pass_done);
+        // Queued I/Os end a pass at the cap, whatever is left overall.
+        let lim = fio_limits(16 << 10, 3, 8 << 10);
+        let mut st = LoopState::new(&lim, false);
+        st.generated(&lim, 4096, false, false);
+        st.queued(&lim, 4096, false);
+        assert!(!st.pass_done);
+        st.generated(&lim, 4096, false, false);
+        st.queued(&lim, 4096, false);
+        assert!(st.pass_done);
+        st.restart_pass(&lim);
+        assert!(!st.pass_done && st.pass_queued == 0 && st.total_issued == 8192);
+    }
 
     #[test]
     fn written_range_spans_writes_and_a_sync_ends_it() {

@@ -615,6 +615,11 @@ fn unknown_unsupported_and_noop() {
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
+    assert!(!j.local.create_serialize && !j.local.unique_filename);
+    let d = job(&[]);
+    assert!(d.local.create_serialize && d.local.unique_filename);
+    assert!(bad(&["zonemode=zbd", "zonesize=1m", "create_serialize=0"])
+        .contains("zonemode=zbd and create_serialize=0 are not compatible"));
 }
 
 #[test]

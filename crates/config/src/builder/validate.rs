@@ -115,9 +115,12 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
 fn local_engines(job: &mut JobSpec) -> Result<(), String> {
     let engine = job.ioengine.as_str();
     if let Some(open) = job.local.openfiles {
-        if open < job.nrfiles && !crate::table::METADATA_ENGINES.contains(&engine) {
+        // null and sim open no file: only the order of the I/Os follows openfiles.
+        let ok =
+            crate::table::METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine);
+        if open < job.nrfiles && !ok {
             return Err(format!(
-                "openfiles={open} is below nrfiles={}: ferrio keeps every file of a job open, so openfiles may only be smaller with the metadata engines ({}); ioengine is '{engine}'",
+                "openfiles={open} is below nrfiles={}: ferrio keeps every file of a job open, so openfiles may only be smaller with the null and sim engines and the metadata engines ({}); ioengine is '{engine}'",
                 job.nrfiles,
                 crate::table::METADATA_ENGINES.join(", ")
             ));

@@ -21,6 +21,10 @@ pub fn finish(job: &mut JobSpec) -> Result<(), String> {
         ZoneMode::Strided if z.range == 0 => z.range = z.size,
         _ => {}
     }
+    if z.mode == ZoneMode::Zbd && !job.local.create_serialize {
+        // fio's check: zbd's zones are set up while the files are, serially.
+        return Err("zonemode=zbd and create_serialize=0 are not compatible".into());
+    }
     if z.mode == ZoneMode::Zbd && z.capacity > 0 && z.size > 0 && z.capacity > z.size {
         return Err(format!(
             "zonecapacity {} is larger than zonesize {}",

@@ -51,6 +51,11 @@ pub struct LocalSpec {
     pub inplace: bool,
     /// openfiles=: files kept open at once (None: all of them).
     pub openfiles: Option<u32>,
+    /// unique_filename=: on a server, names in `directory=` start with its address.
+    pub unique_filename: bool,
+    /// create_serialize=: fio lays the files out before the jobs start (1) or each job
+    /// in its own thread (0); ferrio lays out before the start either way.
+    pub create_serialize: bool,
 }
 
 impl Default for LocalSpec {
@@ -68,6 +73,8 @@ impl Default for LocalSpec {
             donorname: None,
             inplace: false,
             openfiles: None,
+            unique_filename: true,
+            create_serialize: true,
         }
     }
 }

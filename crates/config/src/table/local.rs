@@ -16,7 +16,17 @@ pub const METADATA_ENGINES: &[&str] = &[
 ];
 
 pub const LOCAL: &[OptSpec] = &[
-    opt("openfiles", K::Int, C::Files, "Files kept open at once; below nrfiles only with the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
+    opt("unique_filename", K::Bool, C::Files, "On a server (--server), put the server's listening address and a dot before the name of each relative file in directory= (dir/ADDR.job.0.0), so clients sharing a directory do not collide; no effect otherwise", |j, c, v| {
+        j.local.unique_filename = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("create_serialize", K::Bool, C::Files, "fio: lay files out before the jobs start (1) or in each job's thread as it starts (0). ferrio lays every file out before the start either way (a job whose files an earlier job makes is sized when it starts); the layout is never timed, so results are the same. Not with zonemode=zbd when 0", |j, c, v| {
+        j.local.create_serialize = c.bool(v)?;
+        Ok(())
+    })
+    .def("1"),
+    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done, and a closed file is not chosen while this many are open (as fio); below nrfiles only with the null and sim engines (the I/O order) and the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
         j.local.openfiles = Some(c.u32(v)?);
         Ok(())
     })

@@ -8,9 +8,7 @@ use super::{unsupported as u, OptSpec};
 
 pub const UNSUPPORTED: &[OptSpec] = &[
     // Accepted no-ops.
-    u("create_serialize", "Serialize file creation between jobs (no-op: ferrio lays files out before timing starts, results do not depend on the order)").noop("1"),
     u("create_fsync", "fsync files after creating them (no-op: layout happens before timing starts)").noop("1"),
-    u("unique_filename", "Prefix generated names with the client's address in client/server mode (no-op: ferrio has no client/server mode)").noop("1"),
     u("softrandommap", "Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)").noop("0"),
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
     u("atomic", "Atomic direct writes"),

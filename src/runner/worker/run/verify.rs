@@ -230,7 +230,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         self.new_pass();
-        self.st.restart_pass();
+        self.st.restart_pass(&self.lim);
         true
     }
 
