@@ -229,6 +229,8 @@ pub enum Command {
     IdleCalibrate,
     /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
     MemcpyTest(Vec<&'static str>),
+    /// --inflate-log=FILE: print a compressed log as text.
+    InflateLog(String),
     /// --crctest: the checksums to measure (names from [`CRC_TYPES`]).
     CrcTest(Vec<&'static str>),
     /// --clock-bench

@@ -63,6 +63,11 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    job.compat.check(&job.logs).map_err(at)?;
+    if let Some(cpu) = job.compat.gtod_cpu {
+        job.cpus_allowed =
+            Some(crate::ext::compat::without_gtod_cpu(job.cpus_allowed.take(), cpu).map_err(at)?);
+    }
     let files = if job.filenames.is_empty() {
         job.nrfiles as usize
     } else {

@@ -18,10 +18,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
-    u("gtod_cpu", "Dedicated time-keeping CPU"),
-    u("log_compression", "fio option"),
-    u("log_compression_cpus", "fio option"),
-    u("log_store_compressed", "fio option"),
     u("merge_blktrace_file", "fio option"),
     u("merge_blktrace_iters", "fio option"),
     u("merge_blktrace_scalars", "fio option"),
@@ -33,5 +29,4 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cmdprio_bssplit", "io_uring, libaio: high-priority percentages per block size"),
     u("uncached", "io_uring, pvsync2: RWF_UNCACHED for buffered reads and writes"),
     u("cmd_type", "io_uring_cmd: the command type"),
-    u("thp", "mmap: madvise the mapping for transparent huge pages"),
 ];
