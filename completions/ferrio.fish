@@ -353,7 +353,7 @@ complete -c ferrio -l exit_what -x -a 'group stonewall all' -d 'Which jobs a job
 complete -c ferrio -l log_alternate_epoch -x -a '0 1' -d 'Log timestamps from the epoch of clock_gettime\'s log_alternate_epoch_clock_id clock (the clock\'s time at the job\'s start plus the elapsed ms) instead of from 0'
 complete -c ferrio -l log_alternate_epoch_clock_id -x -d 'The clock_gettime clock id of log_alternate_epoch (and of log_unix_epoch): 0 = CLOCK_REALTIME, 1 = CLOCK_MONOTONIC, 7 = CLOCK_BOOTTIME, ...'
 complete -c ferrio -l ioscheduler -x -d 'Switch the I/O scheduler of the job\'s block devices to this one (written to /sys/block/DEV/queue/scheduler and read back, as fio); files on a file system leave their disk\'s scheduler alone in ferrio'
-complete -c ferrio -l lockfile -x -a 'none exclusive readwrite' -d 'Lock files before doing I/O to them: none (fio\'s default; the only mode ferrio has)'
+complete -c ferrio -l lockfile -x -a 'none exclusive readwrite' -d 'Lock file when doing IO to it: the lock is held from an I/O\'s preparation until the engine has taken it (the whole I/O with a synchronous engine), as in fio'
 complete -c ferrio -l write_barrier -x -d 'Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio\'s)'
 complete -c ferrio -l log_entries -x -d 'Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)'
 complete -c ferrio -l log_compression -x -d 'Log in compressed chunks of this size: samples are zlib-compressed every N bytes (1k to 512M). The log files stay text unless log_store_compressed=1'

@@ -222,3 +222,41 @@ fn exa_sizes_parse_where_they_fit() {
         text(&bad.stderr)
     );
 }
+
+#[test]
+fn lockfile_jobs_sharing_a_file_all_finish_their_io_as_in_fio() {
+    let d = scratch();
+    let f = format!("--filename={}", file_in(d.path(), "shared.dat"));
+    for mode in ["exclusive", "readwrite"] {
+        let args: Vec<String> = [
+            "--name=l",
+            "--rw=randrw",
+            "--bs=4k",
+            "--size=256k",
+            "--numjobs=3",
+            "--group_reporting",
+            "--randseed=5",
+            "--output-format=json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([f.clone(), format!("--lockfile={mode}")])
+        .collect();
+        let mine = parse_json(&run_tool("ferrio", &args).stdout);
+        let (r, w) = (dir_counts(&mine, "read").0, dir_counts(&mine, "write").0);
+        assert_eq!(r + w, 3 * 256 * 1024, "{mode}");
+        if have_fio() {
+            let fio = parse_json(&run_tool("fio", &args).stdout);
+            assert_eq!(
+                dir_counts(&fio, "read"),
+                dir_counts(&mine, "read"),
+                "{mode}"
+            );
+            assert_eq!(
+                dir_counts(&fio, "write"),
+                dir_counts(&mine, "write"),
+                "{mode}"
+            );
+        }
+    }
+}

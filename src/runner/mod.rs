@@ -9,6 +9,7 @@ pub mod distribution;
 pub mod dropin;
 pub mod engine_setup;
 pub mod exitall;
+pub mod filelock;
 pub mod iolog;
 pub mod job_commands;
 pub mod late_sizes;

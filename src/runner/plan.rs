@@ -54,6 +54,8 @@ pub struct ThreadPlan {
     /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
     /// `files` has empty regions and `pass_bytes` is 0.
     pub sized_at_start: bool,
+    /// lockfile=: the locks of the thread's files (filelock.rs; empty: none).
+    pub file_locks: super::filelock::ThreadLocks,
 }
 
 /// Expand every job of the run into thread plans, in start order.
@@ -131,6 +133,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
                 }),
                 buffers: Default::default(),
                 sized_at_start,
+                file_locks: Default::default(),
             });
         }
     }
@@ -144,6 +147,7 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     for t in &mut out {
         t.buffers.peers = peers.clone();
     }
+    super::filelock::assign(&mut out);
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
