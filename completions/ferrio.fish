@@ -356,6 +356,7 @@ complete -c ferrio -l ioscheduler -x -d 'Switch the I/O scheduler of the job\'s 
 complete -c ferrio -l lockfile -x -a 'none exclusive readwrite' -d 'Lock file when doing IO to it: the lock is held from an I/O\'s preparation until the engine has taken it (the whole I/O with a synchronous engine), as in fio'
 complete -c ferrio -l write_barrier -x -d 'Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio\'s)'
 complete -c ferrio -l log_entries -x -d 'Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)'
+complete -c ferrio -l block_error_percentiles -x -a '0 1' -d 'Record trim block errors and make a histogram: each trim block\'s trims are counted, and the report shows the percentiles of trims per block and how many blocks are in each state (one file per job, at most 8192 trim blocks)'
 complete -c ferrio -l log_compression -x -d 'Log in compressed chunks of this size: samples are zlib-compressed every N bytes (1k to 512M). The log files stay text unless log_store_compressed=1'
 complete -c ferrio -l log_compression_cpus -x -d 'Limit log compression to these CPUs (a cpus_allowed list; checked and accepted: ferrio compresses on the job\'s own thread, which cpus_allowed places)'
 complete -c ferrio -l log_store_compressed -x -a '0 1' -d 'Store logs in a compressed format: PREFIX_KIND.N.log.fz files of zlib streams of fio\'s binary samples, which fio --inflate-log and ferrio --inflate-log turn back into text'

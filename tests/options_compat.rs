@@ -260,3 +260,54 @@ fn lockfile_jobs_sharing_a_file_all_finish_their_io_as_in_fio() {
         }
     }
 }
+
+#[test]
+fn block_error_percentiles_count_each_blocks_trims_from_the_iolog() {
+    let d = scratch();
+    let log = d.path().join("trims.iolog");
+    let v = run_json(&[
+        "--name=b",
+        &format!("--filename={}", file_in(d.path(), "t.dat")),
+        "--rw=randtrim",
+        "--bs=4k",
+        "--size=256k",
+        "--norandommap=1",
+        "--randseed=3",
+        "--block_error_percentiles=1",
+        &format!("--write_iolog={}", path_str(&log)),
+    ]);
+    let mut trims = std::collections::BTreeMap::<u64, u32>::new();
+    for l in std::fs::read_to_string(&log).unwrap().lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        // fio's iolog v3: time file action [offset len]
+        if let Some(at) = f.iter().position(|w| *w == "trim") {
+            *trims
+                .entry(f[at + 1].parse::<u64>().unwrap() / 4096)
+                .or_default() += 1;
+        }
+    }
+    assert_eq!(trims.values().sum::<u32>(), 64);
+    let b = &v["jobs"][0]["block"];
+    let states = &b["states"];
+    assert_eq!(states["trimmed"], trims.len() as u64, "{b}");
+    assert_eq!(states["unwritten"], 64 - trims.len() as u64, "{b}");
+    assert_eq!(states["trim failure"], 0);
+    let p = &b["percentiles"];
+    assert_eq!(p["99.990000"], *trims.values().max().unwrap() as u64, "{b}");
+    assert_eq!(p["1.000000"], *trims.values().min().unwrap() as u64, "{b}");
+    // The normal output has fio's section.
+    let out = run_ok(&[
+        "--name=b",
+        "--ioengine=null",
+        "--rw=trim",
+        "--bs=4k",
+        "--size=64k",
+        "--block_error_percentiles=1",
+    ]);
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("  block lifetime percentiles :\n   | 1.00th=1, 5.00th=1,"),
+        "{t}"
+    );
+    assert!(t.contains("        states               : unwritten=0, trimmed=16, written=0, trim failure=0, write failure=0\n"), "{t}");
+}

@@ -80,6 +80,9 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     job.buffers
         .check(job.size.is_some(), size_bytes, job.bs[1].min, files)
         .map_err(at)?;
+    if job.compat.block_error_hist {
+        crate::ext::compat::check_block_hist(files, size_bytes, job.bs[2].min).map_err(at)?;
+    }
     // verify_pattern alone turns on the header+pattern check (fio).
     if !job.verify.pattern.is_empty() && !job.verify.kind_set {
         job.verify.kind = crate::ext::verify::VerifyKind::Pattern;

@@ -18,7 +18,13 @@ pub struct CompatSpec {
     pub log_store_compressed: bool,
     /// gtod_cpu=N: the CPU kept for time keeping; the job's threads never run on it.
     pub gtod_cpu: Option<usize>,
+    /// block_error_percentiles=1: track each trim block's trims and failures and
+    /// report fio's "block lifetime percentiles".
+    pub block_error_hist: bool,
 }
+
+/// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.
+pub const MAX_BLOCK_INFOS: u64 = 8192;
 
 impl CompatSpec {
     /// Chunk size of compressed logs: log_compression, or 1 MiB of samples when only
@@ -47,6 +53,20 @@ impl CompatSpec {
         }
         Ok(())
     }
+}
+
+/// block_error_percentiles=1 rules (fio's): one file per job, and (when the size is
+/// known here) between 1 and 8192 trim blocks in it.
+pub fn check_block_hist(files: usize, size: Option<u64>, trim_bs: u64) -> Result<(), String> {
+    if files != 1 {
+        return Err(format!("block error histogram only available with a single file per job, but {files} files provided"));
+    }
+    if let Some(n) = size.map(|s| s / trim_bs.max(1)) {
+        if n == 0 || n > MAX_BLOCK_INFOS {
+            return Err(format!("cannot calculate block histogram with {n} trim blocks, maximum {MAX_BLOCK_INFOS} (size / the trim block size)"));
+        }
+    }
+    Ok(())
 }
 
 /// The CPUs this machine has online (from sysfs; what the process may use otherwise).

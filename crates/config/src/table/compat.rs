@@ -6,6 +6,11 @@ use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::values::list::parse_cpus;
 
 pub const COMPAT: &[OptSpec] = &[
+    opt("block_error_percentiles", K::Bool, C::Stats, "Record trim block errors and make a histogram: each trim block's trims are counted, and the report shows the percentiles of trims per block and how many blocks are in each state (one file per job, at most 8192 trim blocks)", |j, c, v| {
+        j.compat.block_error_hist = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("log_compression", K::Size, C::Stats, "Log in compressed chunks of this size: samples are zlib-compressed every N bytes (1k to 512M). The log files stay text unless log_store_compressed=1", |j, c, v| {
         j.compat.log_compression = c.size(v)?;
         Ok(())
@@ -77,6 +82,21 @@ mod tests {
         ])
         .unwrap_err();
         assert!(e.contains("log_issue_time"), "{e}");
+    }
+
+    #[test]
+    fn block_error_percentiles_rules() {
+        assert!(
+            job(&["--block_error_percentiles=1"])
+                .unwrap()
+                .compat
+                .block_error_hist
+        );
+        let e = job(&["--block_error_percentiles=1", "--nrfiles=2"]).unwrap_err();
+        assert!(e.contains("single file per job, but 2 files"), "{e}");
+        let e = job(&["--block_error_percentiles=1", "--size=64m", "--bs=4k"]).unwrap_err();
+        assert!(e.contains("16384 trim blocks, maximum 8192"), "{e}");
+        assert!(job(&["--block_error_percentiles=1", "--size=64m", "--bs=8k"]).is_ok());
     }
 
     #[test]

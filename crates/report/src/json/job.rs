@@ -129,6 +129,11 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
         o.str("desc", desc);
     }
+    if let Some(b) = job.block_infos.as_deref() {
+        if let Some(block) = crate::blockinfo::object(&job.percentile_list, b) {
+            o.obj("block", block);
+        }
+    }
     if let Some(ss) = &job.steadystate {
         o.obj("steadystate", super::steadystate::object(job, ss));
     }
