@@ -311,3 +311,41 @@ fn block_error_percentiles_count_each_blocks_trims_from_the_iolog() {
     );
     assert!(t.contains("        states               : unwritten=0, trimmed=16, written=0, trim failure=0, write failure=0\n"), "{t}");
 }
+
+/// The messages of `--debug=random` lines (without the category and thread id).
+fn random_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("random "))
+        .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn debug_random_prints_fios_draws_and_busy_offsets() {
+    let args = [
+        "--name=r",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=32k",
+        "--debug=random",
+        "--randrepeat=0",
+        "--randseed=1234",
+    ];
+    let out = run_ok(&args);
+    // ferrio writes diagnostics on stderr, so stdout stays the report.
+    let mine = random_lines(&text(&out.stderr));
+    assert!(
+        mine.iter().filter(|l| l.starts_with("off rand ")).count() >= 8,
+        "{mine:?}"
+    );
+    assert!(mine.iter().any(|l| l.ends_with(" busy")), "{mine:?}");
+    assert!(random_lines(&text(&out.stdout)).is_empty());
+    if !have_fio() {
+        return;
+    }
+    let fio = Command::new("fio").args(args).output().unwrap();
+    assert!(fio.status.success());
+    // fio writes them into its output (stdout).
+    assert_eq!(random_lines(&text(&fio.stdout)), mine);
+}

@@ -139,9 +139,15 @@ impl FioRand {
     /// block number (`__get_next_rand_offset`).
     #[inline]
     pub fn scaled(&mut self, n: u64) -> u64 {
+        self.scaled_draw(n).1
+    }
+
+    /// [`Self::scaled`] with the raw draw it came from (`--debug=random` prints it).
+    #[inline]
+    pub fn scaled_draw(&mut self, n: u64) -> (u64, u64) {
         let r = self.draw();
         let top = self.max() as f64 + 1.0;
-        (n as f64 * (r as f64 / top)) as u64
+        (r, (n as f64 * (r as f64 / top)) as u64)
     }
 
     /// Uniform in `start..=end` exactly as fio's `rand_between`.

@@ -44,6 +44,12 @@ impl DebugTrace {
     }
 }
 
+/// A `--debug=random` line from the offset generator (runner/pattern), on the
+/// calling worker thread.
+pub fn random_line(msg: std::fmt::Arguments) {
+    line("random", thread_id(), msg);
+}
+
 /// Write one line as fio does: category, thread id, message.
 fn line(category: &str, tid: u32, msg: std::fmt::Arguments) {
     let mut err = std::io::stderr().lock();

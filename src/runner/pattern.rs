@@ -197,6 +197,8 @@ pub struct Pattern {
     /// offset that did not fit in this pass.
     short_pass: bool,
     has_tails: bool,
+    /// --debug=random: write fio's `off rand` / `offset busy` lines.
+    trace_random: bool,
 }
 
 impl Pattern {
@@ -296,6 +298,7 @@ impl Pattern {
             reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
+            trace_random: spec.compat.debug_random,
             iolog: None,
             replay: None,
             strided,

@@ -21,6 +21,9 @@ pub struct CompatSpec {
     /// block_error_percentiles=1: track each trim block's trims and failures and
     /// report fio's "block lifetime percentiles".
     pub block_error_hist: bool,
+    /// --debug=random (a run-wide flag, copied to every job): the offset generator
+    /// writes fio's `random` lines.
+    pub debug_random: bool,
 }
 
 /// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.
