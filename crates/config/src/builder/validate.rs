@@ -64,6 +64,9 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     }
     job.pacing.check().map_err(at)?;
     job.compat.check(&job.logs).map_err(at)?;
+    if job.compat.atomic {
+        job.direct = true; // fio: OS_O_DIRECT | FIO_O_ATOMIC whatever direct= says
+    }
     if let Some(cpu) = job.compat.gtod_cpu {
         job.cpus_allowed =
             Some(crate::ext::compat::without_gtod_cpu(job.cpus_allowed.take(), cpu).map_err(at)?);

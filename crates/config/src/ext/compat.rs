@@ -21,6 +21,8 @@ pub struct CompatSpec {
     /// block_error_percentiles=1: track each trim block's trims and failures and
     /// report fio's "block lifetime percentiles".
     pub block_error_hist: bool,
+    /// atomic=1: fio opens the files O_DIRECT (plus an O_ATOMIC bit Linux ignores).
+    pub atomic: bool,
     /// --debug=random (a run-wide flag, copied to every job): the offset generator
     /// writes fio's `random` lines.
     pub debug_random: bool,

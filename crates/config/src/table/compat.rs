@@ -6,6 +6,11 @@ use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::values::list::parse_cpus;
 
 pub const COMPAT: &[OptSpec] = &[
+    opt("atomic", K::Bool, C::Io, "Atomic direct writes: as fio 3.33 on Linux, the files are opened with O_DIRECT (direct=1); fio's O_ATOMIC open flag was never merged into Linux, which ignores it, so no write is made atomic by it (RWF_ATOMIC needs a device with atomic write support)", |j, c, v| {
+        j.compat.atomic = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("block_error_percentiles", K::Bool, C::Stats, "Record trim block errors and make a histogram: each trim block's trims are counted, and the report shows the percentiles of trims per block and how many blocks are in each state (one file per job, at most 8192 trim blocks)", |j, c, v| {
         j.compat.block_error_hist = c.bool(v)?;
         Ok(())
@@ -97,6 +102,12 @@ mod tests {
         let e = job(&["--block_error_percentiles=1", "--size=64m", "--bs=4k"]).unwrap_err();
         assert!(e.contains("16384 trim blocks, maximum 8192"), "{e}");
         assert!(job(&["--block_error_percentiles=1", "--size=64m", "--bs=8k"]).is_ok());
+    }
+
+    #[test]
+    fn atomic_opens_direct_as_fio_on_linux() {
+        assert!(job(&["--atomic=1", "--direct=0"]).unwrap().direct);
+        assert!(!job(&["--atomic=0"]).unwrap().direct);
     }
 
     #[test]

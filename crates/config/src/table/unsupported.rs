@@ -13,7 +13,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("unique_filename", "Prefix generated names with the client's address in client/server mode (no-op: ferrio has no client/server mode)").noop("1"),
     u("softrandommap", "Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)").noop("0"),
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
-    u("atomic", "Atomic direct writes"),
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
