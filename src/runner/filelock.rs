@@ -7,11 +7,10 @@
 //! with lockfile=exclusive that uses it; a read-write lock is shared by one job's
 //! numjobs clones only (fio copies it to the clones' files, not through its file hash).
 
-use super::plan::ThreadPlan;
 use crate::engine::IoOp;
 use ferrio_config::ext::dropin::LockMode;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// One file's lock.
@@ -63,30 +62,40 @@ impl ThreadLocks {
     }
 }
 
-/// Give every thread whose job has a lockfile mode its files' locks.
-pub fn assign(threads: &mut [ThreadPlan]) {
-    let mut exclusive: HashMap<PathBuf, Arc<FileLock>> = HashMap::new();
-    let mut readwrite: HashMap<(usize, PathBuf), Arc<FileLock>> = HashMap::new();
-    for t in threads.iter_mut() {
-        let mode = t.spec.dropin.lockfile;
+/// The run's locks: exclusive ones by file name, read-write ones by (job, name).
+#[derive(Default)]
+pub struct Registry {
+    exclusive: HashMap<PathBuf, Arc<FileLock>>,
+    readwrite: HashMap<(usize, PathBuf), Arc<FileLock>>,
+}
+
+impl Registry {
+    /// The locks of one thread of job `job_index` with lockfile=`mode` over `paths`
+    /// (its files in order); empty for `none`.
+    pub fn for_thread<'p>(
+        &mut self,
+        mode: LockMode,
+        job_index: usize,
+        paths: impl Iterator<Item = &'p Path>,
+    ) -> ThreadLocks {
         if mode == LockMode::None {
-            continue;
+            return ThreadLocks::default();
         }
-        let locks = t
-            .files
-            .iter()
-            .map(|f| match mode {
-                LockMode::ReadWrite => readwrite
-                    .entry((t.job_index, f.path.clone()))
+        let locks = paths
+            .map(|p| match mode {
+                LockMode::ReadWrite => self
+                    .readwrite
+                    .entry((job_index, p.to_path_buf()))
                     .or_insert_with(|| Arc::new(FileLock::ReadWrite(RwLock::new(()))))
                     .clone(),
-                _ => exclusive
-                    .entry(f.path.clone())
+                _ => self
+                    .exclusive
+                    .entry(p.to_path_buf())
                     .or_insert_with(|| Arc::new(FileLock::Exclusive(Mutex::new(()))))
                     .clone(),
             })
             .collect();
-        t.file_locks = ThreadLocks(locks);
+        ThreadLocks(locks)
     }
 }
 
@@ -110,38 +119,38 @@ mod tests {
         assert!(matches!(l.hold(1, IoOp::Write), Held::Nothing));
     }
 
-    fn plans(text: &str) -> Vec<ThreadPlan> {
-        use ferrio_config::builder::Overrides;
-        use ferrio_config::jobfile::{parse_text, Env};
-        let sections = parse_text(text, std::path::Path::new("t.fio"), &Env::system()).unwrap();
-        let jobs = ferrio_config::session::assemble(&[], &[sections], &[], &Overrides::default())
-            .unwrap()
-            .jobs;
-        crate::runner::plan::plan(&jobs).unwrap()
-    }
-
     fn same(a: &ThreadLocks, b: &ThreadLocks) -> bool {
         Arc::ptr_eq(&a.0[0], &b.0[0])
     }
 
     #[test]
     fn exclusive_locks_follow_the_name_and_readwrite_locks_the_job() {
-        let g = "[global]\nioengine=null\nsize=64k\nfilename=/nonexistent/lk\n";
-        let t = plans(&format!(
-            "{g}[a]\nlockfile=exclusive\nnumjobs=2\n[b]\nlockfile=exclusive\n[c]\nlockfile=readwrite\nnumjobs=2\n[d]\nlockfile=readwrite\n[e]\n"
-        ));
-        let l: Vec<&ThreadLocks> = t.iter().map(|t| &t.file_locks).collect();
-        assert_eq!(l.len(), 7);
+        let f = [Path::new("/x/f")];
+        let mut r = Registry::default();
+        let mut t = |mode, job| r.for_thread(mode, job, f.iter().copied());
+        let (a0, a1, b) = (
+            t(LockMode::Exclusive, 0),
+            t(LockMode::Exclusive, 0),
+            t(LockMode::Exclusive, 1),
+        );
+        let (c0, c1, d) = (
+            t(LockMode::ReadWrite, 2),
+            t(LockMode::ReadWrite, 2),
+            t(LockMode::ReadWrite, 3),
+        );
         assert!(
-            same(l[0], l[1]) && same(l[0], l[2]),
+            same(&a0, &a1) && same(&a0, &b),
             "exclusive: one lock per name"
         );
-        assert!(same(l[3], l[4]), "readwrite: the clones share");
+        assert!(same(&c0, &c1), "readwrite: the clones share");
         assert!(
-            !same(l[3], l[5]) && !same(l[0], l[3]),
+            !same(&c0, &d) && !same(&a0, &c0),
             "readwrite: not other jobs"
         );
-        assert!(l[6].is_empty(), "lockfile=none takes no lock");
+        assert!(
+            t(LockMode::None, 4).is_empty(),
+            "lockfile=none takes no lock"
+        );
     }
 
     #[test]

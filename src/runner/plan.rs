@@ -147,7 +147,12 @@ pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
     for t in &mut out {
         t.buffers.peers = peers.clone();
     }
-    super::filelock::assign(&mut out);
+    // lockfile=: each thread's files' locks, shared as fio shares them.
+    let mut locks = super::filelock::Registry::default();
+    for t in &mut out {
+        let paths = t.files.iter().map(|f| f.path.as_path());
+        t.file_locks = locks.for_thread(t.spec.dropin.lockfile, t.job_index, paths);
+    }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)

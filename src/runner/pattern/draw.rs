@@ -202,7 +202,7 @@ impl Pattern {
             Some(l) => l.next_value()?,
             None if self.trace_random => {
                 let (r, b) = self.rng.offset.scaled_draw(lastb);
-                crate::runner::debug_trace::random_line(format_args!("off rand {r}"));
+                crate::runner::debug_line::random_line(format_args!("off rand {r}"));
                 b
             }
             None => self.rng.offset.scaled(lastb),
@@ -210,7 +210,7 @@ impl Pattern {
         match &f.map {
             Some(m) if m.is_set(b) => {
                 if self.trace_random {
-                    crate::runner::debug_trace::random_line(format_args!(
+                    crate::runner::debug_line::random_line(format_args!(
                         "get_next_rand_offset: offset {b} busy"
                     ));
                 }
