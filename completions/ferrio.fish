@@ -63,6 +63,7 @@ complete -c ferrio -l server-max-jobs -x -d '--server: most threads one run may 
 complete -c ferrio -l server-max-job-size -x -d '--server: largest job file text accepted (default 1M)'
 complete -c ferrio -l server-once -d '--server: exit after the first run it serves'
 complete -c ferrio -l server-stdio -d '--server: one session on stdin/stdout (for ssh)'
+complete -c ferrio -l mpi -d 'run as one rank under mpirun/srun: every rank runs the jobs, rank 0 prints each rank and the aggregate (a build with the cargo feature mpi); docs/multihost.md'
 complete -c ferrio -l client-timeout -x -d '--client: give up on a host silent this long (default 30s; a running server sends a heartbeat every second)'
 complete -c ferrio -l ssh-config -r -F -d '--client: the ssh config file for ssh:// hosts (ssh -F)'
 complete -c ferrio -l ssh-command -x -d '--client: what ssh runs on ssh:// hosts (default: ferrio --server-stdio)'

@@ -5,10 +5,12 @@
 //! threads.
 
 use super::wire::JobText;
-use crate::runner::plan;
+use crate::runner::planner;
+use crate::sys::confine::{resolve, Confine};
 use ferrio_config::jobfile::{self, subst::Keywords, Env};
 use ferrio_config::{Command, GlobalFlags, Invocation};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Threads one run may start unless `--server-max-jobs` says otherwise.
 pub const DEFAULT_MAX_JOBS: u64 = 64;
@@ -46,6 +48,10 @@ pub struct Limits {
     pub enable_remote_config: bool,
     pub max_jobs: u64,
     pub max_job_bytes: u64,
+    /// The allowed directories held open: the run opens its files beneath them only
+    /// (openat2), so a symlink swapped in after admission leads nowhere. None where
+    /// everything is allowed (ssh without --server-allow).
+    pub confine: Option<Arc<Confine>>,
 }
 
 impl Limits {
@@ -57,7 +63,14 @@ impl Limits {
                 .map_err(|e| format!("--server-allow '{}': {e}", a.display()))?;
             allow.push(real);
         }
+        // ssh's --server-stdio without --server-allow allows everything: nothing to
+        // confine, so it needs no openat2 either.
+        let confine = match f.net.stdio && allow.is_empty() {
+            true => None,
+            false => Some(Arc::new(Confine::new(&allow)?)),
+        };
         Ok(Limits {
+            confine,
             allow,
             enable_exec: f.net.enable_exec,
             enable_remote_config: f.net.enable_remote_config,
@@ -144,7 +157,8 @@ pub fn admit(
         } => inv,
         _ => return Err("the job files hold no job to run".into()),
     };
-    let threads = plan::plan(&inv.jobs)?;
+    // Even sizing the files (an open) happens beneath the allowed directories.
+    let threads = planner::plan_confined(&inv.jobs, lim.confine.clone())?;
     if threads.len() as u64 > lim.max_jobs {
         return Err(format!(
             "{} threads requested, over this server's limit of {} (--server-max-jobs)",
@@ -155,6 +169,13 @@ pub fn admit(
     for t in threads.iter().filter(|t| !t.caps.diskless) {
         for f in &t.files {
             within(&f.path, &lim.allow)?;
+        }
+    }
+    // e4defrag creates its donor file by name (in the job's directory).
+    for t in &threads {
+        if let Some(n) = &t.spec.local.donorname {
+            let dir = t.spec.directory.as_deref().unwrap_or(Path::new(""));
+            within(&dir.join(n), &lim.allow)?;
         }
     }
     Ok((inv, threads.len()))
@@ -201,32 +222,6 @@ pub fn within(path: &Path, allow: &[PathBuf]) -> Result<(), String> {
             roots.join(", ")
         }
     ))
-}
-
-/// The real path of `abs`: its longest existing prefix canonicalised (symlinks
-/// resolved), the rest appended as written.
-fn resolve(abs: &Path) -> PathBuf {
-    let mut existing = abs.to_path_buf();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            let mut out = real;
-            for r in rest.iter().rev() {
-                out.push(r);
-            }
-            return out;
-        }
-        match (
-            existing.file_name().map(|n| n.to_os_string()),
-            existing.parent(),
-        ) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_path_buf();
-            }
-            _ => return abs.to_path_buf(),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -280,6 +280,7 @@ mod tests {
             buffers: Default::default(),
             sized_at_start: false,
             file_locks: Default::default(),
+            confine: None,
         }
     }
 

@@ -1,13 +1,11 @@
 //! block_error_percentiles: fio's "block lifetime percentiles" of a job's trim
-//! blocks, in the normal output and as JSON "block". Each block is one u32, fio's
+//! blocks, in the normal output (here) and as JSON "block" (json/job.rs). Each block is one u32, fio's
 //! encoding: the state in the top 3 bits, the trims counted in the other 29.
 //!
 //! As fio's calc_block_percentiles means to: blocks are sorted by category
 //! (unwritten, then trimmed or written, then failed), trims, state; a percentile p
 //! is the trims of the block at `p * (n - unwritten) / 100 + unwritten`. (fio 3.33
 //! sorts the u32s as u64s and aborts on an assertion; ferrio sorts the u32s.)
-
-use crate::json::value::Object;
 
 const SHIFT: u32 = 29;
 
@@ -21,7 +19,8 @@ pub enum State {
     WriteFailure = 4,
 }
 
-const STATES: [(State, &str); 5] = [
+/// Each state with fio's name for it, in fio's order.
+pub const STATES: [(State, &str); 5] = [
     (State::Unwritten, "unwritten"),
     (State::Trimmed, "trimmed"),
     (State::Written, "written"),
@@ -109,25 +108,6 @@ pub fn render(plist: &[f64], blocks: &[u32]) -> String {
     out
 }
 
-/// The JSON "block" object (None when every block is unwritten, as fio).
-pub fn object(plist: &[f64], blocks: &[u32]) -> Option<Object> {
-    let (pct, counts) = percentiles(plist, blocks);
-    if pct.is_empty() {
-        return None;
-    }
-    let mut p = Object::new();
-    for (q, trims) in pct {
-        p.int(&format!("{q:.6}"), trims);
-    }
-    let mut s = Object::new();
-    for (i, (_, name)) in STATES.iter().enumerate() {
-        s.int(name, counts[i]);
-    }
-    let mut block = Object::new();
-    block.obj("percentiles", p).obj("states", s);
-    Some(block)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,9 +150,6 @@ mod tests {
         // Nothing trimmed: no percentiles, the states on the "|" line (fio's shape).
         let none = render(&FIO_LIST, &[0, 0]);
         assert!(none.contains("   |        states               : unwritten=2,"));
-        assert!(object(&FIO_LIST, &[0, 0]).is_none());
-        let o = object(&[50.0], &b).unwrap();
-        let p = &o.0[0];
-        assert_eq!(p.0, "percentiles");
+        assert!(percentiles(&FIO_LIST, &[0, 0]).0.is_empty());
     }
 }

@@ -4,6 +4,7 @@
 //! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
 
 pub mod blockinfo;
+pub mod extra;
 pub mod html;
 pub mod interval;
 pub mod json;

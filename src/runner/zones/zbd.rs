@@ -7,8 +7,8 @@
 //! I/O where the zone rules allow it.
 
 use crate::engine::zone::{ZoneCond, ZoneType, ZonedDevice};
-use crate::runner::pattern::Region;
 use crate::runner::plan::ThreadPlan;
+use crate::runner::region::Region;
 use ferrio_config::RwKind;
 
 /// One zone as the thread tracks it.

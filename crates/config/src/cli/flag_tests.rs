@@ -242,3 +242,34 @@ fn client_groups_take_the_job_files_after_them_as_fio() {
         assert_eq!(f.net.pidfile.as_deref(), pidfile.map(Path::new));
     }
 }
+
+#[test]
+fn mpi_is_a_run_and_excludes_the_other_multi_host_modes() {
+    let i = inv(
+        &["--mpi", "j.fio"],
+        &[("j.fio", "[j]\nioengine=null\nsize=1m\n")],
+    );
+    assert!(i.flags.net.mpi);
+    assert_eq!(i.jobs.len(), 1);
+    assert!(
+        !inv(&["--name=j", "--ioengine=null", "--size=1m"], &[])
+            .flags
+            .net
+            .mpi
+    );
+    for (other, why) in [
+        ("--client=h", "--mpi cannot be combined with --client"),
+        ("--server", "--mpi cannot be combined with --server"),
+        (
+            "--repeat=2",
+            "--mpi cannot be combined with --sweep/--repeat",
+        ),
+        (
+            "--status-interval=1",
+            "with --output-format=interval/--status-interval",
+        ),
+    ] {
+        let e = err(&["--mpi", other], &[]);
+        assert!(e.contains(why), "{other}: {e}");
+    }
+}

@@ -513,6 +513,11 @@ pub(super) const FLAGS: &[Flag] = &[
     flag(&["server-stdio"], None, Arg::None, "",
         "--server: one session on stdin/stdout (for ssh)",
         |r, _| { r.flags.net.stdio = true; Ok(()) }),
+    flag(&["mpi"], None, Arg::None, "",
+        "run as one rank under mpirun/srun: every rank runs the
+jobs, rank 0 prints each rank and the aggregate (a
+build with the cargo feature mpi); docs/multihost.md",
+        |r, _| { r.flags.net.mpi = true; Ok(()) }),
     flag(&["client-timeout"], None, Arg::Value, "TIME",
         "--client: give up on a host silent this long (default\n30s; a running server sends a heartbeat every second)",
         |r, v| {

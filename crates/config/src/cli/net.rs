@@ -51,6 +51,8 @@ pub struct NetFlags {
     pub once: bool,
     /// `--server-stdio`: speak the protocol on stdin/stdout (the SSH transport).
     pub stdio: bool,
+    /// `--mpi`: one rank of `mpirun -n N ferrio --mpi job.fio`; rank 0 reports all.
+    pub mpi: bool,
     /// `--daemonize=PIDFILE` (fio's): serve in the background, its pid in PIDFILE.
     pub daemonize: Option<PathBuf>,
     /// `--pidfile=FILE`: a server in the foreground writes its pid there.

@@ -348,8 +348,14 @@ impl<'a> Worker<'a> {
                 issue_ns: start,
             };
             let path = self.plan.files[file].path.clone();
-            self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
+            self.acct.complete(
+                &unit,
+                times,
+                end,
+                || Some(path.as_path()),
+                self.st.ramping,
+                true,
+            );
             if self.acct.error.is_some() {
                 return;
             }
@@ -405,8 +411,14 @@ impl<'a> Worker<'a> {
                 start_ns: start,
                 issue_ns: start,
             };
-            self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
+            self.acct.complete(
+                &unit,
+                times,
+                end,
+                || Some(path.as_path()),
+                self.st.ramping,
+                true,
+            );
             if err != 0 {
                 if self.acct.error.is_some() {
                     return;
