@@ -322,30 +322,39 @@ fn random_lines(text: &str) -> Vec<String> {
 
 #[test]
 fn debug_random_prints_fios_draws_and_busy_offsets() {
-    let args = [
-        "--name=r",
-        "--ioengine=null",
-        "--rw=randread",
-        "--bs=4k",
-        "--size=32k",
-        "--debug=random",
-        "--randrepeat=0",
-        "--randseed=1234",
-    ];
-    let out = run_ok(&args);
-    // ferrio writes diagnostics on stderr, so stdout stays the report.
-    let mine = random_lines(&text(&out.stderr));
-    assert!(
-        mine.iter().filter(|l| l.starts_with("off rand ")).count() >= 8,
-        "{mine:?}"
-    );
-    assert!(mine.iter().any(|l| l.ends_with(" busy")), "{mine:?}");
-    assert!(random_lines(&text(&out.stdout)).is_empty());
-    if !have_fio() {
-        return;
+    // With a random map (busy offsets) and without one (ferrio's fast path for
+    // plain random jobs, which --debug=random turns off to print each draw).
+    for map in ["--norandommap=0", "--norandommap=1"] {
+        let args = [
+            "--name=r",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=32k",
+            "--debug=random",
+            "--randrepeat=0",
+            "--randseed=1234",
+            map,
+        ];
+        let out = run_ok(&args);
+        // ferrio writes diagnostics on stderr, so stdout stays the report.
+        let mine = random_lines(&text(&out.stderr));
+        assert!(
+            mine.iter().filter(|l| l.starts_with("off rand ")).count() >= 8,
+            "{map} {mine:?}"
+        );
+        assert_eq!(
+            mine.iter().any(|l| l.ends_with(" busy")),
+            map.ends_with('0'),
+            "{map} {mine:?}"
+        );
+        assert!(random_lines(&text(&out.stdout)).is_empty());
+        if !have_fio() {
+            continue;
+        }
+        let fio = Command::new("fio").args(args).output().unwrap();
+        assert!(fio.status.success());
+        // fio writes them into its output (stdout).
+        assert_eq!(random_lines(&text(&fio.stdout)), mine, "{map}");
     }
-    let fio = Command::new("fio").args(args).output().unwrap();
-    assert!(fio.status.success());
-    // fio writes them into its output (stdout).
-    assert_eq!(random_lines(&text(&fio.stdout)), mine);
 }
