@@ -234,6 +234,9 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     if let Some(logs) = runner::logs::LogFactory::for_threads(&threads) {
         factories.0.push(Box::new(logs));
     }
+    if let Some(b) = runner::blockinfo::BlockInfoFactory::for_threads(&threads) {
+        factories.0.push(Box::new(b));
+    }
     let prometheus = prometheus.map(|p| p.serve(live.hub(), &threads, steadystate.clone()));
     let trigger = crate::tools::trigger::watch(&inv.flags.trigger, stop.clone());
     let mut results = runner::execute(threads, &clock, &stop, Arc::new(factories));

@@ -53,6 +53,7 @@ fn dispatch(command: Command) -> i32 {
         Command::Server(flags) => ferrio::net::server::serve(&flags),
         Command::Client(flags) if flags.reports.is_series() => ferrio::net::series::run(&flags),
         Command::Client(flags) => ferrio::net::client::run(&flags),
+        Command::InflateLog(path) => ferrio::runner::logs::fz::inflate_file(&path),
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());
             0

@@ -1,4 +1,4 @@
-//! `ioengine=mmap`: each file is mapped once (MAP_SHARED) and I/O is a memcpy to or
+//! `ioengine=mmap`: each file is mapped once (MAP_SHARED, or MAP_PRIVATE with thp=1) and I/O is a memcpy to or
 //! from the mapping. A synchronous engine: every `queue` completes. Reads past the end
 //! of the file are short, as read(2) would be; a write past the end first extends the
 //! file and the mapping. Trims punch a hole; fsync / fdatasync are msync(MS_SYNC).
@@ -16,6 +16,8 @@ struct Mapping {
 
 pub struct MmapEngine {
     writable: bool,
+    /// thp=1: MAP_PRIVATE (writes never reach the file, as in fio) + MADV_HUGEPAGE.
+    thp: bool,
     maps: Vec<Mapping>,
 }
 
@@ -27,6 +29,7 @@ impl MmapEngine {
         MmapEngine {
             // Shared and writable for any job that writes or trims.
             writable: opts.directions[1] || opts.directions[2],
+            thp: opts.tuning.thp,
             maps: Vec::new(),
         }
     }
@@ -56,12 +59,22 @@ impl MmapEngine {
         } else {
             libc::PROT_READ
         };
-        // SAFETY: a fresh shared mapping of our descriptor; the kernel picks the address.
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), want, prot, libc::MAP_SHARED, m.fd, 0) };
+        let share = if self.thp {
+            libc::MAP_PRIVATE
+        } else {
+            libc::MAP_SHARED
+        };
+        // SAFETY: a fresh mapping of our descriptor; the kernel picks the address.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), want, prot, share, m.fd, 0) };
         if p == libc::MAP_FAILED {
             return -(io::Error::last_os_error()
                 .raw_os_error()
                 .unwrap_or(libc::EIO) as i64);
+        }
+        if self.thp {
+            // An advice, as in fio: its failure (no THP in this kernel) is ignored.
+            // SAFETY: p/want is the mapping just created.
+            unsafe { libc::madvise(p, want, libc::MADV_HUGEPAGE) };
         }
         m.addr = p.cast();
         m.len = want;

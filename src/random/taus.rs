@@ -139,6 +139,12 @@ impl FioRand {
     /// block number (`__get_next_rand_offset`).
     #[inline]
     pub fn scaled(&mut self, n: u64) -> u64 {
+        self.scaled_draw(n).1
+    }
+
+    /// [`Self::scaled`] with the raw draw it came from (`--debug=random` prints it).
+    #[inline]
+    pub fn scaled_draw(&mut self, n: u64) -> (u64, u64) {
         let r = self.draw();
         // max + 1 is 2^32 or 2^64: dividing by a power of two is exact, so multiplying
         // by its reciprocal gives the same double, without a division per draw.
@@ -146,7 +152,7 @@ impl FioRand {
             FioRand::T32(_) => 1.0 / 4_294_967_296.0,
             FioRand::T64(_) => 1.0 / 18_446_744_073_709_551_616.0,
         };
-        (n as f64 * (r as f64 * inv_top)) as u64
+        (r, (n as f64 * (r as f64 * inv_top)) as u64)
     }
 
     /// Uniform in `start..=end` exactly as fio's `rand_between`.

@@ -109,6 +109,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         },
         steadystate: None,
         zone_resets: r.zone_resets,
+        block_infos: r.block_infos.clone(),
         extra: r.extra.clone(),
         errors: spec.errors.continues().then_some(ErrorTotals {
             total: s.errors.total,
@@ -151,6 +152,10 @@ fn merge_into(dst: &mut Acc, src: Acc) {
     }
     d.nr_threads += s.nr_threads;
     d.zone_resets += s.zone_resets;
+    if s.block_infos.is_some() {
+        // fio's group report keeps the last thread's blocks.
+        d.block_infos = s.block_infos.clone();
+    }
     ferrio_report::extra::merge(&mut d.extra, &s.extra);
     d.job_runtime_ms += s.job_runtime_ms;
     d.ctx += s.ctx;

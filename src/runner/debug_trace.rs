@@ -6,13 +6,13 @@
 //! Only `io` looks at every I/O, and only when asked for: it costs a locked write
 //! per completion, as fio's does.
 
+use super::debug_line::line;
 use super::observer::{Completion, Observer, ObserverFactory, Verdict};
 use super::plan::ThreadPlan;
 use super::recorder::{ThreadResult, ThreadStats};
 use super::resources::buffer_bytes;
 use crate::sys::affinity::thread_id;
 use ferrio_config::DebugCategory;
-use std::io::Write;
 
 /// Which categories the run asked for that threads write lines for.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,12 +42,6 @@ impl DebugTrace {
         };
         (t.process || t.file || t.mem || t.io).then_some(t)
     }
-}
-
-/// Write one line as fio does: category, thread id, message.
-fn line(category: &str, tid: u32, msg: std::fmt::Arguments) {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{category:<8} {tid:<5} {msg}");
 }
 
 impl ObserverFactory for DebugTrace {

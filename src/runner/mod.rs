@@ -1,14 +1,17 @@
 //! The job lifecycle: plan threads, lay out files, start threads in fio's order
 //! (groups, stonewall, wait_for, startdelay), run the I/O loops, and gather results.
 
+pub mod blockinfo;
 pub mod buffers;
 pub mod collect;
+pub mod debug_line;
 pub mod debug_trace;
 pub mod direct_io;
 pub mod distribution;
 pub mod dropin;
 pub mod engine_setup;
 pub mod exitall;
+pub mod filelock;
 pub mod flow;
 pub mod iolog;
 pub mod job_commands;

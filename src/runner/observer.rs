@@ -55,6 +55,9 @@ pub trait Observer: Send {
     /// One data I/O completed (only if `wants_completions`; not during ramp_time).
     fn completed(&mut self, _c: &Completion) {}
 
+    /// A data I/O of direction `ddir` at `offset` failed (only if `wants_completions`).
+    fn failed(&mut self, _ddir: usize, _offset: u64) {}
+
     /// The statistics were reset at `now_ns` (end of ramp_time): baselines start over.
     fn stats_reset(&mut self, _now_ns: u64) {}
 
@@ -129,6 +132,15 @@ impl Observers {
         for o in &mut self.list {
             if o.wants_completions() {
                 o.completed(c);
+            }
+        }
+    }
+
+    /// Hand one failed I/O to the observers that want every I/O.
+    pub fn failed(&mut self, ddir: usize, offset: u64) {
+        for o in &mut self.list {
+            if o.wants_completions() {
+                o.failed(ddir, offset);
             }
         }
     }

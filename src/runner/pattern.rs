@@ -183,6 +183,8 @@ pub struct Pattern {
     /// offset that did not fit in this pass.
     short_pass: bool,
     has_tails: bool,
+    /// --debug=random: write fio's `off rand` / `offset busy` lines.
+    trace_random: bool,
     /// The plain random job (`plain_block`): its last_block, which never changes; 0
     /// when the job is not plain. Replay and zbd, set after construction, are checked
     /// per I/O.
@@ -286,6 +288,7 @@ impl Pattern {
             reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
+            trace_random: spec.compat.debug_random,
             iolog: None,
             replay: None,
             strided,
@@ -315,7 +318,9 @@ impl Pattern {
             _ => return 0,
         };
         let bs = &self.bs[d];
+        // --debug=random prints each draw: the general path does.
         if self.random
+            && !self.trace_random
             && self.seq_nr == 1
             && self.pct_random[d] >= 100
             && matches!(self.dist, Dist::Uniform)

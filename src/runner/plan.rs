@@ -38,6 +38,8 @@ pub struct ThreadPlan {
     /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
     /// `files` has empty regions and `pass_bytes` is 0.
     pub sized_at_start: bool,
+    /// lockfile=: the locks of the thread's files (filelock.rs; empty: none).
+    pub file_locks: super::filelock::ThreadLocks,
     /// On a server: every open and unlink of the files stays beneath its
     /// `--server-allow` directories (openat2), whatever changed since admission.
     pub confine: Option<Arc<crate::sys::confine::Confine>>,

@@ -97,6 +97,7 @@ pub fn plan_confined(
                 buffers: Default::default(),
                 sized_at_start,
                 confine: confine.clone(),
+                file_locks: Default::default(),
             });
         }
     }
@@ -109,6 +110,12 @@ pub fn plan_confined(
         .collect();
     for t in &mut out {
         t.buffers.peers = peers.clone();
+    }
+    // lockfile=: each thread's files' locks, shared as fio shares them.
+    let mut locks = super::filelock::Registry::default();
+    for t in &mut out {
+        let paths = t.files.iter().map(|f| f.path.as_path());
+        t.file_locks = locks.for_thread(t.spec.dropin.lockfile, t.job_index, paths);
     }
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;

@@ -60,6 +60,8 @@ pub struct ThreadResult {
     pub elapsed_ns: u64,
     /// zonemode=zbd: zone resets issued (fio's nr_zone_resets).
     pub zone_resets: u64,
+    /// block_error_percentiles=1: the trim blocks' info words (runner/blockinfo.rs).
+    pub block_infos: Option<Vec<u32>>,
     /// What the thread still holds that others see: its place in its flow group
     /// (flow=). The runner releases it after acting on the job's end (exitall), so
     /// the other jobs of the group are never unthrottled before exitall stops them.

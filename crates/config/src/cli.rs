@@ -229,6 +229,8 @@ pub enum Command {
     IdleCalibrate,
     /// --memcpytest: the copy methods to measure (names from [`MEMCPY_TYPES`]).
     MemcpyTest(Vec<&'static str>),
+    /// --inflate-log=FILE: print a compressed log as text.
+    InflateLog(String),
     /// --crctest: the checksums to measure (names from [`CRC_TYPES`]).
     CrcTest(Vec<&'static str>),
     /// --clock-bench
@@ -343,9 +345,15 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
             )));
         }
     }
+    let mut jobs = a.jobs;
+    if raw.flags.debug.contains(&DebugCategory::Random) {
+        for j in &mut jobs {
+            j.compat.debug_random = true;
+        }
+    }
     let inv = Invocation {
         flags: raw.flags,
-        jobs: a.jobs,
+        jobs,
         global_options: a.global_options,
     };
     Ok(if raw.parse_only {

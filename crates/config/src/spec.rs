@@ -321,4 +321,6 @@ pub struct JobSpec {
     pub local: crate::ext::LocalSpec,
     /// file_append, unlink_each_loop, stats, lockmem, uid/gid, ... (issue 14).
     pub dropin: crate::ext::DropinSpec,
+    /// log_compression, log_store_compressed, thp, gtod_cpu (issue 14).
+    pub compat: crate::ext::CompatSpec,
 }

@@ -110,6 +110,9 @@ pub struct JobReport {
     pub errors: Option<ErrorTotals>,
     /// zonemode=zbd: zone resets (fio's "; N zone resets" on the write line).
     pub zone_resets: u64,
+    /// block_error_percentiles=1: each trim block's info word ([`crate::blockinfo`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub block_infos: Option<Vec<u32>>,
     /// ferrio: statistics an engine or a feature published (printed after fio's).
     #[cfg_attr(feature = "serde", serde(default))]
     pub extra: Vec<crate::extra::ExtraStat>,

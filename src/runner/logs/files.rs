@@ -1,7 +1,8 @@
-//! Log files: fio's names, a buffered writer each, shared between threads when
-//! per_job_logs=0.
+//! Log files: fio's names, a buffered writer each (or fio's compressed `.log.fz`
+//! format with log_store_compressed=1), shared between threads when per_job_logs=0.
 
-use ferrio_config::ext::LogSpec;
+use super::fz::Packer;
+use ferrio_config::ext::{CompatSpec, LogSpec};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -11,21 +12,55 @@ use std::sync::{Arc, Mutex};
 /// Buffer size of one log file: a few hundred lines.
 const BUF: usize = 64 * 1024;
 
+/// Where a log file's lines go.
+enum Sink {
+    Text(BufWriter<File>),
+    /// log_store_compressed=1: fio's binary samples in zlib streams.
+    Packed(Packer),
+}
+
 /// One open log file (possibly shared by several threads).
 #[derive(Clone)]
-pub struct LogFile(Arc<Mutex<BufWriter<File>>>);
+pub struct LogFile(Arc<Mutex<Sink>>);
 
 impl LogFile {
     /// Append whole lines (`text` ends with a newline).
     pub fn write(&self, text: &str) {
         if let Ok(mut w) = self.0.lock() {
-            let _ = w.write_all(text.as_bytes());
+            match &mut *w {
+                Sink::Text(w) => {
+                    let _ = w.write_all(text.as_bytes());
+                }
+                Sink::Packed(p) => p.write(text),
+            }
         }
     }
 
+    /// Text goes to disk; compressed samples wait for a whole chunk (or the end).
     pub fn flush(&self) {
         if let Ok(mut w) = self.0.lock() {
-            let _ = w.flush();
+            if let Sink::Text(w) = &mut *w {
+                let _ = w.flush();
+            }
+        }
+    }
+}
+
+/// How a thread's log files are stored: text, or fio's `.log.fz` with these columns.
+#[derive(Clone, Copy)]
+pub struct Store {
+    /// Some(chunk bytes) with log_store_compressed=1.
+    pub packed: Option<usize>,
+    pub offset: bool,
+    pub prio: bool,
+}
+
+impl Store {
+    pub fn of(logs: &LogSpec, compat: &CompatSpec) -> Store {
+        Store {
+            packed: compat.log_store_compressed.then(|| compat.chunk_bytes()),
+            offset: logs.offset,
+            prio: logs.prio,
         }
     }
 }
@@ -43,7 +78,15 @@ pub fn log_name(prefix: &str, kind: &str, number: usize, per_job: bool) -> PathB
     }
 }
 
-fn open(path: PathBuf, shared: &mut Shared, per_job: bool) -> Result<LogFile, String> {
+fn open(
+    mut path: PathBuf,
+    shared: &mut Shared,
+    per_job: bool,
+    store: Store,
+) -> Result<LogFile, String> {
+    if store.packed.is_some() {
+        path.as_mut_os_string().push(".fz");
+    }
     if !per_job {
         if let Some(f) = shared.0.get(&path) {
             return Ok(f.clone());
@@ -51,7 +94,11 @@ fn open(path: PathBuf, shared: &mut Shared, per_job: bool) -> Result<LogFile, St
     }
     let f = File::create(&path)
         .map_err(|e| format!("cannot create log file '{}': {e}", path.display()))?;
-    let f = LogFile(Arc::new(Mutex::new(BufWriter::with_capacity(BUF, f))));
+    let sink = match store.packed {
+        Some(chunk) => Sink::Packed(Packer::new(f, store.offset, store.prio, chunk)),
+        None => Sink::Text(BufWriter::with_capacity(BUF, f)),
+    };
+    let f = LogFile(Arc::new(Mutex::new(sink)));
     if !per_job {
         shared.0.insert(path, f.clone());
     }
@@ -76,11 +123,12 @@ impl LogFiles {
         number: usize,
         shared: &mut Shared,
         due_lat: bool,
+        store: Store,
     ) -> Result<LogFiles, String> {
         let pj = spec.per_job_logs;
         let mut one = |prefix: &Option<String>, kind: &str| -> Result<Option<LogFile>, String> {
             match prefix {
-                Some(p) => open(log_name(p, kind, number, pj), shared, pj).map(Some),
+                Some(p) => open(log_name(p, kind, number, pj), shared, pj, store).map(Some),
                 None => Ok(None),
             }
         };

@@ -12,6 +12,7 @@
 
 pub mod files;
 pub mod format;
+pub mod fz;
 pub mod window;
 
 use super::observer::{Observer, ObserverFactory};
@@ -61,7 +62,10 @@ impl ObserverFactory for LogFactory {
             .copied()
             .unwrap_or(1);
         let files = match self.shared.lock() {
-            Ok(mut shared) => LogFiles::open(spec, number, &mut shared, plan.spec.pacing.due_lat),
+            Ok(mut shared) => {
+                let store = files::Store::of(spec, &plan.spec.compat);
+                LogFiles::open(spec, number, &mut shared, plan.spec.pacing.due_lat, store)
+            }
             Err(_) => return Vec::new(),
         };
         match files {

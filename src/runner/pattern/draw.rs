@@ -200,10 +200,22 @@ impl Pattern {
         let f = &mut self.files[file];
         let b = match &mut f.lfsr {
             Some(l) => l.next_value()?,
+            None if self.trace_random => {
+                let (r, b) = self.rng.offset.scaled_draw(lastb);
+                crate::runner::debug_line::random_line(format_args!("off rand {r}"));
+                b
+            }
             None => self.rng.offset.scaled(lastb),
         };
         match &f.map {
-            Some(m) if m.is_set(b) => m.next_free(b),
+            Some(m) if m.is_set(b) => {
+                if self.trace_random {
+                    crate::runner::debug_line::random_line(format_args!(
+                        "get_next_rand_offset: offset {b} busy"
+                    ));
+                }
+                m.next_free(b)
+            }
             _ => Some(b),
         }
     }

@@ -218,6 +218,9 @@ impl Accounting {
         let d = ddir_of(u.op);
         if u.result < 0 {
             let errno = (-u.result) as i32;
+            if self.observers.per_io && d < 3 {
+                self.observers.failed(d, u.offset); // block_error_percentiles
+            }
             self.io_error(u.op, errno, || {
                 format!(
                     "io_u error on file {}: {}: {} offset={}, buflen={}",

@@ -242,6 +242,8 @@ impl<'a> Worker<'a> {
             let queued = if self.overlaps_in_flight(idx) {
                 Queued::Busy // fio: FIO_Q_BUSY, retried after a reap
             } else {
+                let u = &self.io.units.io[idx];
+                let _lock = self.plan.file_locks.hold(u.file, u.op); // lockfile=
                 self.io.engine.queue(idx, &mut self.io.units.io[idx])
             };
             match queued {

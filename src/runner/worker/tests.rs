@@ -61,6 +61,7 @@ pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         flow: None,
         buffers: Default::default(),
         sized_at_start: false,
+        file_locks: Default::default(),
         confine: None,
     }
 }

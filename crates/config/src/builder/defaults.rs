@@ -121,6 +121,7 @@ impl JobSpec {
             verify: Default::default(),
             local: Default::default(),
             dropin: Default::default(),
+            compat: Default::default(),
             net: Default::default(),
         }
     }

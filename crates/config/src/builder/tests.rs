@@ -607,11 +607,11 @@ fn unknown_unsupported_and_noop() {
         bad(&["cgroup=x"]),
         "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["block_error_percentiles=1"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["profile=tiobench"]).contains("not supported by ferrio yet"));
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["gtod_cpu=1"]).contains("not supported by ferrio yet"));
+    assert!(bad(&["merge_blktrace_file=x"]).contains("not supported by ferrio yet"));
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);

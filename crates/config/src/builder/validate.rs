@@ -63,6 +63,14 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         }
     }
     job.pacing.check().map_err(at)?;
+    job.compat.check(&job.logs).map_err(at)?;
+    if job.compat.atomic {
+        job.direct = true; // fio: OS_O_DIRECT | FIO_O_ATOMIC whatever direct= says
+    }
+    if let Some(cpu) = job.compat.gtod_cpu {
+        job.cpus_allowed =
+            Some(crate::ext::compat::without_gtod_cpu(job.cpus_allowed.take(), cpu).map_err(at)?);
+    }
     let files = if job.filenames.is_empty() {
         job.nrfiles as usize
     } else {
@@ -75,6 +83,9 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     job.buffers
         .check(job.size.is_some(), size_bytes, job.bs[1].min, files)
         .map_err(at)?;
+    if job.compat.block_error_hist {
+        crate::ext::compat::check_block_hist(files, size_bytes, job.bs[2].min).map_err(at)?;
+    }
     // verify_pattern alone turns on the header+pattern check (fio).
     if !job.verify.pattern.is_empty() && !job.verify.kind_set {
         job.verify.kind = crate::ext::verify::VerifyKind::Pattern;

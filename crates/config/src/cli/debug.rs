@@ -56,7 +56,7 @@ const CATEGORIES: &[Row] = &[
         DebugCategory::Random,
         "random",
         "random offsets and distributions",
-        false,
+        true,
     ),
     Row(
         DebugCategory::Parse,
@@ -217,7 +217,7 @@ mod tests {
             assert!(h.contains(&format!("\n  {:<14}", c.name())), "{h}");
         }
         assert!(
-            h.contains("ferrio writes diagnostics for:\n  process, file, io, mem, time ("),
+            h.contains("ferrio writes diagnostics for:\n  process, file, io, mem, random, time ("),
             "{h}"
         );
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");

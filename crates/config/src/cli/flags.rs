@@ -533,8 +533,15 @@ build with the cargo feature mpi); docs/multihost.md",
         |r, v| { r.flags.net.ssh_command = Some(net::path("ssh-command", val(v))?.display().to_string()); Ok(()) }),
     refused(&["latency-log"], 'l', Arg::Value,
         "fio refuses it too (deprecated); use write_lat_log in the job"),
-    refused(&["inflate-log"], 'X', Arg::Value,
-        "compressed logs (log_compression) are not supported by ferrio yet, so there is nothing to inflate"),
+    flag(&["inflate-log"], Some('X'), Arg::Value, "FILE",
+        "print a compressed log (log_store_compressed=1, fio's\n.log.fz format, from fio or ferrio) as text and exit",
+        |r, v| {
+            if val(v).is_empty() {
+                return Err(flag_err("inflate-log", "", "a .log.fz file name"));
+            }
+            answer(r, Command::InflateLog(val(v).to_string()));
+            Ok(())
+        }),
     flag(
         &["crctest"],
         Some('G'),

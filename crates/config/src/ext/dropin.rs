@@ -33,8 +33,8 @@ pub struct DropinSpec {
     pub numa_mem: Option<NumaMem>,
     /// ioscheduler=: the I/O scheduler to switch the job's block devices to.
     pub ioscheduler: Option<String>,
-    /// lockfile=: only `none` exists in ferrio (checked by the table).
-    pub lockfile_none: bool,
+    /// lockfile=: how the job locks its files around each I/O's submission.
+    pub lockfile: LockMode,
 }
 
 /// numa_mem_policy=MODE[:NODES], as set_mempolicy(2) takes it.
@@ -50,6 +50,18 @@ pub enum NumaMem {
     Interleave(Vec<usize>),
     /// `local`: MPOL_LOCAL.
     Local,
+}
+
+/// lockfile=: fio's per-file lock, held from an I/O's preparation until the engine
+/// has taken it (the whole I/O with a synchronous engine).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LockMode {
+    #[default]
+    None,
+    /// One I/O at a time per file, across every job with this mode using the file.
+    Exclusive,
+    /// Reads share the file, a write or trim has it alone (among the job's clones).
+    ReadWrite,
 }
 
 /// Which jobs a job ending under exitall stops (fio's exit_what=).
@@ -80,7 +92,7 @@ impl Default for DropinSpec {
             numa_cpu_nodes: None,
             numa_mem: None,
             ioscheduler: None,
-            lockfile_none: true,
+            lockfile: LockMode::None,
         }
     }
 }

@@ -72,6 +72,8 @@ pub struct EngineTuning {
     pub iomem_align: u64,
     /// cpus_allowed_policy.
     pub cpus_allowed_policy: CpusAllowedPolicy,
+    /// mmap: thp=1, a private mapping advised for transparent huge pages (fio's).
+    pub thp: bool,
 }
 
 impl Default for EngineTuning {
@@ -94,6 +96,7 @@ impl Default for EngineTuning {
             mem_path: None,
             iomem_align: 0,
             cpus_allowed_policy: CpusAllowedPolicy::Shared,
+            thp: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! detection, logging, zones, buffer contents, verify and the local engines' options.
 
 pub mod buffers;
+pub mod compat;
 pub mod dropin;
 pub mod engine;
 pub mod errors;
@@ -20,6 +21,7 @@ pub mod verify;
 pub mod zones;
 
 pub use buffers::{BuffersSpec, DedupeMode};
+pub use compat::CompatSpec;
 pub use dropin::DropinSpec;
 pub use engine::EngineTuning;
 pub use errors::ErrorPolicy;

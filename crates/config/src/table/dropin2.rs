@@ -4,7 +4,7 @@
 //! (write_barrier, log_entries). See docs/dropin.md.
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec, Support};
-use crate::ext::dropin::{ExitWhat, NumaMem};
+use crate::ext::dropin::{ExitWhat, LockMode, NumaMem};
 
 /// An integer option accepted (value range-checked) and ignored: fio 3.33 does not
 /// act on it either (each help says why).
@@ -195,20 +195,19 @@ pub const DROPIN: &[OptSpec] = &[
         j.dropin.ioscheduler = Some(v.to_string());
         Ok(())
     }),
-    opt("lockfile", K::Choice, C::Files, "Lock files before doing I/O to them: none (fio's default; the only mode ferrio has)", |j, c, v| {
-        match c.choice(v)? {
-            "none" => {
-                j.dropin.lockfile_none = true;
-                Ok(())
-            }
-            m => Err(format!("lockfile={m} (serializing each I/O across jobs sharing a file) is not supported by ferrio; only none is")),
-        }
+    opt("lockfile", K::Choice, C::Files, "Lock file when doing IO to it: the lock is held from an I/O's preparation until the engine has taken it (the whole I/O with a synchronous engine), as in fio", |j, c, v| {
+        j.dropin.lockfile = match c.choice(v)? {
+            "exclusive" => LockMode::Exclusive,
+            "readwrite" => LockMode::ReadWrite,
+            _ => LockMode::None,
+        };
+        Ok(())
     })
     .def("none")
     .vals(&[
-        ("none", "No locking"),
-        ("exclusive", "Exclusive locking (refused: not supported by ferrio)"),
-        ("readwrite", "Read-write locking (refused: not supported by ferrio)"),
+        ("none", "No file locking"),
+        ("exclusive", "Exclusive file lock: one I/O at a time per file, shared by every job with lockfile=exclusive that uses the file"),
+        ("readwrite", "Read vs write lock: reads run together, a write or trim alone (among the job's numjobs clones, as in fio)"),
     ]),
     noop_int("write_barrier", "Make every Nth write a barrier write (no-op: no engine of fio 3.33 acts on barrier writes, and none of ferrio's)", "0"),
     noop_int("log_entries", "Initial number of entries in a job IO log (no-op: ferrio streams its logs to disk and never allocates log entries during the run)", "1024").range(1024, 1024 * 1024),

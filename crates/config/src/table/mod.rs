@@ -8,6 +8,7 @@
 //! documentation order.
 
 mod buffers;
+mod compat;
 mod docs;
 mod dropin2;
 mod engine;
@@ -376,6 +377,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)
+        .chain(compat::COMPAT)
         .chain(unsupported::UNSUPPORTED)
 }
 

@@ -11,15 +11,9 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("create_fsync", "fsync files after creating them (no-op: layout happens before timing starts)").noop("1"),
     u("softrandommap", "Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)").noop("0"),
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
-    u("atomic", "Atomic direct writes"),
-    u("block_error_percentiles", "fio option"),
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
-    u("gtod_cpu", "Dedicated time-keeping CPU"),
-    u("log_compression", "fio option"),
-    u("log_compression_cpus", "fio option"),
-    u("log_store_compressed", "fio option"),
     u("merge_blktrace_file", "fio option"),
     u("merge_blktrace_iters", "fio option"),
     u("merge_blktrace_scalars", "fio option"),
@@ -31,5 +25,4 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cmdprio_bssplit", "io_uring, libaio: high-priority percentages per block size"),
     u("uncached", "io_uring, pvsync2: RWF_UNCACHED for buffered reads and writes"),
     u("cmd_type", "io_uring_cmd: the command type"),
-    u("thp", "mmap: madvise the mapping for transparent huge pages"),
 ];

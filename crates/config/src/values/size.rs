@@ -45,7 +45,9 @@ pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {
         if suffix.starts_with('.') {
             format!("malformed size '{s}' (fractional sizes are not accepted; use a smaller unit)")
         } else {
-            format!("malformed size '{s}' (units: k, m, g, t, p with optional i/b, e.g. 4k, 1MiB)")
+            format!(
+                "malformed size '{s}' (units: k, m, g, t, p, e with optional i/b, e.g. 4k, 1MiB)"
+            )
         }
     })?;
     let n: u64 = digits
@@ -95,6 +97,17 @@ mod tests {
         assert_eq!(sz("4096b"), 4096);
         assert_eq!(sz("4096B"), 4096);
         assert_eq!(sz(" 4k "), 4096);
+    }
+
+    #[test]
+    fn exa_suffix_where_it_fits() {
+        assert_eq!(sz("1e"), 1 << 60);
+        assert_eq!(sz("15e"), 15 << 60);
+        assert_eq!(sz("2eb"), 2 << 60);
+        assert_eq!(parse_size("1e", 1000).unwrap(), 1_000_000_000_000_000_000);
+        assert_eq!(parse_size("1eib", 1000).unwrap(), 1 << 60);
+        assert!(parse_size("16e", 1024).unwrap_err().contains("too large"));
+        assert_eq!(crate::values::parse_int("(2e/4)", 1024).unwrap(), 1 << 59);
     }
 
     #[test]
@@ -157,7 +170,7 @@ mod tests {
     #[test]
     fn malformed() {
         for bad in [
-            "", "abc", "k", "4q", "4k4", "1kk", "1.5m", "-1", "1 k", "1e", "4kibb", "%",
+            "", "abc", "k", "4q", "4k4", "1kk", "1.5m", "-1", "1 k", "1x", "1ee", "4kibb", "%",
         ] {
             assert!(parse_size(bad, 1024).is_err(), "{bad:?} should be rejected");
         }

@@ -15,6 +15,9 @@ pub fn size_suffix_mult(suffix: &str, kb_base: u32) -> Option<u64> {
         'g' => 3,
         't' => 4,
         'p' => 5,
+        // exa: 1024^6 fits in 64 bits (up to 15e); fio 3.33 has no such unit and
+        // reads any unknown letter as 1 (`1e` = 1 byte), which no user means.
+        'e' => 6,
         _ => return None,
     };
     let rest: String = chars.collect();

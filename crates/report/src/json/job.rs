@@ -129,6 +129,11 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     if let Some(desc) = job.description.as_deref().filter(|d| !d.is_empty()) {
         o.str("desc", desc);
     }
+    if let Some(b) = job.block_infos.as_deref() {
+        if let Some(block) = block_object(&job.percentile_list, b) {
+            o.obj("block", block);
+        }
+    }
     if let Some(ss) = &job.steadystate {
         o.obj("steadystate", super::steadystate::object(job, ss));
     }
@@ -141,4 +146,25 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
         }
     }
     o
+}
+
+/// block_error_percentiles' "block" object: trims per percentile and blocks per
+/// state (None when no block was trimmed, as fio).
+fn block_object(plist: &[f64], blocks: &[u32]) -> Option<Object> {
+    use crate::blockinfo::{percentiles, STATES};
+    let (pct, counts) = percentiles(plist, blocks);
+    if pct.is_empty() {
+        return None;
+    }
+    let mut p = Object::new();
+    for (q, trims) in pct {
+        p.int(&format!("{q:.6}"), trims);
+    }
+    let mut s = Object::new();
+    for (i, (_, name)) in STATES.iter().enumerate() {
+        s.int(name, counts[i]);
+    }
+    let mut block = Object::new();
+    block.obj("percentiles", p).obj("states", s);
+    Some(block)
 }

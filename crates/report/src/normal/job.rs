@@ -58,6 +58,9 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
             job.iodepth
         ));
     }
+    if let Some(b) = &job.block_infos {
+        out.push_str(&crate::blockinfo::render(&job.percentile_list, b));
+    }
     out.push_str(&super::steadystate::render(job, kb_base));
     // ferrio's extra statistics, after fio's lines (crate::extra).
     out.push_str(&crate::extra::normal_lines(&job.extra));
