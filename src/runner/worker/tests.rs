@@ -21,7 +21,7 @@ pub(super) const K4: u64 = 4096;
 
 /// A job from job-file lines (ioengine=null stands in for the scripted engine: the
 /// options are checked as for any diskless engine).
-pub(super) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
+pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
     let text = format!("[t]\nioengine=null\n{opts}\n");
     let sections = parse_text(&text, Path::new("t.fio"), &Env::system()).unwrap();
     let spec = assemble(&[], &[sections], &[], &Overrides::default())
