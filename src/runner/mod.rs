@@ -188,3 +188,6 @@ fn sleep_start_delay(plan: &ThreadPlan, stop: &AtomicBool) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod plan_tests;

@@ -153,3 +153,44 @@ fn zoned_sends_the_share_to_its_zone() {
         .count();
     assert!((7_500..8_500).contains(&first), "{first}");
 }
+
+fn pass(p: &mut Pattern) -> Vec<(u64, u64)> {
+    let mut v = Vec::new();
+    while let Some(io) = p.next_io_or_end(u64::MAX) {
+        v.push((io.offset, io.len));
+        assert!(v.len() < 64, "{v:?}");
+    }
+    v
+}
+
+#[test]
+fn a_block_past_the_end_of_the_file_is_not_issued() {
+    // fio's io_u_fits: 10 KiB holds two 4 KiB blocks; the third would end past it.
+    let spec = job(|j| j.rw.random = false);
+    let mut p = Pattern::new(&spec, &region(10 << 10), &seeds());
+    assert_eq!(pass(&mut p), [(0, 4096), (4096, 4096)]);
+}
+
+#[test]
+fn a_larger_block_is_cut_at_the_end_of_the_file() {
+    // bsrange 4k-16k over 12 KiB: whatever length is drawn, no I/O ends past the file.
+    let spec = job(|j| {
+        j.rw.random = false;
+        j.bs = std::array::from_fn(|_| ferrio_config::BlockSize {
+            min: 4096,
+            max: 16384,
+            split: Vec::new(),
+        });
+    });
+    for seed in 1..20 {
+        let mut p = Pattern::new(&spec, &region(12 << 10), &SeedSet::from_seed(seed, 1));
+        let ios: Vec<(u64, u64)> = (0..30)
+            .map(|_| p.next_io(u64::MAX))
+            .map(|io| (io.offset, io.len))
+            .collect();
+        assert!(ios.iter().any(|&(_, len)| len > 4096), "{ios:?}");
+        for (off, len) in &ios {
+            assert!(off + len <= 12 << 10, "{ios:?}");
+        }
+    }
+}

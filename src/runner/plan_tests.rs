@@ -1,0 +1,66 @@
+//! Planning rules pinned by mutation testing (docs/testing.md): thread numbers, per-file
+//! sizes, and the refusals of jobs with nothing to do.
+
+use super::plan::{check_work, plan, ThreadPlan};
+use ferrio_config::builder::Overrides;
+use ferrio_config::jobfile::{parse_text, Env};
+use ferrio_config::JobSpec;
+use std::path::Path;
+
+fn jobs(text: &str) -> Vec<JobSpec> {
+    let sections = parse_text(text, Path::new("t.fio"), &Env::system()).unwrap();
+    ferrio_config::session::assemble(&[], &[sections], &[], &Overrides::default())
+        .unwrap()
+        .jobs
+}
+
+fn planned(text: &str) -> Result<Vec<ThreadPlan>, String> {
+    plan(&jobs(text))
+}
+
+#[test]
+fn threads_are_numbered_from_1_in_creation_order() {
+    // fio numbers threads from 1, clones right after their job: the seeds depend on it.
+    let t =
+        planned("[a]\nioengine=null\nsize=1m\nnumjobs=2\n[b]\nioengine=null\nsize=1m\n").unwrap();
+    let numbers: Vec<u64> = t.iter().map(|p| p.seeds.thread_number).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+}
+
+#[test]
+fn size_is_shared_between_a_jobs_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "[a]\nioengine=psync\nrw=read\ndirectory={}\nsize=1m\nnrfiles=2\n",
+        dir.path().display()
+    );
+    let t = planned(&text).unwrap();
+    let lens: Vec<u64> = t[0].files.iter().map(|f| f.region.len).collect();
+    assert_eq!(lens, [512 << 10, 512 << 10]);
+    assert!(t[0].files.iter().all(|f| f.path.starts_with(dir.path())));
+    assert_eq!(t[0].pass_bytes, 1 << 20);
+}
+
+#[test]
+fn an_offset_at_the_end_of_an_existing_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f");
+    std::fs::write(&path, vec![0u8; 64 << 10]).unwrap();
+    let text = format!(
+        "[a]\nioengine=psync\nrw=read\nfilename={}\noffset=64k\n",
+        path.display()
+    );
+    let e = planned(&text).unwrap_err();
+    assert!(e.contains("at or past the end"), "{e}");
+}
+
+#[test]
+fn a_job_with_nothing_to_do_is_refused_unless_something_else_ends_it() {
+    let one = |t: &str| jobs(&format!("[a]\nioengine=null\n{t}\n")).remove(0);
+    assert!(check_work(&one("size=1m"), 0)
+        .unwrap_err()
+        .contains("nothing to do"));
+    assert!(check_work(&one("size=1m"), 4096).is_ok());
+    assert!(check_work(&one("size=1m\ntime_based\nruntime=1"), 0).is_ok());
+    assert!(check_work(&one("size=1m\nnumber_ios=3"), 0).is_ok());
+}
