@@ -377,4 +377,28 @@ mod tests {
             (1500, 2_000_000, 2_000_000)
         );
     }
+
+    #[test]
+    fn cpu_times_are_whole_ms_as_a_share_of_the_job_runtime() {
+        let mut r = ThreadResult::default();
+        r.stats.runtime_us = 2_000_000;
+        r.stats.usage.user_us = 500_900; // fio keeps whole ms: 500
+        r.stats.usage.sys_us = 1_000_000;
+        let results = RunResults {
+            threads: vec![(crate::runner::worker::tests::plan_of("size=64k", true), r)],
+            wall_ms: 2000,
+        };
+        let info = RunInfo {
+            version: String::new(),
+            global_options: Vec::new(),
+            clock_source: String::new(),
+            timestamp: 0,
+            timestamp_ms: 0,
+            time: String::new(),
+            elapsed_s: 2,
+        };
+        let report = build(&results, info, Vec::new());
+        let j = &report.jobs[0];
+        assert_eq!((j.job_runtime_ms, j.usr_cpu, j.sys_cpu), (2000, 25.0, 50.0));
+    }
 }

@@ -446,7 +446,8 @@ mod tests {
 
     #[test]
     fn gaps_are_the_time_since_the_line_before() {
-        let v3 = "fio version 3 iolog\n10 a add\n10 a write 0 512\n30 a read 0 512\n25 a read 0 512\n";
+        let v3 =
+            "fio version 3 iolog\n10 a add\n10 a write 0 512\n30 a read 0 512\n25 a read 0 512\n";
         let log = IoLog::parse(v3, "x").unwrap();
         let gaps: Vec<u64> = log.entries.iter().map(|e| e.delay_us).collect();
         // fio's delay_since_ttime: 20 µs; none after a step backwards.
@@ -455,7 +456,11 @@ mod tests {
 
     #[test]
     fn the_rw_mode_follows_the_logged_directions() {
-        let kind = |ops: &str| IoLog::parse(&format!("fio version 2 iolog\n{ops}"), "x").unwrap().rw_kind();
+        let kind = |ops: &str| {
+            IoLog::parse(&format!("fio version 2 iolog\n{ops}"), "x")
+                .unwrap()
+                .rw_kind()
+        };
         assert_eq!(kind("a read 0 1\n"), Some(RwKind::Read));
         assert_eq!(kind("a write 0 1\n"), Some(RwKind::Write));
         assert_eq!(kind("a read 0 1\na write 0 1\n"), Some(RwKind::ReadWrite));
@@ -474,6 +479,9 @@ mod tests {
         };
         let path = path.to_str().unwrap();
         let e = load(path, &logs).unwrap_err();
-        assert_eq!(e, format!("read_iolog={path}: replay_skip leaves no I/O to replay"));
+        assert_eq!(
+            e,
+            format!("read_iolog={path}: replay_skip leaves no I/O to replay")
+        );
     }
 }
