@@ -194,3 +194,50 @@ fn a_larger_block_is_cut_at_the_end_of_the_file() {
         }
     }
 }
+
+#[test]
+fn percentage_random_mixes_random_and_sequential_offsets() {
+    // percentage_random=50 over 1 GiB: about half the I/Os draw a random block, the
+    // others go on sequentially (a random block right after the last I/O is almost
+    // impossible), so about half the I/Os follow their predecessor; never all of them.
+    let spec = job(|j| j.percentage_random = [50; 3]);
+    let mut p = Pattern::new(&spec, &region(1 << 30), &seeds());
+    let o = offsets(&mut p, 200);
+    let follow = o.windows(2).filter(|w| w[1] == w[0] + 4096).count();
+    // Bin(199, 1/2): mean 99.5, σ ≈ 7; the bounds also leave room for continuing
+    // from the last sequential I/O instead (a quarter follow then).
+    assert!((20..=160).contains(&follow), "{follow} of 199 follow");
+}
+
+#[test]
+fn a_sequential_run_inside_a_random_job_stays_in_the_region() {
+    // percentage_random=0 without a random map: at the end of the region fio takes a
+    // random block instead of running past it.
+    let spec = job(|j| {
+        j.percentage_random = [0; 3];
+        j.norandommap = true;
+    });
+    let mut p = Pattern::new(&spec, &region(4 * 4096), &seeds());
+    let o = offsets(&mut p, 12);
+    assert_eq!(o[..4], [0, 4096, 8192, 12288]);
+    assert!(o.iter().all(|&x| x < 4 * 4096), "{o:?}");
+}
+
+#[test]
+fn zoned_abs_sends_the_share_to_its_byte_range() {
+    // zoned_abs=60/64k:40/960k over 1 MiB: 60 % of the I/Os in the first 64 KiB.
+    let spec = job(|j| {
+        j.norandommap = true;
+        j.random_distribution =
+            RandomDistribution::ZonedAbs([vec![(60, 64 << 10), (40, 960 << 10)], vec![], vec![]]);
+    });
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    let o = offsets(&mut p, 2000);
+    assert!(o.iter().all(|&x| x < 1 << 20));
+    let first = o.iter().filter(|&&x| x < 64 << 10).count();
+    // Bin(2000, 0.6): mean 1200, σ ≈ 22.
+    assert!((1090..=1310).contains(&first), "{first}");
+    // The upper half of the second zone: Bin(2000, 0.4 · 512/960), mean 427, σ ≈ 18.
+    let upper = o.iter().filter(|&&x| x >= 512 << 10).count();
+    assert!((337..=517).contains(&upper), "{upper}");
+}
