@@ -241,3 +241,20 @@ fn zoned_abs_sends_the_share_to_its_byte_range() {
     let upper = o.iter().filter(|&&x| x >= 512 << 10).count();
     assert!((337..=517).contains(&upper), "{upper}");
 }
+
+#[test]
+fn an_accepted_move_sets_where_the_next_sequential_io_goes() {
+    // zonemode=zbd moves an I/O; the next sequential one follows the moved I/O, in a
+    // region that starts anywhere in the file.
+    let spec = job(|j| j.rw.random = false);
+    let regions = [Region {
+        start: 1 << 20,
+        len: 1 << 20,
+    }];
+    let mut p = Pattern::new(&spec, &regions, &seeds());
+    let mut io = p.next_io_unlogged(u64::MAX);
+    assert_eq!(io.offset, 1 << 20);
+    io.offset = (1 << 20) + 65536;
+    p.accepted(&mut io);
+    assert_eq!(p.next_io(u64::MAX).offset, (1 << 20) + 65536 + 4096);
+}
