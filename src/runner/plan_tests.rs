@@ -64,3 +64,14 @@ fn a_job_with_nothing_to_do_is_refused_unless_something_else_ends_it() {
     assert!(check_work(&one("size=1m\ntime_based\nruntime=1"), 0).is_ok());
     assert!(check_work(&one("size=1m\nnumber_ios=3"), 0).is_ok());
 }
+
+#[test]
+fn a_region_may_end_at_the_largest_file_offset_but_not_past_it() {
+    // The largest offset a file may have is 2^63 - 1 (off_t).
+    let last = u64::MAX / 2;
+    let job = |offset: u64| format!("[a]\nioengine=null\nsize=4k\noffset={offset}\n");
+    let t = planned(&job(last - 4096)).unwrap();
+    assert_eq!(t[0].files[0].region.start + t[0].files[0].region.len, last);
+    let e = planned(&job(last - 4095)).unwrap_err();
+    assert!(e.contains("beyond the largest file offset"), "{e}");
+}
