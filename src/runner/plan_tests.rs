@@ -75,3 +75,13 @@ fn a_region_may_end_at_the_largest_file_offset_but_not_past_it() {
     let e = planned(&job(last - 4095)).unwrap_err();
     assert!(e.contains("beyond the largest file offset"), "{e}");
 }
+
+#[test]
+fn a_size_not_a_multiple_of_the_block_size_leaves_a_tail() {
+    // No I/O starts in the last partial block; the file is still laid out whole.
+    let t = planned("[a]\nioengine=null\nsize=10k\nbs=4k\n").unwrap();
+    let f = &t[0].files[0];
+    assert_eq!((f.region.len, f.tail), (8192, 2048));
+    let e = planned("[a]\nioengine=null\nsize=2k\nbs=4k\n").unwrap_err();
+    assert!(e.contains("smaller than the minimum block size"), "{e}");
+}
