@@ -221,6 +221,13 @@ fn a_sequential_run_inside_a_random_job_stays_in_the_region() {
     let o = offsets(&mut p, 12);
     assert_eq!(o[..4], [0, 4096, 8192, 12288]);
     assert!(o.iter().all(|&x| x < 4 * 4096), "{o:?}");
+    // Each end draws a random block (here 0, then 1 with this seed): the run does not
+    // simply start over at the first block every time.
+    assert_ne!(
+        o[4..],
+        [0, 4096, 8192, 12288, 0, 4096, 8192, 12288],
+        "{o:?}"
+    );
 }
 
 #[test]
