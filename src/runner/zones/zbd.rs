@@ -334,4 +334,22 @@ mod tests {
         assert!(e(4096, 8192, 1 << 20).contains("larger than zonesize"));
         assert!(e(1 << 20, 0, 4096).contains("smaller than the zone size"));
     }
+
+    #[test]
+    fn a_writing_job_needs_a_region_of_whole_zones() {
+        let plan = |opts: &str| {
+            crate::runner::worker::tests::plan_of(
+                &format!("rw=write\nbs=4k\nzonemode=zbd\nzonesize=64k\n{opts}"),
+                true,
+            )
+        };
+        assert!(Zbd::setup(&plan("size=256k"), None).unwrap().is_some());
+        let mut p = plan("size=256k");
+        p.files[0].region = crate::runner::pattern::Region {
+            start: 4096,
+            len: 128 << 10,
+        };
+        let e = Zbd::setup(&p, None).err().unwrap();
+        assert!(e.contains("must be multiples of the zone size"), "{e}");
+    }
 }
