@@ -352,4 +352,14 @@ mod tests {
         let e = Zbd::setup(&p, None).err().unwrap();
         assert!(e.contains("must be multiples of the zone size"), "{e}");
     }
+
+    #[test]
+    fn zonemode_zbd_without_a_zone_size_is_refused_before_anything_is_rounded() {
+        let mut t = [crate::runner::worker::tests::plan_of(
+            "rw=write\nbs=4k\nzonemode=zbd\nsize=256k",
+            true,
+        )];
+        let e = prepare_plans(&mut t).unwrap_err();
+        assert!(e.contains("zonesize= is mandatory"), "{e}");
+    }
 }
