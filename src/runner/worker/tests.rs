@@ -591,3 +591,17 @@ fn serialize_overlap_holds_back_only_overlapping_ios() {
     );
     assert!(o.result.stats.depth.level[2] > 0);
 }
+
+#[test]
+fn a_buffered_job_is_not_held_to_o_directs_alignment() {
+    // bs=1000 is no multiple of any logical block size: only direct=1 refuses it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f");
+    std::fs::write(&path, vec![0u8; 64_000]).unwrap();
+    let mut plan = plan_of("rw=read\nbs=1000\nsize=64000", true);
+    plan.caps.diskless = false;
+    plan.files[0].path = path;
+    let (_, handle) = Clock::virtual_clock();
+    let (engine, _) = ScriptedEngine::new(Script::sync(1_000), handle);
+    assert!(Io::open(&plan, Box::new(engine)).is_ok());
+}
