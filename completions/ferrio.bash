@@ -17,8 +17,8 @@ _ferrio_words='
     --remote-config= --auth-token-file= --tls-cert= --tls-key= --tls-ca=
     --tls-client-ca= --tls-client-cert= --tls-client-key= --server-allow=
     --server-enable= --server-max-jobs= --server-max-job-size= --server-once
-    --server-stdio --client-timeout= --ssh-config= --ssh-command= --crctest
-    --crctest= --daemonize= --pidfile= --description= --filename=
+    --server-stdio --mpi --client-timeout= --ssh-config= --ssh-command=
+    --crctest --crctest= --daemonize= --pidfile= --description= --filename=
     --directory= --filename_format= --nrfiles= --nr_files= --size=
     --filesize= --io_size= --io_limit= --offset= --fileoffset=
     --offset_increment= --offset_align= --number_ios= --fill_device=

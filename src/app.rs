@@ -3,7 +3,7 @@
 
 use crate::live;
 use crate::runner::observer::Factories;
-use crate::runner::{self, collect, plan};
+use crate::runner::{self, collect, plan, planner};
 use crate::sys::{diskstats, file, time};
 use ferrio_clock::Clock;
 use ferrio_config::{ClockSource, DebugCategory, Invocation, OutputFormat};
@@ -31,7 +31,7 @@ pub fn run(inv: Invocation) -> i32 {
 /// --parse-only: every check a run makes before it touches a file (plan, devices in
 /// use, resources), without laying out or running anything; returns the exit code.
 pub fn check(inv: Invocation) -> i32 {
-    match prepare(&inv) {
+    match prepare(&inv, None) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -47,13 +47,16 @@ type Prepared = (
     Arc<runner::steadystate::SteadyStateFactory>,
 );
 
-fn prepare(inv: &Invocation) -> Result<Prepared, String> {
+fn prepare(
+    inv: &Invocation,
+    confine: Option<Arc<crate::sys::confine::Confine>>,
+) -> Result<Prepared, String> {
     for j in &inv.jobs {
         for w in &j.warnings {
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = plan::plan(&inv.jobs)?;
+    let threads = planner::plan_confined(&inv.jobs, confine)?;
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
 }
@@ -71,12 +74,18 @@ struct Capture<'a> {
     /// The signal a sweep caught (0: none): one that came before this run set up its
     /// own handlers stops the run at once instead of being missed.
     caught: Option<&'a AtomicUsize>,
+    /// A server's run: its files opened beneath the allowed directories only.
+    confine: Option<Arc<crate::sys::confine::Confine>>,
 }
 
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
 /// returns the report and the exit code a local run would have. `progress` gets the
 /// cumulative report every second (what a client keeps of a host that dies).
-pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunReport, i32), String> {
+pub fn run_captured(
+    mut inv: Invocation,
+    progress: Progress,
+    confine: Option<Arc<crate::sys::confine::Confine>>,
+) -> Result<(RunReport, i32), String> {
     inv.flags.output_formats.clear();
     inv.flags.output = None;
     inv.flags.eta = ferrio_config::EtaMode::Never;
@@ -87,6 +96,7 @@ pub fn run_captured(mut inv: Invocation, progress: Progress) -> Result<(RunRepor
         progress,
         endpoint: None,
         caught: None,
+        confine,
     };
     let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
@@ -111,6 +121,7 @@ pub fn run_keeping(
         progress: Progress::default(),
         endpoint: Some(endpoint),
         caught: Some(caught),
+        confine: None,
     };
     let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
         eprintln!("ferrio: {e}");
@@ -121,13 +132,19 @@ pub fn run_keeping(
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
-    let (keep, progress, mut reuse, caught) = match capture {
-        Some(c) => (Some(c.keep), Some(c.progress), c.endpoint, c.caught),
-        None => (None, None, None, None),
+    let (keep, progress, mut reuse, caught, confine) = match capture {
+        Some(c) => (
+            Some(c.keep),
+            Some(c.progress),
+            c.endpoint,
+            c.caught,
+            c.confine,
+        ),
+        None => (None, None, None, None, None),
     };
     let started = std::time::Instant::now();
-    let (threads, steadystate) = prepare(&inv)?;
-    crate::sweep::check_html_path(&inv.flags)?;
+    let (threads, steadystate) = prepare(&inv, confine)?;
+    crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),
         None => live::prometheus::Endpoint::bind(&inv.flags.reports)?,
@@ -269,7 +286,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
-    crate::sweep::write_run_html(&inv.flags, &report)?;
+    crate::html::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
         p.finish(&stop);
     }

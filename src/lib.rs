@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod engine;
+pub mod html;
 pub mod install;
 pub mod live;
 pub mod net;

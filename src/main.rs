@@ -23,6 +23,7 @@ fn main() {
 
 fn dispatch(command: Command) -> i32 {
     match command {
+        Command::Run(inv) if inv.flags.net.mpi => ferrio::net::mpi::run(inv),
         Command::Run(inv) => ferrio::app::run(inv),
         Command::Check(inv) => ferrio::app::check(inv),
         Command::Sweep(points) => ferrio::sweep::run(points),
@@ -50,6 +51,7 @@ fn dispatch(command: Command) -> i32 {
             0
         }
         Command::Server(flags) => ferrio::net::server::serve(&flags),
+        Command::Client(flags) if flags.reports.is_series() => ferrio::net::series::run(&flags),
         Command::Client(flags) => ferrio::net::client::run(&flags),
         Command::MemcpyTest(types) => {
             ferrio::tools::memcpy::run(&types, &mut std::io::stdout());

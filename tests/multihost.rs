@@ -76,6 +76,19 @@ fn three_hosts_sum_exactly_and_percentiles_come_from_merged_histograms() {
         assert_eq!(u(&all[dir]["clat_ns"]["N"]), u(&all[dir]["total_ios"]));
     }
     assert!(v["start_skew_ms"].as_f64().is_some(), "{v}");
+    // One machine, one clock: each estimated offset is ~0, within its own uncertainty
+    // (half the best round trip; the server read its clock inside that round trip).
+    let offsets = v["clock_offsets"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(offsets.len(), 3, "{v}");
+    for o in offsets {
+        let off = o["offset_ns"].as_i64().unwrap();
+        let unc = u(&o["uncertainty_ns"]);
+        assert!(unc > 0 && unc <= u(&o["rtt_ns"]), "{o}");
+        // 100 us of slack for a wall clock slewed by NTP during the exchange.
+        assert!(off.unsigned_abs() <= unc + 100_000, "{o}");
+    }
 }
 
 #[test]

@@ -156,6 +156,19 @@ fn paths_outside_the_allow_list_are_refused_and_not_touched() {
         lab.p("data")
     );
     refused(&lab, &s, &link, "resolves to", &target);
+    // e4defrag's donor file, named apart from the data file.
+    let donor = format!(
+        "[t]\nioengine=e4defrag\nrw=write\nbs=4k\nsize=64k\nfilename={}\ndonorname={}\n",
+        lab.p("data/d.bin"),
+        target.display()
+    );
+    refused(
+        &lab,
+        &s,
+        &donor,
+        "outside this server's --server-allow list",
+        &target,
+    );
     let dir = format!(
         "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\ndirectory={}\n",
         lab.p("outside")
@@ -195,6 +208,21 @@ fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
         &s,
         "[t]\nioengine=exec\nsize=1m\n",
         "exec-style engines need --server-enable=exec",
+        &none,
+    );
+    // A network engine would connect from the server's network to any address.
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=net\nhostname=127.0.0.1\nport=9\nrw=write\nsize=1m\n",
+        "ioengine=net refused: network engines need --server-enable=net",
+        &none,
+    );
+    refused(
+        &lab,
+        &s,
+        "[t]\nioengine=null\nsize=1m\nverify=crc32c\nrw=read\nverify_state_load=1\n",
+        "option 'verify_state_load' refused by this server",
         &none,
     );
     let marker = lab.path("data/prerun-ran");
@@ -299,4 +327,80 @@ fn client_certificates_authenticate_and_their_absence_is_refused() {
         &format!("--tls-client-cert={}", lab.p("client.pem")),
     ]);
     assert!(stderr(&out).contains("--tls-client-cert and --tls-client-key go together"));
+}
+
+/// The race the admission check cannot see: the job's file is made a symlink out of the
+/// allowed directory after the server admitted the job and before it runs. The run
+/// opens its files beneath the allowed directory (openat2), so it fails with a clear
+/// error, the file outside keeps its bytes, and the server keeps serving.
+#[test]
+fn a_symlink_swapped_in_after_admission_leads_nowhere() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&[]);
+    std::fs::create_dir(lab.path("outside")).unwrap();
+    let victim = lab.path("outside/victim.bin");
+    std::fs::write(&victim, b"precious").unwrap();
+    let config = ferrio::net::tls::client_config(&lab.path("ca.pem"), None).unwrap();
+    let (host, port) = s.addr.rsplit_once(':').unwrap();
+    let mut c = ferrio::net::client::connect_tls(
+        host,
+        port.parse().unwrap(),
+        config,
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    c.send(&ToServer::Hello {
+        protocol: wire::PROTOCOL,
+        token: "correct-horse-battery-staple".into(),
+    })
+    .unwrap();
+    assert!(matches!(
+        c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap(),
+        ToClient::Welcome { .. }
+    ));
+    // Two files: one a symlink to a file outside, one in a directory swapped for a
+    // symlink to the outside directory.
+    std::fs::create_dir(lab.path("data/sub")).unwrap();
+    let text = format!(
+        "[t]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n\
+         [u]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nfilename={}\n",
+        lab.p("data/late.bin"),
+        lab.p("data/sub/victim.bin")
+    );
+    c.send(&ToServer::Jobs {
+        files: vec![wire::JobText {
+            name: "race.fio".into(),
+            text,
+        }],
+        remote: vec![],
+    })
+    .unwrap();
+    match c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap() {
+        ToClient::Ready { threads } => assert_eq!(threads, 2),
+        m => panic!("the job should have been admitted: {m:?}"),
+    }
+    std::os::unix::fs::symlink(&victim, lab.path("data/late.bin")).unwrap();
+    std::fs::remove_dir(lab.path("data/sub")).unwrap();
+    std::os::unix::fs::symlink(lab.path("outside"), lab.path("data/sub")).unwrap();
+    c.send(&ToServer::Start { at_unix_ns: 0 }).unwrap();
+    let reason = loop {
+        match c.recv::<ToClient>(wire::RESULT_LIMIT).unwrap() {
+            ToClient::Started { .. } | ToClient::Alive { .. } => {}
+            ToClient::Refused { reason } => break reason,
+            m => panic!("the run should have failed: {m:?}"),
+        }
+    };
+    assert!(
+        reason.contains("outside this server's --server-allow list"),
+        "{reason}"
+    );
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    assert_eq!(
+        std::fs::read_dir(lab.path("outside")).unwrap().count(),
+        1,
+        "a file was created outside"
+    );
+    std::fs::remove_file(lab.path("data/late.bin")).unwrap();
+    std::fs::remove_file(lab.path("data/sub")).unwrap();
+    still_serves(&lab, &s);
 }

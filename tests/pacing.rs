@@ -155,31 +155,177 @@ fn a_mixed_job_with_two_rates_moves_what_fio_moves() {
     }
 }
 
+/// Each paced direction's (I/Os, bytes) of a run, and the job's runtime in ms.
+fn moved(v: &Value) -> (Vec<(u64, u64)>, u64) {
+    let j = &v["jobs"][0];
+    let dirs = ["read", "write", "trim"]
+        .iter()
+        .map(|d| {
+            let o = &j[d];
+            (
+                o["total_ios"].as_u64().unwrap(),
+                o["io_bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    (
+        dirs,
+        j["read"]["runtime"]
+            .as_u64()
+            .unwrap()
+            .max(j["write"]["runtime"].as_u64().unwrap())
+            .max(j["trim"]["runtime"].as_u64().unwrap()),
+    )
+}
+
+/// Paced jobs of several rates, block sizes and directions, 3 s each: (options,
+/// I/Os per second of read, write, trim). Every rate is a whole number of I/Os per
+/// second except 1 MiB/s of 3 KiB (341⅓: 1024 I/Os in 3 s).
+const PACED: [(&[&str], [f64; 3]); 10] = [
+    (
+        &["--rw=randread", "--bs=4k", "--rate_iops=10"],
+        [10.0, 0.0, 0.0],
+    ),
+    (
+        &["--rw=randread", "--bs=4k", "--rate_iops=2000"],
+        [2000.0, 0.0, 0.0],
+    ),
+    (&["--rw=read", "--bs=64k", "--rate=8m"], [128.0, 0.0, 0.0]),
+    (
+        &["--rw=read", "--bs=3k", "--rate=1m"],
+        [1024.0 / 3.0, 0.0, 0.0],
+    ),
+    (
+        &["--rw=randwrite", "--bs=16k", "--rate=,7m"],
+        [0.0, 448.0, 0.0],
+    ),
+    (
+        &["--rw=randtrim", "--bs=4k", "--rate=,,1m"],
+        [0.0, 0.0, 256.0],
+    ),
+    (
+        &["--rw=randrw", "--bs=4k", "--rate=1m,3m"],
+        [256.0, 768.0, 0.0],
+    ),
+    (
+        &["--rw=randrw", "--bs=8k", "--rate_iops=100,300"],
+        [100.0, 300.0, 0.0],
+    ),
+    (
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--rate_iops=300",
+            "--iodepth=16",
+        ],
+        [300.0, 0.0, 0.0],
+    ),
+    (
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--rate_iops=300",
+            "--ramp_time=1s",
+        ],
+        [300.0, 0.0, 0.0],
+    ),
+];
+
+#[test]
+fn in_virtual_time_a_paced_run_moves_exactly_its_rate_times_its_runtime() {
+    // The I/O due at the runtime's end is not issued (fio's rate_ddir gives up
+    // there), so a run of T seconds at R I/Os per second issues R×T of them (the
+    // first one is due at 0), and ends at T: the achieved rate is the target.
+    for (opts, per_s) in PACED {
+        let mut a = vec![
+            "--name=p",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:50us",
+            "--size=1g",
+            "--runtime=3s",
+            "--time_based",
+        ];
+        a.extend_from_slice(opts);
+        let v = run_json(&a);
+        let (dirs, runtime) = moved(&v);
+        assert_eq!(runtime, 3000, "{opts:?}");
+        for (d, (&(ios, bytes), want)) in dirs.iter().zip(per_s).enumerate() {
+            let want_ios = (want * 3.0).round() as u64;
+            assert_eq!(ios, want_ios, "{opts:?} direction {d}");
+            let got = bytes as f64 / 3.0;
+            let bs = bytes.checked_div(ios).unwrap_or(0) as f64;
+            assert!(
+                (got - want * bs).abs() <= 0.01 * want * bs,
+                "{opts:?} direction {d}: {got} B/s"
+            );
+        }
+    }
+}
+
 #[test]
 fn in_real_time_the_null_engine_meets_the_rate() {
-    for (bs, rate, per_sec) in [
-        ("4k", "--rate_iops=2000", 2000.0),
-        ("64k", "--rate=8m", 128.0),
+    for (opts, per_s) in [
+        (
+            &["--rw=read", "--bs=4k", "--rate_iops=2000"][..],
+            [2000.0, 0.0],
+        ),
+        (&["--rw=read", "--bs=64k", "--rate=8m"], [128.0, 0.0]),
+        (
+            &["--rw=randrw", "--bs=4k", "--rate_iops=300,600"],
+            [300.0, 600.0],
+        ),
     ] {
-        let bs = format!("--bs={bs}");
-        let v = run_json(&[
+        let mut a = vec![
             "--name=p",
             "--ioengine=null",
-            "--rw=read",
             "--size=100g",
-            &bs,
-            rate,
             "--runtime=2s",
             "--time_based",
-        ]);
-        let ios = read(&v)["total_ios"].as_u64().unwrap() as f64;
-        // A rate check, not a timing: the schedule fixes the count (2 s × rate, +1
-        // for the I/O due at 0), whatever the machine's speed.
-        let want = 2.0 * per_sec;
-        assert!((ios / want - 1.0).abs() < 0.03, "{rate}: {ios} I/Os in 2 s");
+        ];
+        a.extend_from_slice(opts);
+        let v = run_json(&a);
+        rate_met(&v, opts, per_s);
         // The null engine takes no time: no latency holds a wait.
-        assert!(mean(&v, "lat_ns") < 1_000_000.0, "{rate}: {v}");
+        assert!(mean(&v, "lat_ns") < 1_000_000.0, "{opts:?}: {v}");
     }
+}
+
+/// A 2 s real-time run at `per_s` I/Os per second (read, write). The schedule fixes
+/// the count: never more than R×T, whatever the machine does (the I/O due at the
+/// end is not issued). A busy machine can only make it fewer, when the thread is
+/// woken late in the last milliseconds (I/Os due after the deadline's check are not
+/// issued, as in fio): measured on a 2-vCPU VM at load 9-13, 100 runs of each of
+/// four such jobs (null and psync files), at most 1 % (20 ms of I/Os) short; the
+/// bound allows 2.5 %.
+fn rate_met(v: &Value, opts: &[&str], per_s: [f64; 2]) {
+    let (dirs, _) = moved(v);
+    for (d, want) in per_s.iter().enumerate() {
+        let (ios, want) = (dirs[d].0 as f64, want * 2.0);
+        assert!(ios <= want, "{opts:?} direction {d}: {ios} I/Os in 2 s");
+        assert!(
+            ios >= want * 0.975,
+            "{opts:?} direction {d}: {ios} I/Os in 2 s"
+        );
+    }
+}
+
+#[test]
+fn in_real_time_a_paced_file_job_meets_the_rate() {
+    let dir = scratch();
+    let file = format!("--filename={}", file_in(dir.path(), "paced.dat"));
+    let v = run_json(&[
+        "--name=p",
+        "--ioengine=psync",
+        &file,
+        "--size=4m",
+        "--rw=randrw",
+        "--bs=4k",
+        "--rate=1m,2m",
+        "--runtime=2s",
+        "--time_based",
+    ]);
+    rate_met(&v, &["psync", "rate=1m,2m"], [256.0, 512.0]);
 }
 
 #[test]
@@ -206,14 +352,15 @@ fn a_paced_file_job_does_what_fio_does() {
     let ours = run_json(&r);
     assert_eq!(dir_counts(&ours, "read"), dir_counts(&fio, "read"));
     assert_eq!(dir_counts(&ours, "read"), (2 << 20, 512));
-    // 512 I/Os at 1000 IOPS: both take about 0.511 s. A rate limiter never runs
-    // fast, whatever the load; it may fall behind when the machine is busy, as fio
-    // does then (seen: 842 IOPS), so ferrio must be within 4 % of the rate, or at
-    // most 2 points further from it than fio was on the same machine just before.
+    // 512 I/Os at 1000 IOPS: the last one is due at 511 ms, so the runtime is at
+    // least 511 ms and the rate at most 512/0.511 s, whatever the load. A busy machine
+    // can only make the run longer (the last I/Os late), as it does fio's (seen: 842
+    // IOPS), so ferrio must be within 4 % of the rate, or at most 2 points further
+    // from it than fio was on the same machine just before.
     let iops = |v: &serde_json::Value| read(v)["iops"].as_f64().unwrap();
     let off = |v: &serde_json::Value| (iops(v) / 1000.0 - 1.0).abs();
     assert!(
-        iops(&ours) < 1040.0,
+        iops(&ours) <= 512.0 / 0.511,
         "ferrio ran above its rate: {}",
         iops(&ours)
     );
@@ -223,6 +370,39 @@ fn a_paced_file_job_does_what_fio_does() {
         iops(&ours),
         iops(&fio)
     );
+}
+
+#[test]
+fn a_time_based_paced_job_issues_what_fio_issues() {
+    if !have_fio() {
+        return;
+    }
+    // fio 3.33 gives up a rate wait that reaches the runtime's end (rate_ddir's
+    // DDIR_INVAL), so it issues R×T I/Os per direction, as ferrio does: 200 reads
+    // and 400 writes in 2 s. ferrio never issues more; fio, whose mixed job turns
+    // to a direction behind its rate without that check and times its rate from
+    // its own epoch, sometimes more (seen: 401 writes in 9 of 26 runs; allowed: 1 %).
+    // A busy machine can make either a little short at the end (fio, which sleeps
+    // without spinning, more: seen 395 writes).
+    let a = [
+        "--name=p",
+        "--ioengine=null",
+        "--size=100g",
+        "--rw=randrw",
+        "--bs=4k",
+        "--rate_iops=100,200",
+        "--runtime=2s",
+        "--time_based",
+    ];
+    let (ours, fio) = (run_json(&a), fio_json(&a));
+    rate_met(&ours, &a, [100.0, 200.0]);
+    for (d, want) in [("read", 200.0), ("write", 400.0)] {
+        let ios = fio["jobs"][0][d]["total_ios"].as_u64().unwrap() as f64;
+        assert!(
+            ios <= want * 1.01 && ios >= want * 0.9,
+            "fio {d}: {ios} I/Os"
+        );
+    }
 }
 
 fn refused(args: &[&str]) -> String {

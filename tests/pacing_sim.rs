@@ -341,8 +341,9 @@ fn poisson_inter_arrival_times_pass_a_goodness_of_fit_test_against_the_exponenti
 }
 
 /// A depth-1 reader behind the adaptive pacer (floor 100 µs) on a one-channel
-/// device of 10 µs that stalls for 50 ms at 500 ms, for one virtual second.
-fn paced_through_a_stall(tune: &str) -> u64 {
+/// device of 10 µs that stalls for 50 ms at 500 ms, for one virtual second: its
+/// I/Os, and the pacer's period at the end and its mean (the job's extra statistics).
+fn paced_through_a_stall(tune: &str) -> (u64, u64, f64) {
     let tune = format!("--pacer_tune={tune}");
     let v = run_json(&[
         "--name=p",
@@ -361,31 +362,48 @@ fn paced_through_a_stall(tune: &str) -> u64 {
         "--runtime=1s",
         "--time_based",
     ]);
-    v["jobs"][0]["read"]["total_ios"].as_u64().unwrap()
+    let j = &v["jobs"][0];
+    (
+        j["read"]["total_ios"].as_u64().unwrap(),
+        j["pacer_period_ns"].as_f64().unwrap() as u64,
+        j["pacer_period_mean_ns"].as_f64().unwrap(),
+    )
 }
 
 /// The same run, modelled from the study's rule (docs/pacing.md): an I/O leaves at
 /// its due time or when the one before it completed (depth 1); at each departure,
 /// every tuning window that ended moves the period one step (1 µs) toward the window's
 /// measured I/O period less one step, within [floor, 2 × floor]; the next one is due
-/// a period after this one. The I/O due at the deadline still goes.
-fn pacer_model(tune: u64) -> u64 {
+/// a period after this one. One that would leave at or after the deadline does not
+/// (fio's rate wait gives up at the runtime's end too), and the job, idle then, ends
+/// at the deadline. The period's mean weighs each period by the time from the end of
+/// the window that set it (the windows that end by the deadline are closed there).
+fn pacer_model(tune: u64) -> (u64, u64, f64) {
     let (floor, step, svc, deadline) = (100_000u64, 1_000u64, 10_000u64, 1_000_000_000u64);
     let stall = 500_000_000..550_000_000u64;
     let (mut period, mut due, mut win, mut win_ios, mut done, mut n) = (floor, 0, 0, 0, 0, 0);
-    while done < deadline {
-        let leave = due.max(done).min(deadline);
-        while tune > 0 && leave >= win + tune {
-            let target = (tune / u64::max(win_ios, 1)).saturating_sub(step);
-            period = if target > period {
-                (period + step).min(target)
+    let (mut area, mut since) = (0u128, 0u64);
+    let mut close_windows = |now: u64, period: &mut u64, win: &mut u64, win_ios: &mut u64| {
+        while tune > 0 && now >= *win + tune {
+            let target = (tune / u64::max(*win_ios, 1)).saturating_sub(step);
+            area += *period as u128 * (*win + tune - since) as u128;
+            since = *win + tune;
+            *period = if target > *period {
+                (*period + step).min(target)
             } else {
                 period.saturating_sub(step).max(target)
             };
-            period = period.clamp(floor, 2 * floor);
-            win += tune;
-            win_ios = 0;
+            *period = (*period).clamp(floor, 2 * floor);
+            *win += tune;
+            *win_ios = 0;
         }
+    };
+    loop {
+        let leave = due.max(done);
+        if leave >= deadline {
+            break;
+        }
+        close_windows(leave, &mut period, &mut win, &mut win_ios);
         win_ios += 1;
         n += 1;
         due = leave + period;
@@ -396,18 +414,168 @@ fn pacer_model(tune: u64) -> u64 {
         };
         done = start + svc;
     }
-    n
+    close_windows(deadline, &mut period, &mut win, &mut win_ios);
+    let area = area + period as u128 * (deadline - since) as u128;
+    (n, period, area as f64 / deadline as f64)
 }
 
 #[test]
 fn the_adaptive_pacer_slows_after_a_stall_and_returns_to_its_floor_by_the_rule() {
-    // Fixed (pacer_tune=0): one I/O per 100 µs except during the stall.
-    assert_eq!(paced_through_a_stall("0"), pacer_model(0));
+    // Fixed (pacer_tune=0): one I/O per 100 µs except during the stall; the period
+    // is the floor throughout.
+    let fixed = paced_through_a_stall("0");
+    assert_eq!(fixed, pacer_model(0));
+    assert_eq!(fixed, (fixed.0, 100_000, 100_000.0));
     // Tuned every 10 ms: the stall's empty windows raise the period a step each, and
-    // it steps back down once the pacer sets the pace again: fewer I/Os, exactly.
-    let tuned = paced_through_a_stall("10ms");
-    assert_eq!(tuned, pacer_model(10_000_000));
-    assert!(tuned < pacer_model(0), "{tuned}");
+    // it steps back down once the pacer sets the pace again: fewer I/Os, exactly; the
+    // period ends at its floor and its mean is above it, as the model's.
+    let (n, period, mean) = paced_through_a_stall("10ms");
+    let (want_n, want_period, want_mean) = pacer_model(10_000_000);
+    assert_eq!((n, period), (want_n, want_period));
+    assert!((mean - want_mean).abs() < 0.01, "{mean} {want_mean}");
+    assert!(n < fixed.0, "{n}");
+    assert_eq!(period, 100_000);
+    assert!(mean > 100_000.0 && mean < 101_000.0, "{mean}");
+}
+
+#[test]
+fn extra_statistics_come_after_fios_keys_and_lines() {
+    // A pacer and a buffer pool: their statistics are keys after fio's last one in
+    // the job object, and lines after fio's last line of the job.
+    let a = [
+        "--name=x",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=8",
+        "--sim_buffers=2",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=8",
+        "--pacer_period=20us",
+        "--pacer_tune=0",
+        "--runtime=100ms",
+        "--time_based",
+    ];
+    let mut j = a.to_vec();
+    j.push("--output-format=json");
+    let json = String::from_utf8(run_ok(&j).stdout).unwrap();
+    // (The options' names come first, in "job options": the last match is the key.)
+    let at = |k: &str| json.rfind(&format!("\"{k}\" :")).expect(k);
+    assert!(at("latency_window") < at("sim_buffers"), "{json}");
+    assert!(
+        at("sim_buffers") < at("sim_buffers_in_flight_mean"),
+        "{json}"
+    );
+    assert!(
+        at("sim_buffers_in_flight_mean") < at("pacer_period_ns"),
+        "{json}"
+    );
+    assert!(at("pacer_period_ns") < at("pacer_period_mean_ns"), "{json}");
+    let v = parse_json(json.as_bytes());
+    assert_eq!(v["jobs"][0]["pacer_period_ns"].as_f64(), Some(20_000.0));
+    // 2 buffers, 8 channels of 100 µs: the pool is the bottleneck, both held from
+    // their first I/O (the second leaves the pacer 20 µs after the first) to the end.
+    let held = v["jobs"][0]["sim_buffers_in_flight_mean"].as_f64().unwrap();
+    assert!(held > 1.999 && held < 2.0, "{held}");
+    let mut n = a.to_vec();
+    n.push("--output-format=normal");
+    let out = String::from_utf8(run_ok(&n).stdout).unwrap();
+    let lat = out.find("     latency   : target=0").expect(&out);
+    let sim = out
+        .find("\n     sim       : buffers=2, in_flight_mean=2.0\n")
+        .expect(&out);
+    let pacer = out
+        .find("\n     pacer     : period=20.000us, mean_period=20.000us\n")
+        .expect(&out);
+    assert!(lat < sim && sim < pacer, "{out}");
+    assert!(pacer < out.find("Run status group 0").unwrap(), "{out}");
+    // A job without either has neither.
+    let plain: Vec<&str> = a
+        .iter()
+        .copied()
+        .filter(|o| !o.starts_with("--sim_buffers") && !o.starts_with("--pacer"))
+        .collect();
+    let plain = run_json(&plain);
+    assert!(plain["jobs"][0].get("sim_buffers").is_none(), "{plain}");
+    assert!(plain["jobs"][0].get("pacer_period_ns").is_none(), "{plain}");
+}
+
+/// Clones of a job with a pool of 2 buffers each and a fixed 10 µs pacer, reported
+/// as one (group_reporting).
+fn grouped(numjobs: &str) -> Value {
+    let v = run_json(&[
+        "--name=g",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_buffers=2",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--iodepth=8",
+        "--pacer_period=10us",
+        "--pacer_tune=0",
+        "--runtime=100ms",
+        "--time_based",
+        numjobs,
+        "--group_reporting",
+    ]);
+    v["jobs"][0].clone()
+}
+
+#[test]
+fn group_reporting_sums_buffers_in_flight_and_averages_the_pacer() {
+    // Two clones hold twice one clone's buffers; the pool's size and the period
+    // are each clone's.
+    let (one, two) = (grouped("--numjobs=1"), grouped("--numjobs=2"));
+    let held = |j: &Value| j["sim_buffers_in_flight_mean"].as_f64().unwrap();
+    assert!(held(&one) > 1.99, "{one}");
+    assert!((held(&two) - 2.0 * held(&one)).abs() < 1e-5, "{two}");
+    assert_eq!(two["sim_buffers"].as_u64(), Some(2), "{two}");
+    assert_eq!(two["pacer_period_ns"].as_f64(), Some(10_000.0), "{two}");
+    assert_eq!(
+        two["pacer_period_mean_ns"].as_f64(),
+        Some(10_000.0),
+        "{two}"
+    );
+}
+
+#[test]
+fn a_sweep_shows_the_extra_statistics_as_columns() {
+    let out = run_ok(&[
+        "--name=s",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:100us",
+        "--sim_bw=0",
+        "--sim_channels=8",
+        "--sim_buffers=4",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--runtime=100ms",
+        "--time_based",
+        "--sweep=iodepth=2,8",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let l: Vec<&str> = text.lines().collect();
+    assert!(
+        l[0].ends_with("| sim buffers | sim in_flight_mean |"),
+        "{text}"
+    );
+    // Depth 2 holds 2 buffers, depth 8 all 4 of the pool.
+    assert!(
+        l[2].ends_with("|           4 |                  2 |"),
+        "{text}"
+    );
+    assert!(
+        l[3].ends_with("|           4 |                  4 |"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -438,8 +606,8 @@ fn the_pacer_spaces_submissions_with_ios_in_flight() {
 }
 
 /// A virtual-time sim reader on a device of `channels` channels of a fixed 100 µs and
-/// no link time; `extra` adds options. Returns (read object, stderr).
-fn target(depth: &str, channels: &str, extra: &[&str]) -> (Value, String) {
+/// no link time; `extra` adds options. Returns (read object, job object).
+fn target(depth: &str, channels: &str, extra: &[&str]) -> (Value, Value) {
     let (depth, channels) = (
         format!("--iodepth={depth}"),
         format!("--sim_channels={channels}"),
@@ -456,10 +624,8 @@ fn target(depth: &str, channels: &str, extra: &[&str]) -> (Value, String) {
         &channels,
     ];
     a.extend_from_slice(extra);
-    let out = run_ok(&a);
-    let v = parse_json(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    (v["jobs"][0]["read"].clone(), err)
+    let v = run_json(&a);
+    (v["jobs"][0]["read"].clone(), v["jobs"][0].clone())
 }
 
 #[test]
@@ -495,21 +661,24 @@ fn a_shared_buffer_pool_caps_what_is_in_flight() {
     let common = ["--rw=randread", "--size=1g", "--runtime=1s", "--time_based"];
     let mut a = common.to_vec();
     a.push("--sim_buffers=2");
-    let (r, err) = target("8", "8", &a);
+    let (r, job) = target("8", "8", &a);
     let iops = r["iops"].as_f64().unwrap();
     assert!((iops / 20_000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
     let lat = r["lat_ns"]["mean"].as_f64().unwrap();
     assert!((lat / 400_000.0 - 1.0).abs() < 0.01, "{lat} ns");
-    assert!(
-        err.contains("sim: job 't': data buffers in flight: mean 2.0 of 2"),
-        "{err}"
+    // The study's "Bufs in-flight", after fio's keys in the job object.
+    assert_eq!(job["sim_buffers"].as_u64(), Some(2), "{job}");
+    assert_eq!(
+        job["sim_buffers_in_flight_mean"].as_f64(),
+        Some(2.0),
+        "{job}"
     );
     // (The per-channel caches' rule is unit-tested in src/engine/sim/buffers.rs.)
-    // Without sim_buffers the pool is no limit, and there is no buffers line.
-    let (r, err) = target("8", "8", &common);
+    // Without sim_buffers the pool is no limit, and there are no buffer keys.
+    let (r, job) = target("8", "8", &common);
     let iops = r["iops"].as_f64().unwrap();
     assert!((iops / 80_000.0 - 1.0).abs() < 0.01, "{r}");
-    assert!(!err.contains("buffers in flight"), "{err}");
+    assert!(job.get("sim_buffers").is_none(), "{job}");
 }
 
 #[test]
@@ -548,4 +717,35 @@ fn with_io_submit_mode_offload_a_rate_wait_does_not_empty_the_queue() {
         let iops = r["iops"].as_f64().unwrap();
         assert!((iops / 10_000.0 - 1.0).abs() < 0.01, "{iops}");
     }
+}
+
+#[test]
+fn terse_lines_keep_fios_fields_only() {
+    // fio's terse tail is variable (disk blocks, error counts, the description), so
+    // neither due lat nor the extra statistics are appended: a paced job with both
+    // has exactly the fields of the same job without them (docs/pacing.md).
+    let terse = |extra: &[&str]| {
+        let mut a = vec![
+            "--name=t",
+            "--ioengine=sim",
+            "--clocksource=virtual",
+            "--sim_lat=fixed:100us",
+            "--rw=randread",
+            "--size=1g",
+            "--rate_iops=1000",
+            "--runtime=100ms",
+            "--time_based",
+            "--output-format=terse",
+        ];
+        a.extend_from_slice(extra);
+        let out = String::from_utf8(run_ok(&a).stdout).unwrap();
+        out.trim_end().split(';').count()
+    };
+    let plain = terse(&[]);
+    assert_eq!(
+        terse(&["--due_lat=1", "--sim_buffers=4", "--pacer_period=500us"]),
+        plain
+    );
+    // terse v3 of a diskless job: 121 fields, as fio 3.33 prints for ioengine=null.
+    assert_eq!(plain, 121);
 }

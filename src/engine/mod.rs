@@ -206,6 +206,11 @@ pub trait IoEngine: Send {
     fn ended(&self) -> bool {
         false
     }
+    /// Statistics the engine publishes beyond fio's (a modelled device's buffers in
+    /// flight), read once at the job's end; the report prints them after fio's fields.
+    fn extra_stats(&self) -> Vec<ferrio_report::extra::ExtraStat> {
+        Vec::new()
+    }
 }
 
 /// What an engine is given at creation: its own tuning and the few facts about the

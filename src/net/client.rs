@@ -4,13 +4,14 @@
 //! for `--client-timeout`. A host that fails before the start stops the whole run (no
 //! host starts); one that fails mid-run is reported, the others finish.
 
+use super::clock;
+use super::outcome::{HostResult, Outcome};
 use super::print;
 use super::ssh;
 use super::status;
 use super::tls;
 use super::wire::{self, Conn, JobText, ToClient, ToServer};
 use ferrio_config::{GlobalFlags, DEFAULT_PORT};
-use ferrio_report::RunReport;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -27,39 +28,6 @@ const START_LEAD: Duration = Duration::from_millis(200);
 pub enum Target {
     Tls { host: String, port: u16 },
     Ssh(ssh::Dest),
-}
-
-/// What became of one host.
-#[derive(Debug)]
-pub enum Outcome {
-    Done {
-        report: Box<RunReport>,
-        code: i32,
-    },
-    /// `stage`: connect, refused, timeout, lost, run, aborted.
-    Failed {
-        stage: &'static str,
-        reason: String,
-    },
-}
-
-/// One host's result, with what it said along the way.
-#[derive(Debug)]
-pub struct HostResult {
-    /// The host as given on the command line.
-    pub label: String,
-    /// Its own host name (from its welcome).
-    pub server_host: Option<String>,
-    /// Threads it admitted.
-    pub threads: u32,
-    /// When it started, on this machine's clock (its clock offset removed), ns.
-    pub start_ns: Option<i128>,
-    /// Heartbeats received during the run.
-    pub heartbeats: u64,
-    /// The latest cumulative results it sent during the run (what is left of a host
-    /// that fails mid-run).
-    pub partial: Option<Box<RunReport>>,
-    pub outcome: Outcome,
 }
 
 impl HostResult {
@@ -123,9 +91,6 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
-    if flags.reports.is_series() {
-        return Ok(super::series::run(flags));
-    }
     let Some(results) = run_hosts(flags, &[])? else {
         return Ok(1);
     };
@@ -158,7 +123,7 @@ pub fn run_hosts(
                 .map_err(|e| format!("job file '{}': {e}", f.display()))?;
             files.push(JobText {
                 name: f.display().to_string(),
-                text: super::series::with_overrides(&text, overrides),
+                text: with_overrides(&text, overrides),
             });
         }
         for h in &g.hosts {
@@ -211,6 +176,7 @@ pub fn run_hosts(
                 server_host: None,
                 threads: 0,
                 start_ns: None,
+                clock: None,
                 heartbeats: 0,
                 partial: None,
                 outcome: Outcome::Failed {
@@ -357,6 +323,7 @@ fn drive(
         server_host: None,
         threads: 0,
         start_ns: None,
+        clock: None,
         heartbeats: 0,
         partial: None,
         outcome: Outcome::Failed {
@@ -377,11 +344,11 @@ fn drive(
     if let Err(e) = conn.send(&hello) {
         return res.fail("connect", format!("handshake failed: {e}"));
     }
-    let offset = match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
+    let hello = match conn.recv::<ToClient>(wire::HELLO_LIMIT) {
         Ok(ToClient::Welcome { host, unix_ns }) => {
             let t1 = wire::unix_ns() as i128;
             res.server_host = Some(host);
-            unix_ns as i128 - (t0 + t1) / 2
+            clock::Offset::from_sample(t0, unix_ns as i128, t1)
         }
         Ok(ToClient::Refused { reason }) => return res.fail("refused", reason),
         Ok(m) => return res.fail("connect", format!("unexpected answer {m:?}")),
@@ -391,6 +358,24 @@ fn drive(
         }
         Err(e) => return res.fail("connect", format!("handshake failed: {e}")),
     };
+    // The hello's round trip included the server's token check: a few bare exchanges
+    // measure the offset more tightly (the best round trip wins).
+    let mut now = || wire::unix_ns() as i128;
+    let mut exchange = || {
+        conn.send(&ToServer::Clock)?;
+        match conn.recv::<ToClient>(wire::HELLO_LIMIT)? {
+            ToClient::Clock { unix_ns } => Ok(unix_ns as i128),
+            m => Err(std::io::Error::other(format!("unexpected answer {m:?}"))),
+        }
+    };
+    let offset = match clock::estimate(clock::ROUNDS, Some(hello), &mut now, &mut exchange) {
+        Ok(o) => o,
+        Err(e) => {
+            let (stage, why) = read_failure(label, e, ctx);
+            return res.fail(stage, why);
+        }
+    };
+    res.clock = Some(offset);
     let jobs = ToServer::Jobs {
         files: files.to_vec(),
         remote: remote.to_vec(),
@@ -412,13 +397,15 @@ fn drive(
     let Ok(Some(at)) = start.recv() else {
         return res.fail("aborted", "another host was not ready".into());
     };
-    let at_unix_ns = (at + offset).max(0) as u64;
+    let at_unix_ns = offset.to_host(at).max(0) as u64;
     if let Err(e) = conn.send(&ToServer::Start { at_unix_ns }) {
         return res.fail("lost", format!("sending start: {e}"));
     }
     loop {
         match conn.recv::<ToClient>(wire::RESULT_LIMIT) {
-            Ok(ToClient::Started { unix_ns }) => res.start_ns = Some(unix_ns as i128 - offset),
+            Ok(ToClient::Started { unix_ns }) => {
+                res.start_ns = Some(offset.to_local(unix_ns as i128))
+            }
             Ok(ToClient::Alive { progress, .. }) => {
                 res.heartbeats += 1;
                 if let Some(p) = &progress {
@@ -438,6 +425,35 @@ fn drive(
             }
         }
     }
+}
+
+/// A job file's text with `opts` appended to every job section (not `[global]`), so
+/// they override what the job says, as a local sweep's point does. Comments and
+/// everything else are kept as written.
+pub fn with_overrides(text: &str, opts: &[(String, String)]) -> String {
+    if opts.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut in_job = false;
+    let close = |out: &mut String, in_job: bool| {
+        if in_job {
+            for (k, v) in opts {
+                out.push_str(&format!("{k}={v}\n"));
+            }
+        }
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            close(&mut out, in_job);
+            in_job = name.0.trim() != "global";
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    close(&mut out, in_job);
+    out
 }
 
 #[cfg(test)]

@@ -5,10 +5,12 @@
 //! threads.
 
 use super::wire::JobText;
-use crate::runner::plan;
+use crate::runner::planner;
+use crate::sys::confine::{resolve, Confine};
 use ferrio_config::jobfile::{self, subst::Keywords, Env};
 use ferrio_config::{Command, GlobalFlags, Invocation};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Threads one run may start unless `--server-max-jobs` says otherwise.
 pub const DEFAULT_MAX_JOBS: u64 = 64;
@@ -18,6 +20,12 @@ pub const DEFAULT_MAX_JOB_BYTES: u64 = 1 << 20;
 /// Engines that run programs rather than I/O (fio's exec, external plugins).
 fn exec_engine(name: &str) -> bool {
     name == "exec" || name.starts_with("external") || name.contains('/')
+}
+
+/// Engines that open network connections or listen (net, netsplice): a job could
+/// reach any host the server can, or accept connections on its behalf.
+fn net_engine(name: &str) -> bool {
+    matches!(name, "net" | "netsplice")
 }
 
 /// Options that run commands (allowed with `exec`, `--server-enable=exec`) or write
@@ -33,6 +41,9 @@ fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
     if (k.starts_with("write_") && k.ends_with("_log")) || k == "write_iolog" || k == "read_iolog" {
         return Some("it reads or writes a log file on the server");
     }
+    if k == "verify_state_load" {
+        return Some("it reads a verify state file from the server's working directory");
+    }
     if k == "ioscheduler" || k == "cgroup" {
         return Some("it changes the server's system settings");
     }
@@ -43,9 +54,14 @@ fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
 pub struct Limits {
     pub allow: Vec<PathBuf>,
     pub enable_exec: bool,
+    pub enable_net: bool,
     pub enable_remote_config: bool,
     pub max_jobs: u64,
     pub max_job_bytes: u64,
+    /// The allowed directories held open: the run opens its files beneath them only
+    /// (openat2), so a symlink swapped in after admission leads nowhere. None where
+    /// everything is allowed (ssh without --server-allow).
+    pub confine: Option<Arc<Confine>>,
 }
 
 impl Limits {
@@ -57,9 +73,17 @@ impl Limits {
                 .map_err(|e| format!("--server-allow '{}': {e}", a.display()))?;
             allow.push(real);
         }
+        // ssh's --server-stdio without --server-allow allows everything: nothing to
+        // confine, so it needs no openat2 either.
+        let confine = match f.net.stdio && allow.is_empty() {
+            true => None,
+            false => Some(Arc::new(Confine::new(&allow)?)),
+        };
         Ok(Limits {
+            confine,
             allow,
             enable_exec: f.net.enable_exec,
+            enable_net: f.net.enable_net,
             enable_remote_config: f.net.enable_remote_config,
             max_jobs: f.net.max_jobs.unwrap_or(DEFAULT_MAX_JOBS),
             max_job_bytes: f.net.max_job_bytes.unwrap_or(DEFAULT_MAX_JOB_BYTES),
@@ -132,6 +156,12 @@ pub fn admit(
                         o.value.as_deref().unwrap_or("")
                     ));
                 }
+                if engine && !lim.enable_net && net_engine(o.value.as_deref().unwrap_or("")) {
+                    return Err(format!(
+                        "ioengine={} refused: network engines need --server-enable=net on the server",
+                        o.value.as_deref().unwrap_or("")
+                    ));
+                }
             }
         }
     }
@@ -144,7 +174,8 @@ pub fn admit(
         } => inv,
         _ => return Err("the job files hold no job to run".into()),
     };
-    let threads = plan::plan(&inv.jobs)?;
+    // Even sizing the files (an open) happens beneath the allowed directories.
+    let threads = planner::plan_confined(&inv.jobs, lim.confine.clone())?;
     if threads.len() as u64 > lim.max_jobs {
         return Err(format!(
             "{} threads requested, over this server's limit of {} (--server-max-jobs)",
@@ -155,6 +186,13 @@ pub fn admit(
     for t in threads.iter().filter(|t| !t.caps.diskless) {
         for f in &t.files {
             within(&f.path, &lim.allow)?;
+        }
+    }
+    // e4defrag creates its donor file by name (in the job's directory).
+    for t in &threads {
+        if let Some(n) = &t.spec.local.donorname {
+            let dir = t.spec.directory.as_deref().unwrap_or(Path::new(""));
+            within(&dir.join(n), &lim.allow)?;
         }
     }
     Ok((inv, threads.len()))
@@ -203,32 +241,6 @@ pub fn within(path: &Path, allow: &[PathBuf]) -> Result<(), String> {
     ))
 }
 
-/// The real path of `abs`: its longest existing prefix canonicalised (symlinks
-/// resolved), the rest appended as written.
-fn resolve(abs: &Path) -> PathBuf {
-    let mut existing = abs.to_path_buf();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            let mut out = real;
-            for r in rest.iter().rev() {
-                out.push(r);
-            }
-            return out;
-        }
-        match (
-            existing.file_name().map(|n| n.to_os_string()),
-            existing.parent(),
-        ) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_path_buf();
-            }
-            _ => return abs.to_path_buf(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,5 +280,8 @@ mod tests {
             assert!(refused_option(k, false).is_none(), "{k}");
         }
         assert!(exec_engine("exec") && exec_engine("external:/x.so") && !exec_engine("sync"));
+        assert!(net_engine("net") && net_engine("netsplice") && !net_engine("null"));
+        assert!(refused_option("verify_state_load", true).is_some());
+        assert!(refused_option("verify_state_save", false).is_none());
     }
 }

@@ -8,8 +8,11 @@
 //! rustls and a shared token, or the system `ssh` running `ferrio --server-stdio`.
 
 pub mod client;
+pub mod clock;
 pub mod guard;
 pub mod merge;
+pub mod mpi;
+pub mod outcome;
 pub mod pidfile;
 pub mod print;
 pub mod series;

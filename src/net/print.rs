@@ -2,8 +2,8 @@
 //! json/json+ with fio's `client_stats` array, terse), and the hosts table (text,
 //! JSON, CSV) with a Total row.
 
-use super::client::{HostResult, Outcome};
 use super::merge::{self, Row};
+use super::outcome::{HostResult, Outcome};
 use ferrio_config::{GlobalFlags, OutputFormat};
 use ferrio_report::json::{job, value};
 use ferrio_report::{json::value::Value, normal, terse, RunReport};
@@ -123,7 +123,35 @@ fn normal_text(results: &[HostResult], all: Option<&RunReport>) -> String {
         let _ = write!(s, "; start skew {skew:.3} ms (measured)");
     }
     s.push('\n');
+    for r in results {
+        if let Some(c) = &r.clock {
+            let _ = writeln!(
+                s,
+                "<{}> clock offset {:+.3} ms \u{b1} {:.3} ms (start times corrected by it)",
+                r.label,
+                c.offset_ns as f64 / 1e6,
+                c.uncertainty_ns() as f64 / 1e6
+            );
+        }
+    }
     s
+}
+
+/// Each host's clock offset and its uncertainty (JSON), where one was measured.
+fn clock_offsets(results: &[HostResult]) -> Option<Vec<Value>> {
+    let v: Vec<Value> = results
+        .iter()
+        .filter_map(|r| {
+            let c = r.clock?;
+            let mut o = value::Object::new();
+            o.str("hostname", &r.label)
+                .int("offset_ns", c.offset_ns)
+                .int("uncertainty_ns", c.uncertainty_ns())
+                .int("rtt_ns", c.rtt_ns);
+            Some(Value::Obj(o))
+        })
+        .collect();
+    (!v.is_empty()).then_some(v)
 }
 
 fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> String {
@@ -179,6 +207,9 @@ fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> Str
     }
     if let Some(skew) = start_skew_ms(results) {
         root.float("start_skew_ms", skew);
+    }
+    if let Some(c) = clock_offsets(results) {
+        root.arr("clock_offsets", c);
     }
     value::print_root(&root)
 }
@@ -313,6 +344,9 @@ pub fn hosts_json(results: &[HostResult]) -> String {
     }
     if let Some(skew) = start_skew_ms(results) {
         root.float("start_skew_ms", skew);
+    }
+    if let Some(c) = clock_offsets(results) {
+        root.arr("clock_offsets", c);
     }
     value::print_root(&root)
 }

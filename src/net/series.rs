@@ -4,8 +4,9 @@
 //! clients" report. The sweep itself (order, --settle, signals, the table) is
 //! src/sweep's.
 
-use super::client::{self, Outcome};
+use super::client;
 use super::merge;
+use super::outcome::Outcome;
 use ferrio_config::ext::reports::points;
 use ferrio_config::{GlobalFlags, Invocation, SweepPoint};
 use ferrio_report::RunReport;
@@ -63,35 +64,6 @@ fn run_point(flags: &GlobalFlags, labels: &[(String, String)]) -> (Option<RunRep
     (merge::all_clients(&done), client::exit_code(&results))
 }
 
-/// A job file's text with `opts` appended to every job section (not `[global]`), so
-/// they override what the job says, as a local sweep's point does. Comments and
-/// everything else are kept as written.
-pub fn with_overrides(text: &str, opts: &[(String, String)]) -> String {
-    if opts.is_empty() {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut in_job = false;
-    let close = |out: &mut String, in_job: bool| {
-        if in_job {
-            for (k, v) in opts {
-                out.push_str(&format!("{k}={v}\n"));
-            }
-        }
-    };
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(name) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
-            close(&mut out, in_job);
-            in_job = name.0.trim() != "global";
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    close(&mut out, in_job);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,9 +73,9 @@ mod tests {
         let text = "; a\n[global]\nbs=4k\n[a]\nrw=read\n\n[global]\nsize=1m\n[b]\nbs=8k";
         let opts = [("bs".to_string(), "64k".to_string())];
         assert_eq!(
-            with_overrides(text, &opts),
+            client::with_overrides(text, &opts),
             "; a\n[global]\nbs=4k\n[a]\nrw=read\n\nbs=64k\n[global]\nsize=1m\n[b]\nbs=8k\nbs=64k\n"
         );
-        assert_eq!(with_overrides(text, &[]), text);
+        assert_eq!(client::with_overrides(text, &[]), text);
     }
 }

@@ -58,6 +58,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         let mut limits = limits;
         if limits.allow.is_empty() {
             limits.allow.push("/".into());
+            limits.confine = None;
         }
         let shared = Shared {
             limits,
@@ -266,10 +267,21 @@ fn session(
     })
     .map_err(|e| e.to_string())?;
     let limit = shared.limits.max_job_bytes as usize + 64 * 1024;
-    let (files, remote) = match conn.recv::<ToServer>(limit) {
-        Ok(ToServer::Jobs { files, remote }) => (files, remote),
-        Ok(_) => return refuse(&mut conn, "expected the job files".into()),
-        Err(e) => return refuse(&mut conn, format!("job files refused: {e}")),
+    // The client's clock exchanges (a bounded number), then its job files.
+    let mut rounds = 0;
+    let (files, remote) = loop {
+        match conn.recv::<ToServer>(limit) {
+            Ok(ToServer::Clock) if rounds < super::clock::MAX_ROUNDS => {
+                rounds += 1;
+                conn.send(&ToClient::Clock {
+                    unix_ns: wire::unix_ns(),
+                })
+                .map_err(|e| e.to_string())?;
+            }
+            Ok(ToServer::Jobs { files, remote }) => break (files, remote),
+            Ok(_) => return refuse(&mut conn, "expected the job files".into()),
+            Err(e) => return refuse(&mut conn, format!("job files refused: {e}")),
+        }
     };
     let (inv, threads) = match guard::admit(&files, &remote, &shared.limits) {
         Ok(x) => x,
@@ -298,7 +310,7 @@ fn session(
         let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
         std::thread::spawn(move || heartbeat(&conn, &done, &progress))
     };
-    let result = crate::app::run_captured(inv, progress);
+    let result = crate::app::run_captured(inv, progress, shared.limits.confine.clone());
     done.store(true, Ordering::SeqCst);
     let _ = beat.join();
     drop(turn);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// Bumped whenever a message changes; both sides must agree.
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// The most a message before authentication may be (a token and a version).
 pub const HELLO_LIMIT: usize = 4096;
@@ -23,13 +23,15 @@ pub struct JobText {
     pub text: String,
 }
 
-/// Client to server, in this order: Hello, Jobs, Start.
+/// Client to server, in this order: Hello, Clock (a few), Jobs, Start.
 #[derive(Serialize, Deserialize, Debug)]
 pub enum ToServer {
     Hello {
         protocol: u32,
         token: String,
     },
+    /// What time is it on your clock? (the clock-offset exchange, super::clock)
+    Clock,
     Jobs {
         files: Vec<JobText>,
         remote: Vec<String>,
@@ -46,6 +48,8 @@ pub enum ToServer {
 pub enum ToClient {
     /// Authenticated; the server's host name and wall clock (for the clock offset).
     Welcome { host: String, unix_ns: u64 },
+    /// The answer to Clock: the server's wall clock when it answered.
+    Clock { unix_ns: u64 },
     /// The jobs passed every check; this many threads will run.
     Ready { threads: u32 },
     /// The jobs started at this server wall-clock time.

@@ -109,6 +109,7 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         },
         steadystate: None,
         zone_resets: r.zone_resets,
+        extra: r.extra.clone(),
         errors: spec.errors.continues().then_some(ErrorTotals {
             total: s.errors.total,
             first_error: s.errors.first,
@@ -150,6 +151,7 @@ fn merge_into(dst: &mut Acc, src: Acc) {
     }
     d.nr_threads += s.nr_threads;
     d.zone_resets += s.zone_resets;
+    ferrio_report::extra::merge(&mut d.extra, &s.extra);
     d.job_runtime_ms += s.job_runtime_ms;
     d.ctx += s.ctx;
     d.majf += s.majf;

@@ -52,7 +52,7 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
         if f.device {
             continue;
         }
-        if let Err(e) = std::fs::remove_file(&f.path) {
+        if let Err(e) = file::remove_in(plan.confine.as_deref(), &f.path, false) {
             if e.kind() != std::io::ErrorKind::NotFound {
                 return Err((
                     e.raw_os_error().unwrap_or(libc::EIO),
@@ -70,7 +70,8 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
             direct: spec.direct,
             sync: spec.sync,
         };
-        let fresh = file::open(&f.path, flags).and_then(|n| jobctl::replace_fd(open, n));
+        let fresh = file::open_in(plan.confine.as_deref(), &f.path, flags)
+            .and_then(|n| jobctl::replace_fd(open, n));
         fresh.map_err(|e| {
             (
                 e.raw_os_error().unwrap_or(libc::EIO),

@@ -44,7 +44,7 @@ pub fn engine_options(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::plan;
+    use crate::runner::planner;
     use ferrio_config::{JobSpec, SizeOrPercent};
 
     fn vec_of(r: std::ops::Range<u64>) -> Vec<std::ops::Range<u64>> {
@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn each_clone_gets_the_region_the_plan_computed() {
-        let threads = plan::plan(&[sim_job(SizeOrPercent::Bytes(0))]).unwrap();
+        let threads = planner::plan(&[sim_job(SizeOrPercent::Bytes(0))]).unwrap();
         let opts: Vec<EngineOptions> = threads
             .iter()
             .map(|t| engine_options(t, None, None))
@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn offset_as_a_percentage_is_read_once_by_the_plan() {
         // 50% of the 4 MiB region: the engine sees the plan's start, not a second reading.
-        let threads = plan::plan(&[sim_job(SizeOrPercent::Percent(50.0))]).unwrap();
+        let threads = planner::plan(&[sim_job(SizeOrPercent::Percent(50.0))]).unwrap();
         let o = engine_options(&threads[1], None, None);
         let r = &threads[1].files[0].region;
         assert_eq!(o.regions, vec_of(r.start..r.start + r.len));
@@ -91,7 +91,7 @@ mod tests {
         let mut j = sim_job(SizeOrPercent::Bytes(0));
         j.size = None;
         j.time_based = true;
-        let threads = plan::plan(&[j]).unwrap();
+        let threads = planner::plan(&[j]).unwrap();
         assert!(!engine_options(&threads[0], None, None).sized);
     }
 }

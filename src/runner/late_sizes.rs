@@ -2,12 +2,13 @@
 //! its start when they do not exist yet at the run's start (its create_serialize=0
 //! jobs, as in fio's `surface-scan.fio`: a write phase creates the file, a stonewalled
 //! read phase without size= reads what it holds). The planner defers such a job
-//! (`ThreadPlan::sized_at_start`, plan.rs's `sized_later`) only when a file it cannot
+//! (`ThreadPlan::sized_at_start`, planner.rs's `sized_later`) only when a file it cannot
 //! size is missing and an earlier job names it; every other sizing error stays a
 //! plan-time error. The runner sizes and lays out the deferred job here, once the jobs
 //! it waits for have finished.
 
-use super::plan::{self, ThreadPlan};
+use super::plan::ThreadPlan;
+use super::planner;
 use std::sync::atomic::AtomicBool;
 
 /// Size and lay out a deferred job's threads (`clones`: all of them) at its start, with
@@ -22,9 +23,9 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
         return Ok(false);
     }
     for t in clones.iter_mut().filter(|t| t.sized_at_start) {
-        let files = plan::plan_files(&t.spec, t.clone, t.caps)?;
-        let pass_bytes = plan::pass_bytes(&t.spec, &files);
-        plan::check_work(&t.spec, pass_bytes)?;
+        let files = planner::plan_files(&t.spec, t.clone, t.caps, t.confine.as_deref())?;
+        let pass_bytes = planner::pass_bytes(&t.spec, &files);
+        planner::check_work(&t.spec, pass_bytes)?;
         t.files = files;
         t.pass_bytes = pass_bytes;
         t.sized_at_start = false;
@@ -58,7 +59,7 @@ mod tests {
             job("w", &f, Some(64 << 10), false),
             job("r", &f, None, true),
         ];
-        let mut threads = plan::plan(&jobs).unwrap();
+        let mut threads = planner::plan(&jobs).unwrap();
         assert!(!threads[0].sized_at_start);
         assert!(threads[1].sized_at_start);
         assert_eq!(threads[1].pass_bytes, 0);
@@ -83,14 +84,14 @@ mod tests {
             job("w", &a, Some(64 << 10), false),
             job("r", &b, None, true),
         ];
-        let e = plan::plan(&jobs).unwrap_err();
+        let e = planner::plan(&jobs).unwrap_err();
         assert!(e.contains("size= is not set"), "{e}");
         // A later job never makes an earlier one wait.
         let jobs = [
             job("r", &a, None, false),
             job("w", &a, Some(64 << 10), true),
         ];
-        let e = plan::plan(&jobs).unwrap_err();
+        let e = planner::plan(&jobs).unwrap_err();
         assert!(e.contains("size= is not set"), "{e}");
     }
 }

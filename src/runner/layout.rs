@@ -77,6 +77,14 @@ pub fn lay_out(
             n.readonly |= t.spec.readonly;
         }
     }
+    // A server's run: every open and unlink below stays beneath its allowed directories.
+    let confine = threads.iter().find_map(|t| t.confine.clone());
+    let confine = confine.as_deref();
+    let create = OpenFlags {
+        write: true,
+        create: true,
+        ..Default::default()
+    };
     // Each filling thread's buffer policy, carried from one of its files to the next.
     let mut policies: BTreeMap<usize, BufferPolicy> = BTreeMap::new();
     for (path, need) in needs {
@@ -86,7 +94,7 @@ pub fn lay_out(
                 if need.append {
                     let _ = writeln!(log, "{}: Laying out IO file (1 file / 0MiB)", need.job);
                 }
-                std::fs::File::create(&path).map_err(|e| {
+                file::open_in(confine, &path, create).map_err(|e| {
                     format!(
                         "job '{}': cannot create '{}': {e}",
                         need.job,
@@ -133,26 +141,33 @@ pub fn lay_out(
             }
             None => None,
         };
-        let laid = extend(
-            &path,
-            current.unwrap_or(0),
-            need.size,
-            filler,
-            &mut policies,
-            need.fallocate,
-            stop,
-        );
+        let rw = OpenFlags {
+            read: true,
+            ..create
+        };
+        let laid = file::open_in(confine, &path, rw).and_then(|f| {
+            extend(
+                &f,
+                current.unwrap_or(0),
+                need.size,
+                filler,
+                &mut policies,
+                need.fallocate,
+                stop,
+            )
+        });
         if let Err(e) = laid {
             // Leave the file as it was: a half-filled file would pass for laid out next time.
             match current {
                 None => {
-                    let _ = std::fs::remove_file(&path);
+                    let _ = file::remove_in(confine, &path, false);
                 }
                 Some(len) => {
-                    let _ = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(&path)
-                        .and_then(|f| f.set_len(len));
+                    let write = OpenFlags {
+                        write: true,
+                        ..Default::default()
+                    };
+                    let _ = file::open_in(confine, &path, write).and_then(|f| f.set_len(len));
                 }
             }
             return Err(format!(
@@ -172,7 +187,7 @@ pub fn lay_out(
 }
 
 fn extend(
-    path: &std::path::Path,
+    f: &std::fs::File,
     from: u64,
     to: u64,
     fill: Option<(usize, BufferPolicy, usize)>,
@@ -180,23 +195,14 @@ fn extend(
     mode: Option<Fallocate>,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
-    let f = file::open(
-        path,
-        OpenFlags {
-            read: true,
-            write: true,
-            create: true,
-            ..Default::default()
-        },
-    )?;
     match mode.unwrap_or(Fallocate::Native) {
         // Preallocation is advisory in fio too: a filesystem without it (tmpfs before
         // some kernels, NFS) still gets a usable file.
         Fallocate::Native | Fallocate::Keep => {
-            let _ = file::preallocate(&f, to, mode == Some(Fallocate::Keep));
+            let _ = file::preallocate(f, to, mode == Some(Fallocate::Keep));
         }
         Fallocate::Posix => {
-            let _ = file::posix_preallocate(&f, to);
+            let _ = file::posix_preallocate(f, to);
         }
         Fallocate::None | Fallocate::Truncate => {}
     }

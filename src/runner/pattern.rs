@@ -14,6 +14,7 @@ use super::distribution::file_seed;
 use super::distribution::BlockPicker;
 use super::iolog::IoLogWriter;
 use super::plan::ThreadPlan;
+use super::region::{NextIo, Region};
 use super::replay::Cursor;
 use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
@@ -22,27 +23,6 @@ use ferrio_config::{
     ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator,
     RwKind, RwSequencer,
 };
-
-/// The part of a file a job does I/O to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Region {
-    /// First byte (fio's file offset).
-    pub start: u64,
-    /// Length in bytes (fio's io_size per file).
-    pub len: u64,
-}
-
-/// One generated I/O.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NextIo {
-    pub op: IoOp,
-    pub file: usize,
-    pub offset: u64,
-    pub len: u64,
-    /// The write half of a trimwrite pair: it does not count toward the pass's bytes
-    /// (fio trims io_size bytes and also writes io_size bytes).
-    pub follow_up: bool,
-}
 
 /// One zone of a zoned distribution as fio indexes it: [start, end) in percent of the
 /// file (zoned) or in bytes (zoned_abs).
@@ -197,6 +177,10 @@ pub struct Pattern {
     /// offset that did not fit in this pass.
     short_pass: bool,
     has_tails: bool,
+    /// The plain random job (`plain_block`): its last_block, which never changes; 0
+    /// when the job is not plain. Replay and zbd, set after construction, are checked
+    /// per I/O.
+    plain_lastb: u64,
 }
 
 impl Pattern {
@@ -305,9 +289,69 @@ impl Pattern {
             issued_in_pass: false,
             short_pass: false,
             has_tails: false,
+            plain_lastb: 0,
         };
+        p.plain_lastb = p.plain_last_block();
         p.seed_models(spec, &vec![(String::new(), 0); regions.len()]);
         p
+    }
+
+    /// Whether every I/O is what `generate` makes of a random read or write job with
+    /// one file, uniform offsets from the offset stream (no random map, no LFSR), one
+    /// block size and no sequential share: the direction, file and length are fixed
+    /// and only the offset is drawn. Returns its last_block, 0 if it is not plain.
+    fn plain_last_block(&self) -> u64 {
+        let d = match self.kind {
+            RwKind::Read => 0,
+            RwKind::Write => 1,
+            _ => return 0,
+        };
+        let bs = &self.bs[d];
+        if self.random
+            && self.seq_nr == 1
+            && self.pct_random[d] >= 100
+            && matches!(self.dist, Dist::Uniform)
+            && matches!(
+                self.file_service,
+                FileService::RoundRobin(_) | FileService::Sequential
+            )
+            && self.files.len() == 1
+            && self.files[0].map.is_none()
+            && self.files[0].lfsr.is_none()
+            && self.strided.is_none()
+            && !self.bs_seq_rand
+            && bs.max <= bs.min
+        {
+            self.last_block(0, d)
+        } else {
+            0
+        }
+    }
+
+    /// `generate` for a plain job (`is_plain`): the same draw and the same state
+    /// changes, in the same order. Every drawn block fits (last_block leaves room for
+    /// the block), so no file is ever done.
+    #[inline]
+    fn plain_block(&mut self) -> NextIo {
+        let d = usize::from(self.kind == RwKind::Write);
+        let rel = self.rng.offset.scaled(self.plain_lastb) * self.align[d];
+        let f = &mut self.files[0];
+        let region_len = f.region.len;
+        let len = self.bs[d]
+            .min
+            .max(1)
+            .min(region_len - rel.min(region_len.saturating_sub(1)));
+        f.last_start[d] = Some(rel);
+        f.seq_pos[d] = rel + len;
+        self.io_issues[d] += 1;
+        self.issued_in_pass = true;
+        NextIo {
+            op: if d == 0 { IoOp::Read } else { IoOp::Write },
+            file: 0,
+            offset: f.region.start + rel,
+            len,
+            follow_up: false,
+        }
     }
 
     /// The pattern of one planned thread, recording to `iolog` if given.
@@ -460,6 +504,9 @@ impl Pattern {
 
     /// The next I/O; None (with `end_ok`) when every file is done.
     fn generate(&mut self, max_len: u64, end_ok: bool) -> Option<NextIo> {
+        if self.plain_lastb > 0 && self.replay.is_none() && self.zbd.is_none() {
+            return Some(self.plain_block());
+        }
         if let Some(cursor) = &mut self.replay {
             let e = cursor.next_entry();
             return Some(NextIo {

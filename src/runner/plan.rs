@@ -1,31 +1,15 @@
-//! Jobs → threads: expands numjobs clones, assigns reporting groups, names files and
-//! sizes the I/O region of each, all before anything touches the disk.
+//! A thread's plan: what the planner (planner.rs) decides for each thread before
+//! anything touches the disk. It imports only the types its fields hold (region,
+//! replay, flow, buffers), none of which imports it back, so every part of the run
+//! can read a plan without an import circle.
 
-use super::pattern::Region;
+use super::buffers::BufferPolicy;
+use super::region::PlannedFile;
 use super::replay::IoLog;
-use super::resources::human;
-use crate::engine::{self, Accounting, Capabilities};
+use crate::engine::Capabilities;
 use crate::random::SeedSet;
-use crate::sys::{affinity, file, mounts};
-use ferrio_config::ext::zones::ZoneMode;
-use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
-use std::path::{Path, PathBuf};
+use ferrio_config::{JobSpec, SizeOrPercent};
 use std::sync::Arc;
-
-/// One file a thread does I/O on.
-#[derive(Clone, Debug)]
-pub struct PlannedFile {
-    pub path: PathBuf,
-    pub region: Region,
-    /// Bytes after the region that the file has (a size not a multiple of the block
-    /// size): laid out, never the start of an I/O.
-    pub tail: u64,
-    /// Whether the path is a block device.
-    pub block_device: bool,
-    /// Whether the path is a block or character device (/dev/null, /dev/zero): never
-    /// created, extended, truncated or unlinked.
-    pub device: bool,
-}
 
 /// One worker thread (a job or one of its numjobs clones).
 #[derive(Clone, Debug)]
@@ -47,495 +31,43 @@ pub struct ThreadPlan {
     /// read_iolog: the I/Os to replay (the files are the log's).
     pub replay: Option<Arc<IoLog>>,
     /// flow=: the flow group (flow_id) the thread shares with other jobs.
-    pub flow: Option<Arc<super::pacing::FlowGroup>>,
+    pub flow: Option<Arc<super::flow::FlowGroup>>,
     /// What the thread's buffer contents share with the run (dedupe_global's peers,
     /// the streams its file layout advanced).
     pub buffers: crate::runner::buffers::Shared,
     /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
     /// `files` has empty regions and `pass_bytes` is 0.
     pub sized_at_start: bool,
+    /// On a server: every open and unlink of the files stays beneath its
+    /// `--server-allow` directories (openat2), whatever changed since admission.
+    pub confine: Option<Arc<crate::sys::confine::Confine>>,
 }
 
-/// Expand every job of the run into thread plans, in start order.
-pub fn plan(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
-    let mut out = Vec::new();
-    let mut groupid: u32 = 0;
-    let mut jobs_in_group = 0u32;
-    let mut checked = std::collections::HashSet::new();
-    // flow=: one group per flow_id among the jobs that run together (a stonewall
-    // starts a new set). fio pools a flow_id across the whole run, so a job waits
-    // forever for the weight of one that can only start after it has finished.
-    let mut flows: std::collections::HashMap<(u32, u32), Arc<super::pacing::FlowGroup>> =
-        Default::default();
-    let mut phase = 0u32;
-    for (job_index, spec) in jobs.iter().enumerate() {
-        // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
-        if spec.stonewall && !out.is_empty() {
-            phase += 1;
+// The buffer policy a planned thread starts with is built here rather than in
+// buffers/, whose `Shared` a plan holds: buffers must not import the plan back.
+impl BufferPolicy {
+    /// The policy of a planned thread: where its file layout left it, or new.
+    pub fn for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
+        let laid_out = plan.buffers.laid_out.lock().ok().and_then(|mut p| p.take());
+        match laid_out {
+            Some(p) => Ok(p),
+            None => BufferPolicy::new_for_thread(plan),
         }
-        if (spec.stonewall || spec.new_group) && jobs_in_group > 0 {
-            groupid += 1;
-            jobs_in_group = 0;
-        }
-        jobs_in_group += 1;
-        let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
-            format!(
-                "job '{}': ioengine '{}' is not available ({})",
-                spec.name, spec.ioengine, spec.origin
+    }
+
+    /// A new policy for a planned thread, its streams as seeded.
+    pub fn new_for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
+        let peers = plan.spec.buffers.dedupe_global.then(|| {
+            let me = plan.seeds.thread_number.saturating_sub(1) as usize;
+            (
+                &plan.buffers.peers[..],
+                me.min(plan.buffers.peers.len().saturating_sub(1)),
             )
-        })?;
-        check_cpus(spec)?;
-        let mut spec = spec.clone();
-        let replay = replay_log(&mut spec)?;
-        let spec = Arc::new(spec);
-        for clone in 0..spec.numjobs.max(1) {
-            let replay = replay.clone();
-            // A file an earlier job creates may get its size only when this job starts.
-            let mut sized_at_start = false;
-            let files = match &replay {
-                Some(log) => log.planned_files(),
-                None => match plan_files(&spec, clone, caps) {
-                    Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
-                        sized_at_start = true;
-                        placeholders(&spec, clone)
-                    }
-                    r => r?,
-                },
-            };
-            check_devices_free(&spec, &files, &mut checked)?;
-            let pass_bytes = match &replay {
-                Some(log) => log.bytes(),
-                None => pass_bytes(&spec, &files),
-            };
-            if !sized_at_start {
-                check_work(&spec, pass_bytes)?;
-            }
-            let seed = thread_seed(&spec, job_index, clone);
-            // fio numbers threads from 1 in creation order, clones right after their job.
-            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
-            out.push(ThreadPlan {
-                spec: spec.clone(),
-                job_index,
-                clone,
-                groupid,
-                caps,
-                files,
-                pass_bytes,
-                seed,
-                seeds,
-                replay,
-                flow: (spec.pacing.flow > 0).then(|| {
-                    let g = flows.entry((spec.pacing.flow_id, phase)).or_default();
-                    g.enlist(spec.pacing.flow as u64);
-                    g.clone()
-                }),
-                buffers: Default::default(),
-                sized_at_start,
-            });
-        }
-    }
-    let peers: Arc<[crate::random::FioRand]> = out
-        .iter()
-        .map(|t| {
-            let use64 = t.spec.random_generator == ferrio_config::RandomGenerator::Tausworthe64;
-            crate::random::FioRand::new(t.seeds.get(crate::random::Stream::Buf), use64)
-        })
-        .collect();
-    for t in &mut out {
-        t.buffers.peers = peers.clone();
-    }
-    super::resources::check(&out, &super::resources::Limits::of_system())?;
-    super::zones::zbd::prepare_plans(&mut out)?;
-    Ok(out)
-}
-
-/// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
-/// unless its files run out of blocks first (the pattern then ends the pass).
-pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
-    let region_total = files
-        .iter()
-        .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
-    // fio's job size is size= or the files' total, whichever is smaller
-    // (filesize= larger than size= leaves part of each file untouched).
-    spec.io_size.unwrap_or(match spec.size {
-        Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
-        _ => region_total,
-    })
-}
-
-/// Whether a thread whose files could not be sized at plan time may be sized at its
-/// start instead: its size comes from its files (no size=N, no filesize=), one of them
-/// is missing, and an earlier job names that file (so it may exist by then).
-fn sized_later(
-    jobs: &[JobSpec],
-    job_index: usize,
-    spec: &JobSpec,
-    clone: u32,
-    caps: Capabilities,
-) -> bool {
-    let sized_by_files = spec.filesize.is_none()
-        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
-        && spec.zones.mode == ZoneMode::None
-        && !caps.diskless;
-    sized_by_files
-        && file_names(spec, clone).iter().any(|path| {
-            !path.exists()
-                && jobs[..job_index].iter().any(|earlier| {
-                    (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
-                })
-        })
-}
-
-/// The deferred thread's files until it starts: named, with empty regions.
-fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
-    file_names(spec, clone)
-        .into_iter()
-        .map(|path| PlannedFile {
-            path,
-            region: Region { start: 0, len: 0 },
-            tail: 0,
-            block_device: false,
-            device: false,
-        })
-        .collect()
-}
-
-/// A job that would move no bytes and has no other end is refused.
-pub(super) fn check_work(spec: &JobSpec, pass_bytes: u64) -> Result<(), String> {
-    if pass_bytes == 0 && !spec.time_based && spec.number_ios.is_none() {
-        return Err(format!(
-            "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
-            spec.name, spec.origin
-        ));
-    }
-    Ok(())
-}
-
-/// cpus_allowed must name CPUs that exist (fio: "CPU N too large") and include at least
-/// one this process may run on; otherwise pinning fails only once threads start.
-fn check_cpus(spec: &JobSpec) -> Result<(), String> {
-    let Some(cpus) = &spec.cpus_allowed else {
-        return Ok(());
-    };
-    let have = affinity::configured_cpus();
-    if let Some(&c) = cpus.iter().find(|&&c| c >= have) {
-        return Err(format!(
-            "job '{}': cpus_allowed names CPU {c}, but this machine has CPUs 0-{} ({})",
-            spec.name,
-            have - 1,
-            spec.origin
-        ));
-    }
-    if let Some(allowed) = affinity::allowed_cpus() {
-        if !cpus.iter().any(|c| allowed.contains(c)) {
-            return Err(format!(
-                "job '{}': none of the CPUs in cpus_allowed ({}) is available to this process (allowed: {}) ({})",
-                spec.name,
-                list(cpus),
-                list(&allowed),
-                spec.origin
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn list(cpus: &[usize]) -> String {
-    cpus.iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Refuse to write or trim a block device that the system uses (mounted, holding a
-/// mounted partition, held by dm/md, or swap) unless allow_mounted_write=1: one such
-/// write destroys a file system the user did not name. `checked` skips repeated paths.
-fn check_devices_free(
-    spec: &JobSpec,
-    files: &[PlannedFile],
-    checked: &mut std::collections::HashSet<PathBuf>,
-) -> Result<(), String> {
-    if !spec.writes() || spec.allow_mounted_write {
-        return Ok(());
-    }
-    for f in files.iter().filter(|f| f.block_device) {
-        if !checked.insert(f.path.clone()) {
-            continue;
-        }
-        if let Some(why) = mounts::device_in_use(&f.path) {
-            return Err(format!(
-                "job '{}': {why}, and 'allow_mounted_write' isn't set. Aborting.",
-                spec.name
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the
-/// thread's position); randrepeat=0 seeds from the time unless randseed is given, as
-/// fio seeds from it then (the same rule as `fio_seeds`).
-fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
-    let base = if spec.randrepeat || spec.randseed_set {
-        spec.randseed
-    } else {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    };
-    base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
-/// read_iolog's log, parsed (its timing is replayed unless replay_no_stall=1).
-/// The job's directions and block sizes become the log's, as in fio.
-fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
-    let Some(path) = &spec.logs.read_iolog else {
-        return Ok(None);
-    };
-    let log = super::replay::load(path, &spec.logs)?;
-    spec.rw.kind = log.rw_kind().ok_or_else(|| {
-        format!(
-            "job '{}': read_iolog={path} mixes trims with reads or writes, which ferrio cannot replay yet ({})",
-            spec.name, spec.origin
-        )
-    })?;
-    // Buffers are sized from the block sizes: make them the log's.
-    let (min, max) = log.len_range();
-    for bs in &mut spec.bs {
-        *bs = ferrio_config::BlockSize {
-            min,
-            max,
-            split: Vec::new(),
-        };
-    }
-    Ok(Some(Arc::new(log)))
-}
-
-/// fio's seeds: predictable from randseed when randrepeat is set or randseed is
-/// given, otherwise different every run.
-fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
-    let seeds = if spec.randrepeat || spec.randseed_set {
-        SeedSet::from_seed(spec.randseed, thread_number)
-    } else {
-        SeedSet::from_entropy(thread_number)
-    };
-    match spec.fio_seeds {
-        FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
-        FioSeeds::Latest => seeds,
-    }
-}
-
-/// fio's filename_format expansion: $jobname, $jobnum, $filenum, $clientuid.
-pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u32, filenum: u32) -> String {
-    format
-        .replace("$jobname", jobname)
-        .replace("$jobnum", &jobnum.to_string())
-        .replace("$filenum", &filenum.to_string())
-        .replace("$clientuid", "0")
-}
-
-/// The paths of a thread's files. A diskless engine (null, sim) touches no file, but
-/// its files are named and counted as fio names them (`$jobname.$jobnum.$filenum`,
-/// nrfiles), so its iolog, file choices and per-file sizes are fio's.
-pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
-    if !spec.filenames.is_empty() {
-        spec.filenames
-            .iter()
-            .map(|n| join_dir(spec.directory.as_deref(), n))
-            .collect()
-    } else {
-        (0..spec.nrfiles.max(1))
-            .map(|i| {
-                let n = expand_filename_format(&spec.filename_format, &spec.name, clone, i);
-                join_dir(spec.directory.as_deref(), &n)
-            })
-            .collect()
-    }
-}
-
-pub(super) fn plan_files(
-    spec: &JobSpec,
-    clone: u32,
-    caps: Capabilities,
-) -> Result<Vec<PlannedFile>, String> {
-    // Engines that operate on the files' names (the metadata engines) need them even
-    // when no file is laid out or opened.
-    let named = caps.accounting == Accounting::FileOps;
-    let names = file_names(spec, clone);
-    let nfiles = names.len() as u64;
-    // Existing sizes are needed for size=N% and for jobs without size=.
-    let existing: Vec<Option<u64>> = names
-        .iter()
-        .map(|p| {
-            if caps.diskless {
-                None
-            } else {
-                std::fs::File::open(p)
-                    .ok()
-                    .and_then(|f| file::size_of(&f).ok())
-            }
-        })
-        .collect();
-    let mut files = Vec::with_capacity(names.len());
-    for (i, path) in names.into_iter().enumerate() {
-        let block_device = !caps.diskless && file::is_block_device(&path);
-        let device = !caps.diskless && file::is_device(&path);
-        if device && !block_device && spec.size.is_none() && spec.filesize.is_none() {
-            return Err(format!(
-                "job '{}': '{}' is a character device, whose size is unknown; set size= ({})",
-                spec.name,
-                path.display(),
-                spec.origin
-            ));
-        }
-        let real = existing[i];
-        let per_file = match (spec.filesize, spec.size) {
-            (Some((min, max)), _) => {
-                if min == max {
-                    min
-                } else {
-                    // Deterministic per file within [min, max], aligned to the block size.
-                    let span = max - min + 1;
-                    let pick = min + (spec.randseed ^ (i as u64 * 0x9e37)).wrapping_mul(2654435761) % span;
-                    pick - pick % spec.bs[0].min.max(1)
-                }
-            }
-            (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
-            (None, Some(SizeOrPercent::Percent(p))) => match real {
-                Some(r) => (r as f64 * p / 100.0) as u64 / nfiles.max(1),
-                None => {
-                    return Err(format!(
-                        "job '{}': size={p}% needs an existing file or device, but '{}' does not exist ({})",
-                        spec.name,
-                        path.display(),
-                        spec.origin
-                    ))
-                }
-            },
-            (None, None) => match real {
-                Some(r) => r,
-                // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
-                // fio's metadata engines give every file one smallest block.
-                None if caps.diskless && named => spec.bs.iter().map(|b| b.min).min().unwrap_or(4096),
-                None if caps.diskless || spec.fill_device => u64::MAX / 4 / nfiles.max(1),
-                None => {
-                    return Err(format!(
-                        "job '{}': size= is not set and '{}' does not exist, so its size is unknown ({})",
-                        spec.name,
-                        path.display(),
-                        spec.origin
-                    ))
-                }
-            },
-        };
-        let increment = spec.offset_increment.saturating_mul(clone as u64);
-        let offset = match spec.offset {
-            SizeOrPercent::Bytes(b) => b.saturating_add(increment),
-            SizeOrPercent::Percent(p) => {
-                // fio rounds a percentage offset up to offset_align, or to the smallest
-                // block size when that is not given (get_start_offset).
-                let raw = ((real.unwrap_or(per_file) as f64 * p / 100.0) as u64)
-                    .saturating_add(increment);
-                let align = match spec.offset_align {
-                    0 => spec
-                        .bs
-                        .iter()
-                        .map(|b| b.min)
-                        .filter(|&b| b > 0)
-                        .min()
-                        .unwrap_or(1),
-                    a => a,
-                };
-                raw.div_ceil(align).saturating_mul(align)
-            }
-        };
-        // file_append: a regular file's region starts at its current end (fio's
-        // get_start_offset); a missing one is created empty.
-        let append = spec.dropin.file_append && !device;
-        let offset = if append { real.unwrap_or(0) } else { offset };
-        // A job without size= on an existing file covers the file from offset to its end.
-        let len = if append {
-            per_file
-        } else if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
-            per_file.saturating_sub(offset)
-        } else {
-            per_file
-        };
-        let min_bs = spec
-            .bs
-            .iter()
-            .map(|b| b.min)
-            .filter(|&b| b > 0)
-            .min()
-            .unwrap_or(1);
-        if let Some(r) = real.filter(|_| !append && spec.size.is_none() && spec.filesize.is_none())
-        {
-            if offset > 0 && offset >= r {
-                return Err(format!(
-                    "job '{}': offset={} is at or past the end of '{}' ({}), so there is nothing to do; give a smaller offset= or a size= ({})",
-                    spec.name,
-                    human(offset),
-                    path.display(),
-                    human(r),
-                    spec.origin
-                ));
-            }
-        }
-        if len > 0 && len < min_bs {
-            let per_file = if nfiles > 1 { " per file" } else { "" };
-            return Err(format!(
-                "job '{}': size={}{per_file} is smaller than the minimum block size bs={}; raise size= or lower bs= ({})",
-                spec.name,
-                human(len),
-                human(min_bs),
-                spec.origin
-            ));
-        }
-        // A size that is not a multiple of the block size: no I/O starts in the last
-        // partial block, but the file is laid out whole and, where fio never runs out of
-        // blocks (see pass_bytes), the pass still moves all of it, as fio does.
-        let tail = len % min_bs;
-        let len = len - tail;
-        let end = offset.checked_add(len);
-        if end.is_none() || end > Some(u64::MAX / 2) {
-            return Err(format!(
-                "job '{}': offset {} + size {} of '{}' is beyond the largest file offset ({})",
-                spec.name,
-                offset,
-                len,
-                path.display(),
-                spec.origin
-            ));
-        }
-        files.push(PlannedFile {
-            path,
-            region: Region { start: offset, len },
-            tail,
-            block_device,
-            device,
         });
-    }
-    Ok(files)
-}
-
-fn join_dir(dir: Option<&Path>, name: &str) -> PathBuf {
-    match dir {
-        Some(d) if !name.starts_with('/') => d.join(name),
-        _ => PathBuf::from(name),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn filename_format_expands_fio_keywords() {
-        assert_eq!(
-            expand_filename_format("$jobname.$jobnum.$filenum", "t", 2, 0),
-            "t.2.0"
-        );
-        assert_eq!(expand_filename_format("data-$filenum", "t", 0, 3), "data-3");
+        let size = match plan.spec.size {
+            Some(SizeOrPercent::Bytes(n)) => n,
+            _ => plan.files.iter().map(|f| f.region.len).sum(),
+        };
+        BufferPolicy::with_seeds(&plan.spec, &plan.seeds, size, peers)
     }
 }

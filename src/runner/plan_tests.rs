@@ -1,7 +1,8 @@
 //! Planning rules pinned by mutation testing (docs/testing.md): thread numbers, per-file
 //! sizes, and the refusals of jobs with nothing to do.
 
-use super::plan::{check_work, plan, ThreadPlan};
+use super::plan::ThreadPlan;
+use super::planner::{check_work, plan};
 use ferrio_config::builder::Overrides;
 use ferrio_config::jobfile::{parse_text, Env};
 use ferrio_config::JobSpec;

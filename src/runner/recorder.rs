@@ -64,6 +64,8 @@ pub struct ThreadResult {
     /// (flow=). The runner releases it after acting on the job's end (exitall), so
     /// the other jobs of the group are never unthrottled before exitall stops them.
     pub held: Option<Box<dyn std::any::Any + Send>>,
+    /// Statistics the engine and the pacer published (ferrio_report::extra).
+    pub extra: Vec<ferrio_report::extra::ExtraStat>,
 }
 
 /// fio's error count: every non-fatal error, and the fatal one when

@@ -17,8 +17,7 @@
 //! of entries at a time as the replay goes on (`stream`); both go through the same
 //! line `Parser` and replay options.
 
-use super::pattern::Region;
-use super::plan::PlannedFile;
+use super::region::{PlannedFile, Region};
 use crate::engine::IoOp;
 use crate::sys::file;
 use ferrio_config::ext::logs::LogSpec;

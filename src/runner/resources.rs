@@ -279,6 +279,7 @@ mod tests {
             flow: None,
             buffers: Default::default(),
             sized_at_start: false,
+            confine: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! (it is incomplete) and the finished points are still printed (exit 128).
 
 use crate::app::{self, EXIT_INTERRUPTED};
+use crate::html::check_html_path;
 use ferrio_config::{EtaMode, OutputFormat, SweepPoint};
 use ferrio_report::sweep::{self, Table};
 use ferrio_report::RunReport;
@@ -226,42 +227,4 @@ fn print(
             .map_err(|e| format!("cannot write --html '{}': {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// `--html=FILE` can be written: its directory exists and it is not a directory
-/// itself. Checked before anything runs, so a typo does not cost the run.
-pub fn check_html_path(flags: &ferrio_config::GlobalFlags) -> Result<(), String> {
-    let Some(path) = &flags.reports.html else {
-        return Ok(());
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(format!(
-            "cannot write --html '{}': no directory '{}'",
-            path.display(),
-            dir.display()
-        ));
-    }
-    if path.is_dir() {
-        return Err(format!(
-            "cannot write --html '{}': it is a directory",
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
-/// `--html=FILE` for a single run.
-pub fn write_run_html(
-    flags: &ferrio_config::GlobalFlags,
-    report: &RunReport,
-) -> Result<(), String> {
-    match &flags.reports.html {
-        Some(path) => std::fs::write(path, ferrio_report::html::run_page(report))
-            .map_err(|e| format!("cannot write --html '{}': {e}", path.display())),
-        None => Ok(()),
-    }
 }

@@ -6,15 +6,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
-/// How to open a job file.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OpenFlags {
-    pub read: bool,
-    pub write: bool,
-    pub create: bool,
-    pub direct: bool,
-    pub sync: bool,
-}
+pub use super::open_flags::OpenFlags;
 
 pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
     let mut custom = 0;
@@ -31,6 +23,31 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
         .custom_flags(custom)
         .mode(0o644)
         .open(path)
+}
+
+/// [`open`], or, for a server's run, [`super::confine::Confine::open`].
+pub fn open_in(
+    confine: Option<&super::confine::Confine>,
+    path: &Path,
+    f: OpenFlags,
+) -> io::Result<File> {
+    match confine {
+        Some(c) => c.open(path, f),
+        None => open(path, f),
+    }
+}
+
+/// Remove a file (or an empty directory, `dir`), confined on a server.
+pub fn remove_in(
+    confine: Option<&super::confine::Confine>,
+    path: &Path,
+    dir: bool,
+) -> io::Result<()> {
+    match (confine, dir) {
+        (Some(c), _) => c.remove(path, dir),
+        (None, false) => std::fs::remove_file(path),
+        (None, true) => std::fs::remove_dir(path),
+    }
 }
 
 /// True if `path` names a block device.

@@ -3,6 +3,7 @@
 
 pub mod affinity;
 pub mod aio;
+pub mod confine;
 pub mod daemon;
 pub mod diskstats;
 pub mod file;
@@ -13,5 +14,6 @@ pub mod limits;
 pub mod memory;
 pub mod mounts;
 pub mod net;
+pub mod open_flags;
 pub mod rusage;
 pub mod time;

@@ -26,8 +26,6 @@ mod cross_core;
 mod probe;
 mod scale;
 mod sys;
-#[cfg(all(target_arch = "x86_64", not(ferrio_clock_force_generic)))]
-mod tsc;
 mod virtual_clock;
 
 use std::sync::atomic::{AtomicU64, Ordering};

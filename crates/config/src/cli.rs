@@ -379,6 +379,26 @@ fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
             ));
         }
     }
+    if raw.flags.net.mpi {
+        let clash = if server {
+            Some("--server")
+        } else if client {
+            Some("--client")
+        } else if raw.flags.reports.is_series() {
+            Some("--sweep/--repeat")
+        } else if raw.flags.output_formats.contains(&OutputFormat::Interval)
+            || raw.flags.live.status_interval_ms.is_some()
+        {
+            Some("--output-format=interval/--status-interval")
+        } else {
+            None
+        };
+        if let Some(other) = clash {
+            return Err(ConfigError(format!(
+                "--mpi cannot be combined with {other} (every MPI rank runs the jobs; rank 0 prints one report)"
+            )));
+        }
+    }
     if !server && !client {
         return Ok(None);
     }

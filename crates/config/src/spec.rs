@@ -3,6 +3,9 @@
 //!
 //! All sizes are bytes, all times are microseconds unless the name says otherwise.
 
+// The value types their parsers produce live beside them (values/), below the spec.
+pub use crate::values::dist::RandomDistribution;
+pub use crate::values::size::SizeOrPercent;
 use std::path::PathBuf;
 
 /// Data direction, in fio's order (read, write, trim).
@@ -146,30 +149,6 @@ pub enum FioSeeds {
     Fio333,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum RandomDistribution {
-    Random,
-    /// zipf:<theta>[:center]; the centre (0..=1) replaces fio's random rotation.
-    Zipf {
-        theta: f64,
-        center: Option<f64>,
-    },
-    /// pareto:<h>[:center]
-    Pareto {
-        h: f64,
-        center: Option<f64>,
-    },
-    /// normal:<stddev percent>[:center]
-    Normal {
-        dev_pct: f64,
-        center: Option<f64>,
-    },
-    /// zoned: list of (access %, range %) per direction.
-    Zoned([Vec<(u32, u32)>; 3]),
-    /// zoned_abs: list of (access %, size in bytes) per direction.
-    ZonedAbs([Vec<(u32, u64)>; 3]),
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fallocate {
     None,
@@ -177,14 +156,6 @@ pub enum Fallocate {
     Keep,
     Native,
     Truncate,
-}
-
-/// A size value that fio also accepts as a percentage of the file/device size.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SizeOrPercent {
-    Bytes(u64),
-    /// 0.0..=100.0
-    Percent(f64),
 }
 
 /// One job as the runner sees it: immutable, fully defaulted and validated.

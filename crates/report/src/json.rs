@@ -9,6 +9,7 @@
 pub mod ddir;
 pub mod job;
 pub mod lat;
+pub mod series;
 pub mod steadystate;
 pub mod value;
 
@@ -74,7 +75,7 @@ pub fn document(report: &RunReport, plus: bool) -> Object {
         let names: Vec<String> = report.jobs.iter().map(|j| j.name.clone()).collect();
         root.0.push((
             "ferrio_intervals".into(),
-            crate::series::json(&report.series, &names),
+            series::json(&report.series, &names),
         ));
     }
     root

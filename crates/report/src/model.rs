@@ -110,9 +110,12 @@ pub struct JobReport {
     pub errors: Option<ErrorTotals>,
     /// zonemode=zbd: zone resets (fio's "; N zone resets" on the write line).
     pub zone_resets: u64,
+    /// ferrio: statistics an engine or a feature published (printed after fio's).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub extra: Vec<crate::extra::ExtraStat>,
     /// unified_rw_reporting; a `Mixed` job's statistics are all in `dir[0]`
     /// ([`crate::unified::fold_mixed`]).
-    pub unified: crate::unified::Unified,
+    pub unified: Unified,
 }
 
 /// fio's total_err_count and first_error.
@@ -180,8 +183,8 @@ pub struct SyncReport {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupReport {
     pub groupid: u32,
-    /// Its jobs' unified_rw_reporting, combined as fio does ([`crate::unified::Unified::or`]).
-    pub unified: crate::unified::Unified,
+    /// Its jobs' unified_rw_reporting, combined as fio does ([`Unified::or`]).
+    pub unified: Unified,
     pub kb_base: u32,
     pub unit_base: u32,
     /// significant_figures of the group's last job, as fio takes it (0 = 4).
@@ -301,4 +304,30 @@ pub struct SteadyStateCriterion {
     pub met: bool,
     /// The values it judged, oldest first (zero-padded like the other arrays).
     pub values: Vec<u64>,
+}
+
+/// A job's (or group's) unified_rw_reporting mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Unified {
+    /// Each direction on its own (fio's default, `none` or `0`).
+    #[default]
+    None,
+    /// One "mixed" direction only (`mixed` or `1`).
+    Mixed,
+    /// The directions, then the mixed one (`both` or `2`).
+    Both,
+}
+
+impl Unified {
+    /// fio keeps the group's mode as the OR of its jobs' values (0, 1, 2).
+    pub fn or(self, other: Unified) -> Unified {
+        match (self as u8) | (other as u8) {
+            0 => Unified::None,
+            1 => Unified::Mixed,
+            2 => Unified::Both,
+            // Mixed and both jobs in one group: fio prints neither label nor line.
+            _ => Unified::None,
+        }
+    }
 }

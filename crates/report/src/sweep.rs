@@ -95,6 +95,8 @@ pub struct Row {
     /// "read", "write" or "trim".
     pub dir: &'static str,
     pub runs: Vec<Metrics>,
+    /// Every run's extra statistics of the job (crate::extra), in run order.
+    pub extras: Vec<Vec<crate::extra::ExtraStat>>,
     /// Every run's per-interval samples, pooled (for `--compare` of two sweeps).
     pub intervals: Vec<crate::series::Row>,
 }
@@ -143,6 +145,7 @@ impl Table {
         }
         for name in names {
             let mut dirs: [DirReport; 3] = Default::default();
+            let mut extra = Vec::new();
             let mut series: Option<crate::series::JobSeries> = None;
             for (j, job) in report.jobs.iter().enumerate() {
                 if job.name != name {
@@ -151,6 +154,7 @@ impl Table {
                 for (sum, d) in dirs.iter_mut().zip(&job.dir) {
                     sum.add(d);
                 }
+                crate::extra::merge(&mut extra, &job.extra);
                 if let Some(s) = report.series.iter().find(|s| s.job == j) {
                     match &mut series {
                         Some(acc) => acc.merge(s),
@@ -175,12 +179,14 @@ impl Table {
                             job: name.to_string(),
                             dir: DIRS[d],
                             runs: Vec::new(),
+                            extras: Vec::new(),
                             intervals: Vec::new(),
                         });
                         self.rows.last_mut().expect("just pushed")
                     }
                 };
                 row.runs.push(m);
+                row.extras.push(extra.clone());
                 if let Some(s) = &series {
                     row.intervals.extend(s.rows(d));
                 }
@@ -205,6 +211,36 @@ fn kiops(iops: f64) -> String {
     }
 }
 
+/// The extra statistics' columns over every row, in order of first appearance:
+/// (key, text header, unit).
+fn extra_columns(t: &Table) -> Vec<(String, String, crate::extra::ExtraUnit)> {
+    let mut cols: Vec<(String, String, crate::extra::ExtraUnit)> = Vec::new();
+    for s in t.rows.iter().flat_map(|r| r.extras.iter().flatten()) {
+        if !cols.iter().any(|c| c.0 == s.key) {
+            let unit = match s.unit {
+                crate::extra::ExtraUnit::Nanos => " us",
+                crate::extra::ExtraUnit::Count => "",
+            };
+            cols.push((
+                s.key.clone(),
+                format!("{} {}{unit}", s.line, s.name),
+                s.unit,
+            ));
+        }
+    }
+    cols
+}
+
+impl Row {
+    /// Every run's value of extra statistic `key` (runs without it are left out).
+    fn extra_values(&self, key: &str) -> Vec<f64> {
+        self.extras
+            .iter()
+            .filter_map(|e| e.iter().find(|s| s.key == key).map(|s| s.value))
+            .collect()
+    }
+}
+
 /// The Markdown table (readable as text).
 pub fn render_text(t: &Table) -> String {
     let mut head: Vec<String> = t.axes.clone();
@@ -214,6 +250,8 @@ pub fn render_text(t: &Table) -> String {
     if repeated {
         head.extend(["BW stddev", "BW min", "BW max", "BW CV %", "stable"].map(String::from));
     }
+    let extra = extra_columns(t);
+    head.extend(extra.iter().map(|c| c.1.clone()));
     let mut lines = vec![head];
     for r in &t.rows {
         let s: Vec<Spread> = (0..6).map(|i| r.spread(i)).collect();
@@ -236,6 +274,14 @@ pub fn render_text(t: &Table) -> String {
                 }
                 .into(),
             );
+        }
+        for (key, _, unit) in &extra {
+            let v = r.extra_values(key);
+            cells.push(match (v.is_empty(), unit) {
+                (true, _) => String::new(),
+                (false, crate::extra::ExtraUnit::Nanos) => us(Spread::of(&v).mean),
+                (false, u) => crate::extra::show(Spread::of(&v).mean, *u),
+            });
         }
         lines.push(cells);
     }
@@ -319,6 +365,8 @@ pub fn render_csv(t: &Table) -> String {
     if t.repeat > 1 {
         head.push("unstable".into());
     }
+    let extra = extra_columns(t);
+    head.extend(extra.iter().map(|c| csv_cell(&c.0)));
     let mut out = head.join(",") + "\n";
     for r in &t.rows {
         let mut cells: Vec<String> = r.labels.iter().map(|l| csv_cell(l)).collect();
@@ -336,6 +384,14 @@ pub fn render_csv(t: &Table) -> String {
         }
         if t.repeat > 1 {
             cells.push(u8::from(r.unstable(t.cv_limit_pct)).to_string());
+        }
+        for (key, _, _) in &extra {
+            let v = r.extra_values(key);
+            cells.push(if v.is_empty() {
+                String::new()
+            } else {
+                format!("{:.3}", Spread::of(&v).mean)
+            });
         }
         out.push_str(&(cells.join(",") + "\n"));
     }
@@ -383,6 +439,16 @@ pub fn render_json(t: &Table) -> String {
                 o.obj(n, m);
             }
             o.int("unstable", u8::from(r.unstable(t.cv_limit_pct)));
+            // The job's extra statistics (crate::extra): mean over the runs, and each.
+            for (key, _, _) in extra_columns(t) {
+                let v = r.extra_values(&key);
+                if !v.is_empty() {
+                    let mut m = Object::new();
+                    m.float("mean", Spread::of(&v).mean);
+                    m.arr("values", v.into_iter().map(Value::Float).collect());
+                    o.obj(&key, m);
+                }
+            }
             if !r.intervals.is_empty() {
                 o.obj("intervals", intervals_json(&r.intervals));
             }
@@ -426,6 +492,7 @@ mod tests {
                     lat_pct_ns: [900.0, 2000.0, 3000.0],
                 })
                 .collect(),
+            extras: Vec::new(),
             intervals: Vec::new(),
         }
     }
@@ -473,5 +540,42 @@ mod tests {
         let json = render_json(&t);
         assert!(json.contains("\"unstable\" : 1"), "{json}");
         assert!(json.contains("\"finished_points\" : 2"), "{json}");
+    }
+
+    #[test]
+    fn extra_statistics_are_columns_after_the_metrics_in_every_format() {
+        use crate::extra::{ExtraMerge, ExtraStat};
+        let period = |v: f64| {
+            vec![ExtraStat::new("pacer_period_ns", "pacer", "period", v)
+                .nanos()
+                .merged_by(ExtraMerge::Mean)]
+        };
+        let mut a = row(&["1"], &[100e6, 100e6]);
+        a.extras = vec![period(20_000.0), period(30_000.0)];
+        // A row whose job published nothing leaves the cells empty.
+        let b = row(&["2"], &[100e6, 100e6]);
+        let t = Table {
+            axes: vec!["iodepth".into()],
+            repeat: 2,
+            cv_limit_pct: 5.0,
+            rows: vec![a, b],
+            planned_points: 2,
+            finished_points: 2,
+        };
+        let text = render_text(&t);
+        let l: Vec<&str> = text.lines().collect();
+        assert!(l[0].ends_with("| stable | pacer period us |"), "{text}");
+        assert!(l[2].ends_with("|    yes |            25.0 |"), "{text}");
+        assert!(l[3].ends_with("|    yes |                 |"), "{text}");
+        let csv = render_csv(&t);
+        let l: Vec<&str> = csv.lines().collect();
+        assert!(l[0].ends_with(",unstable,pacer_period_ns"), "{csv}");
+        assert!(
+            l[1].ends_with(",0,25000.000") && l[2].ends_with(",0,"),
+            "{csv}"
+        );
+        let json = render_json(&t);
+        assert!(json.contains("\"pacer_period_ns\" : {"), "{json}");
+        assert!(json.contains("\"mean\" : 25000.000000"), "{json}");
     }
 }

@@ -5,33 +5,9 @@
 //! in fio); the printers add the mixed direction of `both` jobs with [`merged_dir`] and
 //! [`merged_group`].
 
+// The mode is defined in the model, which holds it; the printers name it from here.
+pub use crate::model::Unified;
 use crate::model::{DirReport, GroupDir, JobReport};
-
-/// A job's (or group's) unified_rw_reporting mode.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Unified {
-    /// Each direction on its own (fio's default, `none` or `0`).
-    #[default]
-    None,
-    /// One "mixed" direction only (`mixed` or `1`).
-    Mixed,
-    /// The directions, then the mixed one (`both` or `2`).
-    Both,
-}
-
-impl Unified {
-    /// fio keeps the group's mode as the OR of its jobs' values (0, 1, 2).
-    pub fn or(self, other: Unified) -> Unified {
-        match (self as u8) | (other as u8) {
-            0 => Unified::None,
-            1 => Unified::Mixed,
-            2 => Unified::Both,
-            // Mixed and both jobs in one group: fio prints neither label nor line.
-            _ => Unified::None,
-        }
-    }
-}
 
 /// The three directions as one (fio's sum_thread_stats into direction 0): counts and
 /// bytes add up, the runtime is the longest, latencies pool, bw/IOPS rates add.

@@ -29,6 +29,7 @@ pub mod zoned;
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::random::Rng;
 use ferrio_config::ext::SimSpec;
+use ferrio_report::extra::{ExtraMerge, ExtraStat};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
@@ -48,8 +49,7 @@ pub struct SimEngine {
     next_group: usize,
     /// sim_delay: (ns added, commands below this offset are delayed).
     delay: Option<(u64, u64)>,
-    /// The job's name and the pool's size (the buffers line at the end).
-    job: String,
+    /// The pool's size (the job's extra statistics).
     buffers: u32,
     /// Commands in flight: (completion ns, submission order, unit index).
     events: BinaryHeap<Reverse<(u64, u64, usize)>>,
@@ -132,7 +132,6 @@ impl SimEngine {
                 .then(|| buffers::Pool::new(sim.buffers, sim.channels, sim.buf_cache)),
             next_group: 0,
             delay,
-            job: opts.job.clone(),
             buffers: sim.buffers,
             time: time::TimeBase::new(opts.virtual_clock.clone()),
             lat: std::array::from_fn(|d| dist::ServiceTime::new(&sim.lat[d])),
@@ -245,6 +244,26 @@ impl IoEngine for SimEngine {
         Ok(())
     }
 
+    /// With sim_buffers: the pool's size and how many of its buffers this job's
+    /// commands held on average over the device's life (the study's "Bufs
+    /// in-flight"; the jobs of a group add up).
+    fn extra_stats(&self) -> Vec<ExtraStat> {
+        let Some(pool) = &self.pool else {
+            return Vec::new();
+        };
+        let span = self.time.now().max(self.horizon).max(1);
+        vec![
+            ExtraStat::new("sim_buffers", "sim", "buffers", self.buffers as f64)
+                .merged_by(ExtraMerge::Max),
+            ExtraStat::new(
+                "sim_buffers_in_flight_mean",
+                "sim",
+                "in_flight_mean",
+                pool.held_ns() as f64 / span as f64,
+            ),
+        ]
+    }
+
     fn zoned(&mut self) -> Option<&mut dyn super::zone::ZonedDevice> {
         self.zones
             .as_mut()
@@ -280,21 +299,6 @@ impl IoEngine for SimEngine {
             got += 1;
         }
         Ok(())
-    }
-}
-
-/// With sim_buffers, the job's end reports on stderr how many buffers were in
-/// flight on average over the device's life (the study's "Bufs in-flight").
-impl Drop for SimEngine {
-    fn drop(&mut self) {
-        let Some(pool) = &self.pool else { return };
-        let span = self.time.now().max(self.horizon).max(1);
-        eprintln!(
-            "sim: job '{}': data buffers in flight: mean {:.1} of {}",
-            self.job,
-            pool.held_ns() as f64 / span as f64,
-            self.buffers
-        );
     }
 }
 

@@ -17,10 +17,9 @@
 
 mod stream;
 
-use super::plan::ThreadPlan;
 use crate::random::{fill, FioRand, SeedSet, Stream};
 use ferrio_config::ext::DedupeMode;
-use ferrio_config::{JobSpec, RandomGenerator, SizeOrPercent};
+use ferrio_config::{JobSpec, RandomGenerator};
 use std::sync::{Arc, Mutex};
 use stream::{BufStream, DedupeSetup, Source};
 
@@ -70,31 +69,6 @@ pub struct BufferPolicy {
 }
 
 impl BufferPolicy {
-    /// The policy of a planned thread: where its file layout left it, or new.
-    pub fn for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
-        let laid_out = plan.buffers.laid_out.lock().ok().and_then(|mut p| p.take());
-        match laid_out {
-            Some(p) => Ok(p),
-            None => BufferPolicy::new_for_thread(plan),
-        }
-    }
-
-    /// A new policy for a planned thread, its streams as seeded.
-    pub fn new_for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
-        let peers = plan.spec.buffers.dedupe_global.then(|| {
-            let me = plan.seeds.thread_number.saturating_sub(1) as usize;
-            (
-                &plan.buffers.peers[..],
-                me.min(plan.buffers.peers.len().saturating_sub(1)),
-            )
-        });
-        let size = match plan.spec.size {
-            Some(SizeOrPercent::Bytes(n)) => n,
-            _ => plan.files.iter().map(|f| f.region.len).sum(),
-        };
-        BufferPolicy::with_seeds(&plan.spec, &plan.seeds, size, peers)
-    }
-
     /// `size` is the job's size (the working set is a share of it); `global` the
     /// peers' initial buffer streams and this thread's index among them.
     pub fn with_seeds(

@@ -24,6 +24,11 @@ pub struct Adaptive {
     /// The current tuning window: its start and the I/Os that left in it.
     window_start: u64,
     window_ios: u64,
+    /// The period integrated over time (ns·ns) since `start`, up to `since` (the last
+    /// change): the mean period is its time-weighted average.
+    area: u128,
+    since: u64,
+    start: u64,
 }
 
 impl Adaptive {
@@ -37,6 +42,9 @@ impl Adaptive {
             next: begin_ns,
             window_start: begin_ns,
             window_ios: 0,
+            area: 0,
+            since: begin_ns,
+            start: begin_ns,
         })
     }
 
@@ -67,6 +75,9 @@ impl Adaptive {
         while now >= self.window_start.saturating_add(self.tune_ns) {
             let measured = self.tune_ns / self.window_ios.max(1);
             let target = measured.saturating_sub(self.step);
+            let end = self.window_start.saturating_add(self.tune_ns);
+            self.area += self.period as u128 * end.saturating_sub(self.since) as u128;
+            self.since = end;
             self.period = if target > self.period {
                 (self.period + self.step).min(target)
             } else {
@@ -84,6 +95,21 @@ impl Adaptive {
         self.next = now;
         self.window_start = now;
         self.window_ios = 0;
+        self.area = 0;
+        self.since = now;
+        self.start = now;
+    }
+
+    /// At the job's end `now`: (the period now, its time-weighted mean since the
+    /// start), ns; the tuning windows that ended by `now` are closed first.
+    pub fn periods_at_end(&mut self, now: u64) -> (u64, f64) {
+        self.tune(now);
+        let span = now.saturating_sub(self.start);
+        if span == 0 {
+            return (self.period, self.period as f64);
+        }
+        let area = self.area + self.period as u128 * now.saturating_sub(self.since) as u128;
+        (self.period, area as f64 / span as f64)
     }
 }
 
@@ -146,6 +172,22 @@ mod tests {
             t += 10_000_000;
         }
         assert_eq!(a.period_ns(), 45_600);
+    }
+
+    #[test]
+    fn the_mean_period_weighs_each_period_by_its_time() {
+        // The first window sets the pace: 22.8 µs until its end at 10 ms and through
+        // the second, which has no I/O, so at its end (20 ms) the period goes up a
+        // step: 23.8 µs for the last 5 ms.
+        let mut a = pacer(22_800, 10_000_000);
+        window(&mut a, 0, 10_000_000 / 22_800);
+        let (now, mean) = a.periods_at_end(25_000_000);
+        assert_eq!(now, 23_800);
+        assert_eq!(mean, (22_800.0 * 20.0 + 23_800.0 * 5.0) / 25.0);
+        // Not tuned: the floor throughout.
+        let mut a = pacer(10_000, 0);
+        a.released(0);
+        assert_eq!(a.periods_at_end(1_000_000), (10_000, 10_000.0));
     }
 
     #[test]

@@ -12,20 +12,20 @@
 //! the virtual clock instead of sleeping, so a paced run takes no wall time.
 
 mod adaptive;
-mod flow;
 mod latency;
 mod rate;
 mod thinktime;
 mod wait;
 
 pub use adaptive::Adaptive;
-pub use flow::{Flow, FlowGroup};
 pub use latency::{LatTarget, Step};
 pub use rate::{rate_ddir, MinRate, Rate};
 pub use thinktime::Think;
 pub use wait::Waiter;
 
+use crate::runner::flow::Flow;
 use crate::runner::plan::ThreadPlan;
+use ferrio_report::extra::{ExtraMerge, ExtraStat};
 
 /// A job's pacing state: its rate schedule, think time and minimum-rate check (each
 /// absent when the job has none).
@@ -45,6 +45,9 @@ pub struct Pacer {
     pub lat_target: bool,
     /// Timed iolog replay: when the previous replayed I/O started.
     pub replay_last_ns: Option<u64>,
+    /// A pacing wait ran into the runtime's end with nothing in flight: the job
+    /// ended at this time (its deadline), however late the thread woke.
+    pub ended_ns: Option<u64>,
 }
 
 impl Pacer {
@@ -64,6 +67,7 @@ impl Pacer {
             },
             lat_target: p.latency_target_ns > 0,
             replay_last_ns: None,
+            ended_ns: None,
         }
     }
 
@@ -94,6 +98,26 @@ impl Pacer {
         if let Some(r) = &mut self.rate {
             r.issued(dir, bytes);
         }
+    }
+
+    /// The pacing statistics the report shows after fio's (the adaptive pacer's
+    /// period at the end and its time-weighted mean), at the job's end `now`.
+    pub fn extra_stats(&mut self, now: u64) -> Vec<ExtraStat> {
+        let Some(a) = &mut self.adaptive else {
+            return Vec::new();
+        };
+        let (period, mean) = a.periods_at_end(now);
+        [
+            ("pacer_period_ns", "period", period as f64),
+            ("pacer_period_mean_ns", "mean_period", mean),
+        ]
+        .into_iter()
+        .map(|(key, name, v)| {
+            ExtraStat::new(key, "pacer", name, v)
+                .nanos()
+                .merged_by(ExtraMerge::Mean)
+        })
+        .collect()
     }
 
     /// The measured phase starts again at `now` (ramp_time over): the schedule and

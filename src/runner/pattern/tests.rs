@@ -265,3 +265,58 @@ fn an_accepted_move_sets_where_the_next_sequential_io_goes() {
     p.accepted(&mut io);
     assert_eq!(p.next_io(u64::MAX).offset, (1 << 20) + 65536 + 4096);
 }
+
+#[test]
+fn the_plain_path_draws_what_the_general_one_does() {
+    // The plain path (one file, uniform, no map, one block size) must hand out the
+    // same I/Os, in order, and leave the same positions as `generate`'s general one.
+    let cases: Vec<(JobSpec, u64)> = vec![
+        (job(|j| j.norandommap = true), 1 << 20),
+        (
+            job(|j| {
+                j.norandommap = true;
+                j.rw.kind = RwKind::Write;
+                j.bs[1].min = 8192;
+                j.bs[1].max = 8192;
+                j.blockalign[1] = 4096;
+                j.random_generator = RandomGenerator::Tausworthe64;
+            }),
+            (1 << 20) + 4096 * 3 + 100,
+        ),
+        (
+            job(|j| {
+                j.norandommap = true;
+                j.time_based = true;
+                j.bs[0].min = 12288;
+                j.bs[0].max = 12288;
+            }),
+            (1 << 20) + 512,
+        ),
+    ];
+    for (spec, len) in cases {
+        let mut plain = Pattern::new(&spec, &region(len), &seeds());
+        assert!(plain.plain_lastb > 0, "{:?}", spec.rw);
+        let mut general = Pattern::new(&spec, &region(len), &seeds());
+        general.plain_lastb = 0;
+        for i in 0..5000 {
+            assert_eq!(
+                plain.next_io(u64::MAX),
+                general.next_io(u64::MAX),
+                "I/O {i}"
+            );
+            if i == 2500 {
+                assert_eq!(plain.reset_pass(), general.reset_pass());
+            }
+        }
+        assert_eq!(plain.files[0].seq_pos, general.files[0].seq_pos);
+        assert_eq!(plain.files[0].last_start, general.files[0].last_start);
+        assert_eq!(plain.io_issues, general.io_issues);
+    }
+    // With the map (or a second file, or a block-size range) the general path runs.
+    assert!(Pattern::new(&job(|_| {}), &region(1 << 20), &seeds()).plain_lastb == 0);
+    let two = [Region {
+        start: 0,
+        len: 1 << 20,
+    }; 2];
+    assert!(Pattern::new(&job(|j| j.norandommap = true), &two, &seeds()).plain_lastb == 0);
+}

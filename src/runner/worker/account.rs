@@ -37,6 +37,9 @@ pub struct Accounting {
     pub lat_target: Option<LatTarget>,
     /// What the engine's completions count for (data, file operations, no data).
     counts: Counts,
+    /// Any of due_lat, max_latency, latency_target or a per-I/O observer is on: only
+    /// then does a completion look at them (one test per I/O instead of four).
+    extras: bool,
 }
 
 impl Accounting {
@@ -78,7 +81,12 @@ impl Accounting {
             max_lat_ns: spec.pacing.max_latency_ns,
             lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns),
             counts,
+            extras: false,
         };
+        a.extras = a.due_lat
+            || a.max_lat_ns.iter().any(|&m| m > 0)
+            || a.lat_target.is_some()
+            || a.observers.per_io;
         if let Some(t) = &a.lat_target {
             a.stats.latency_depth = t.qd;
         }
@@ -195,14 +203,15 @@ impl Accounting {
 
     /// Account one completed unit at `now` (not during ramp: the caller decides). An
     /// error result goes to the error policy (`io_error`). `timed`: with an engine
-    /// that does file operations, whether this I/O carried one.
+    /// that does file operations, whether this I/O carried one. `path` names the
+    /// unit's file, asked only for a message.
     #[inline]
-    pub fn complete(
+    pub fn complete<'p>(
         &mut self,
         u: &IoUnit,
         t: UnitTimes,
         now: u64,
-        path: Option<&Path>,
+        path: impl Fn() -> Option<&'p Path> + Copy,
         ramping: bool,
         timed: bool,
     ) {
@@ -212,7 +221,7 @@ impl Accounting {
             self.io_error(u.op, errno, || {
                 format!(
                     "io_u error on file {}: {}: {} offset={}, buflen={}",
-                    path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
+                    path().map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
                     ferrio_report::normal::strerror(errno),
                     op_name(u.op),
                     u.offset,
@@ -262,6 +271,9 @@ impl Accounting {
             }
         }
         self.stats.complete(rec, d, bytes, short, clat, lat);
+        if !self.extras {
+            return;
+        }
         if self.due_lat {
             // PACING: coordinated omission (docs/pacing.md): from the due time.
             self.stats.dir[d]
@@ -291,7 +303,14 @@ impl Accounting {
     /// fio's max_latency and latency_target rules for one completion: a latency over
     /// max_latency, or over latency_target at depth 1 when every I/O must meet it,
     /// is an ETIMEDOUT error under the job's error policy.
-    fn judge_latency(&mut self, u: &IoUnit, d: usize, lat: u64, now: u64, path: Option<&Path>) {
+    fn judge_latency<'p>(
+        &mut self,
+        u: &IoUnit,
+        d: usize,
+        lat: u64,
+        now: u64,
+        path: impl Fn() -> Option<&'p Path>,
+    ) {
         let mut limit =
             (self.max_lat_ns[d] > 0 && lat > self.max_lat_ns[d]).then_some(self.max_lat_ns[d]);
         if let Some(t) = &mut self.lat_target {
@@ -304,7 +323,7 @@ impl Accounting {
         if let Some(max) = limit {
             let msg = format!(
                 "latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
-                path.map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
+                path().map_or(std::borrow::Cow::Borrowed("?"), |p| p.to_string_lossy()),
                 op_name(u.op),
                 u.offset,
                 u.len

@@ -11,9 +11,10 @@ use super::state::{Limits, LoopState};
 use super::units::{BufferWork, UnitTimes};
 use crate::engine::{Accounting as Counts, IoOp, Queued};
 use crate::runner::observer::{Observers, Verdict};
-use crate::runner::pattern::{Pattern, Region};
+use crate::runner::pattern::Pattern;
 use crate::runner::plan::ThreadPlan;
 use crate::runner::recorder::ThreadResult;
+use crate::runner::region::Region;
 use crate::sys::file;
 use crate::sys::rusage::Usage;
 use ferrio_clock::Clock;
@@ -403,7 +404,11 @@ impl<'a> Worker<'a> {
         };
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
-        let due_ns = self.pace(io.op, io.len);
+        let Ok(due_ns) = self.pace(io.op, io.len) else {
+            // The runtime ended (or a stop came) during the wait: not issued.
+            self.io.units.free.push(idx);
+            return None;
+        };
         // fio times a refill in no latency and a scramble in lat only.
         if work == BufferWork::BeforeStart {
             self.io.units.prepare_buffer(idx, 0);
@@ -451,6 +456,7 @@ impl<'a> Worker<'a> {
     /// the end of a file truncated under the job), never a counted I/O — for every
     /// engine (fio counts a zero-byte I/O from an asynchronous engine). The error
     /// policy decides whether that EIO stops the job.
+    #[inline]
     fn residual(&mut self, idx: usize) -> Residual {
         let units = &mut self.io.units;
         let u = &units.io[idx];
@@ -459,6 +465,16 @@ impl<'a> Worker<'a> {
             units.make_whole(idx);
             return Residual::Done;
         }
+        self.short_residual(idx)
+    }
+
+    /// `residual` for a data I/O that moved fewer bytes than asked (rare: kept out
+    /// of the loop's way).
+    #[cold]
+    #[inline(never)]
+    fn short_residual(&mut self, idx: usize) -> Residual {
+        let units = &mut self.io.units;
+        let u = &units.io[idx];
         let bytes = u.result as usize;
         if bytes == 0 {
             let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
@@ -516,7 +532,8 @@ impl<'a> Worker<'a> {
         if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
             self.st.note_write(u.file, u.offset, u.result as u64);
         }
-        let path = self.plan.files.get(u.file).map(|f| f.path.as_path());
+        let files = &self.plan.files;
+        let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
         let t = self.io.units.times[idx];
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
@@ -678,10 +695,16 @@ impl<'a> Worker<'a> {
         self.acct.materialize_all();
         self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
-        if spec.end_fsync && spec.writes() {
+        let synced = spec.end_fsync && spec.writes();
+        if synced {
             self.sync_all_files();
         }
-        let end = self.clock.now_ns();
+        // PACING: a job idle in a pacing wait at its deadline ended there (unless
+        // it went on: verify reads after the writes, an end_fsync).
+        let end = match self.pacer.ended_ns {
+            Some(t) if !synced && self.verify.is_none() => t,
+            _ => self.clock.now_ns(),
+        };
         if !self.st.ramping && now >= self.acct.sampler.next_due_ns {
             self.acct.sampler.sample(end, &mut self.acct.stats);
         }
@@ -706,9 +729,10 @@ impl<'a> Worker<'a> {
             let named = self.plan.caps.accounting == Counts::FileOps;
             for f in &self.plan.files {
                 if !f.device && (named || !self.plan.caps.diskless) {
-                    let gone = std::fs::remove_file(&f.path);
+                    let confine = self.plan.confine.as_deref();
+                    let gone = file::remove_in(confine, &f.path, false);
                     if named && gone.is_err() && f.path.is_dir() {
-                        let _ = std::fs::remove_dir(&f.path);
+                        let _ = file::remove_in(confine, &f.path, true);
                     }
                 }
             }
@@ -731,6 +755,9 @@ impl<'a> Worker<'a> {
         // ZONES: resets issued. PACING: the flow group is left by the runner, after
         // exitall (recorder.rs).
         result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
+        // The engine's and the pacer's own statistics (ferrio_report::extra).
+        result.extra = self.io.engine.extra_stats();
+        result.extra.extend(self.pacer.extra_stats(end));
         result.held = self
             .pacer
             .flow

@@ -82,7 +82,7 @@ fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
             direct: spec.direct,
             sync: spec.sync,
         };
-        let handle = file::open(&f.path, flags).map_err(|e| {
+        let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
             (
                 e.raw_os_error().unwrap_or(libc::EIO),
                 format!("cannot open '{}': {e}", f.path.display()),
@@ -109,7 +109,7 @@ fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
             })?;
         }
         if life.pre_read {
-            pre_read(&f.path, f.region.start, f.region.len).map_err(|e| {
+            pre_read(plan, &f.path, f.region.start, f.region.len).map_err(|e| {
                 (
                     e.raw_os_error().unwrap_or(libc::EIO),
                     format!("pre_read of '{}': {e}", f.path.display()),
@@ -124,9 +124,14 @@ fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
 
 /// pre_read: read `len` bytes from `start` through the page cache (a buffered handle of
 /// its own, so it works for direct=1 jobs too), stopping early at the end of the file.
-fn pre_read(path: &std::path::Path, start: u64, len: u64) -> std::io::Result<()> {
+fn pre_read(
+    plan: &ThreadPlan,
+    path: &std::path::Path,
+    start: u64,
+    len: u64,
+) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt;
-    let f = File::open(path)?;
+    let f = file::open_in(plan.confine.as_deref(), path, OpenFlags::default())?;
     let mut buf = vec![0u8; 1 << 20];
     let mut done = 0u64;
     while done < len {

@@ -6,9 +6,9 @@ use super::scripted::{Call, Outcome, Script, ScriptedEngine, Step};
 use super::setup::Io;
 use crate::engine::IoOp;
 use crate::runner::observer::{Completion, Observer, Observers, Verdict};
-use crate::runner::pattern::Region;
-use crate::runner::plan::{PlannedFile, ThreadPlan};
+use crate::runner::plan::ThreadPlan;
 use crate::runner::recorder::{ThreadResult, ThreadStats};
+use crate::runner::region::{PlannedFile, Region};
 use ferrio_clock::{Clock, VirtualHandle};
 use ferrio_config::builder::Overrides;
 use ferrio_config::jobfile::{parse_text, Env};
@@ -61,6 +61,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         flow: None,
         buffers: Default::default(),
         sized_at_start: false,
+        confine: None,
     }
 }
 

@@ -4,8 +4,8 @@
 
 use crate::engine::{IoOp, IoUnit};
 use crate::runner::buffers::BufferPolicy;
-use crate::runner::pattern::NextIo;
 use crate::runner::plan::ThreadPlan;
+use crate::runner::region::NextIo;
 use crate::runner::resources::buffer_stride;
 use crate::sys::iomem::IoMemory;
 

@@ -9,7 +9,7 @@
 
 use super::zbd::Zbd;
 use crate::engine::IoOp;
-use crate::runner::pattern::NextIo;
+use crate::runner::region::NextIo;
 use std::io;
 
 /// What the zbd logic needs from the I/O loop.
@@ -456,7 +456,7 @@ impl Zbd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::pattern::Region;
+    use crate::runner::region::Region;
     use crate::runner::zones::zbd::Zone;
 
     const K: u64 = 1024;

@@ -7,8 +7,8 @@
 //! I/O where the zone rules allow it.
 
 use crate::engine::zone::{ZoneCond, ZoneType, ZonedDevice};
-use crate::runner::pattern::Region;
 use crate::runner::plan::ThreadPlan;
+use crate::runner::region::Region;
 use ferrio_config::RwKind;
 
 /// One zone as the thread tracks it.
@@ -345,7 +345,7 @@ mod tests {
         };
         assert!(Zbd::setup(&plan("size=256k"), None).unwrap().is_some());
         let mut p = plan("size=256k");
-        p.files[0].region = crate::runner::pattern::Region {
+        p.files[0].region = crate::runner::region::Region {
             start: 4096,
             len: 128 << 10,
         };

@@ -7,7 +7,10 @@
 use std::arch::asm;
 
 use super::Platform;
-use crate::tsc::TscFeatures;
+use tsc::TscFeatures;
+
+// The CPU facts the x86 strategies are chosen from (this module's alone).
+mod tsc;
 
 /// One way of reading the TSC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
     ));
     assert!(err(&["--server", "j.fio"], &[]).contains("--server takes no job file ('j.fio')"));
     assert!(err(&["--client=h"], &[]).contains("--client=h: no job file to send"));
-    assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, remote-config"));
+    assert!(err(&["--server-enable=rm"], &[]).contains("allowed: exec, net, remote-config"));
     assert!(
         err(&["--client=h", "--remote-config=/j.fio", "--repeat=2"], &[])
             .contains("cannot change a --remote-config file")
@@ -240,5 +240,36 @@ fn client_groups_take_the_job_files_after_them_as_fio() {
         };
         assert_eq!(f.net.daemonize.as_deref(), daemon.map(Path::new));
         assert_eq!(f.net.pidfile.as_deref(), pidfile.map(Path::new));
+    }
+}
+
+#[test]
+fn mpi_is_a_run_and_excludes_the_other_multi_host_modes() {
+    let i = inv(
+        &["--mpi", "j.fio"],
+        &[("j.fio", "[j]\nioengine=null\nsize=1m\n")],
+    );
+    assert!(i.flags.net.mpi);
+    assert_eq!(i.jobs.len(), 1);
+    assert!(
+        !inv(&["--name=j", "--ioengine=null", "--size=1m"], &[])
+            .flags
+            .net
+            .mpi
+    );
+    for (other, why) in [
+        ("--client=h", "--mpi cannot be combined with --client"),
+        ("--server", "--mpi cannot be combined with --server"),
+        (
+            "--repeat=2",
+            "--mpi cannot be combined with --sweep/--repeat",
+        ),
+        (
+            "--status-interval=1",
+            "with --output-format=interval/--status-interval",
+        ),
+    ] {
+        let e = err(&["--mpi", other], &[]);
+        assert!(e.contains(why), "{other}: {e}");
     }
 }

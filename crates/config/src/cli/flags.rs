@@ -499,7 +499,7 @@ pub(super) const FLAGS: &[Flag] = &[
         "--server: a directory or device jobs may use (repeat\nit); anything else is refused",
         |r, v| { r.flags.net.allow.push(net::path("server-allow", val(v))?); Ok(()) }),
     flag(&["server-enable"], None, Arg::Value, "WHAT",
-        "--server: allow exec-style engines and options, or\n--remote-config (comma list: exec,remote-config)",
+        "--server: allow exec-style engines and options, the\nnetwork engines, or --remote-config (comma list:\nexec,net,remote-config)",
         |r, v| net::enable(&mut r.flags.net, val(v))),
     flag(&["server-max-jobs"], None, Arg::Value, "N",
         "--server: most threads one run may start (default 64)",
@@ -513,6 +513,11 @@ pub(super) const FLAGS: &[Flag] = &[
     flag(&["server-stdio"], None, Arg::None, "",
         "--server: one session on stdin/stdout (for ssh)",
         |r, _| { r.flags.net.stdio = true; Ok(()) }),
+    flag(&["mpi"], None, Arg::None, "",
+        "run as one rank under mpirun/srun: every rank runs the
+jobs, rank 0 prints each rank and the aggregate (a
+build with the cargo feature mpi); docs/multihost.md",
+        |r, _| { r.flags.net.mpi = true; Ok(()) }),
     flag(&["client-timeout"], None, Arg::Value, "TIME",
         "--client: give up on a host silent this long (default\n30s; a running server sends a heartbeat every second)",
         |r, v| {

@@ -39,8 +39,11 @@ pub struct NetFlags {
     pub tls_client_ca: Option<PathBuf>,
     pub tls_client_cert: Option<PathBuf>,
     pub tls_client_key: Option<PathBuf>,
-    /// `--server-enable=exec,remote-config`: features a server refuses by default.
+    /// `--server-enable=exec,net,remote-config`: features a server refuses by default.
     pub enable_exec: bool,
+    /// `--server-enable=net`: the network engines (net, netsplice), which connect to
+    /// or listen on any address the job names.
+    pub enable_net: bool,
     pub enable_remote_config: bool,
     /// `--server-max-jobs=N` (threads after numjobs) and `--server-max-job-size=BYTES`.
     pub max_jobs: Option<u64>,
@@ -51,6 +54,8 @@ pub struct NetFlags {
     pub once: bool,
     /// `--server-stdio`: speak the protocol on stdin/stdout (the SSH transport).
     pub stdio: bool,
+    /// `--mpi`: one rank of `mpirun -n N ferrio --mpi job.fio`; rank 0 reports all.
+    pub mpi: bool,
     /// `--daemonize=PIDFILE` (fio's): serve in the background, its pid in PIDFILE.
     pub daemonize: Option<PathBuf>,
     /// `--pidfile=FILE`: a server in the foreground writes its pid there.
@@ -152,17 +157,18 @@ pub fn settle(net: &mut NetFlags, loose: &[PathBuf]) -> Result<(), ConfigError> 
     Ok(())
 }
 
-/// `--server-enable=exec,remote-config`.
+/// `--server-enable=exec,net,remote-config`.
 pub fn enable(net: &mut NetFlags, v: &str) -> Result<(), ConfigError> {
     for w in v.split(',').map(str::trim) {
         match w {
             "exec" => net.enable_exec = true,
+            "net" => net.enable_net = true,
             "remote-config" => net.enable_remote_config = true,
             _ => {
                 return Err(flag_err(
                     "server-enable",
                     w,
-                    "exec, remote-config (comma list)",
+                    "exec, net, remote-config (comma list)",
                 ))
             }
         }

@@ -8,7 +8,30 @@
 
 use super::list::per_direction;
 use super::size::parse_size;
-use crate::spec::RandomDistribution;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RandomDistribution {
+    Random,
+    /// zipf:<theta>[:center]; the centre (0..=1) replaces fio's random rotation.
+    Zipf {
+        theta: f64,
+        center: Option<f64>,
+    },
+    /// pareto:<h>[:center]
+    Pareto {
+        h: f64,
+        center: Option<f64>,
+    },
+    /// normal:<stddev percent>[:center]
+    Normal {
+        dev_pct: f64,
+        center: Option<f64>,
+    },
+    /// zoned: list of (access %, range %) per direction.
+    Zoned([Vec<(u32, u32)>; 3]),
+    /// zoned_abs: list of (access %, size in bytes) per direction.
+    ZonedAbs([Vec<(u32, u64)>; 3]),
+}
 
 fn float(s: &str, what: &str) -> Result<f64, String> {
     s.trim()

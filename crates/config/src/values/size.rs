@@ -8,7 +8,14 @@
 
 use super::arith::{eval, Unit};
 use super::suffix::size_suffix_mult;
-use crate::spec::SizeOrPercent;
+
+/// A size value that fio also accepts as a percentage of the file/device size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeOrPercent {
+    Bytes(u64),
+    /// 0.0..=100.0
+    Percent(f64),
+}
 
 /// Parse a size in bytes.
 pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {

@@ -132,5 +132,13 @@ pub fn job_object(run: &RunReport, job: &JobReport, plus: bool) -> Object {
     if let Some(ss) = &job.steadystate {
         o.obj("steadystate", super::steadystate::object(job, ss));
     }
+    // ferrio's extra statistics, after every key of fio's (crate::extra).
+    for s in &job.extra {
+        if s.unit == crate::extra::ExtraUnit::Count && s.value.fract() == 0.0 {
+            o.int(&s.key, s.value as i128);
+        } else {
+            o.float(&s.key, s.value);
+        }
+    }
     o
 }

@@ -59,6 +59,8 @@ pub fn render(job: &JobReport, group: Option<&GroupReport>) -> String {
         ));
     }
     out.push_str(&super::steadystate::render(job, kb_base));
+    // ferrio's extra statistics, after fio's lines (crate::extra).
+    out.push_str(&crate::extra::normal_lines(&job.extra));
     out
 }
 

@@ -28,10 +28,17 @@ impl<'a> Worker<'a> {
 
     /// An I/O of `op`, `len` bytes, is about to start: when it is paced, empty the
     /// queue and wait for its due time (never past the runtime), schedule the next
-    /// one, and return the due time. None when its direction is not paced.
-    pub(super) fn pace(&mut self, op: IoOp, len: u64) -> Option<u64> {
+    /// one, and return the due time. None when its direction is not paced; Err when
+    /// the wait ran into the runtime's end or a stop: the I/O is not issued (fio's
+    /// rate_ddir gives DDIR_INVAL then), so a time_based job of T seconds at R per
+    /// second issues R×T I/Os, not one more at the deadline.
+    pub(super) fn pace(&mut self, op: IoOp, len: u64) -> Result<Option<u64>, ()> {
         let d = ddir_of(op);
         self.pacer.last_dir = d;
+        if self.pacer.rate.is_none() && self.pacer.adaptive.is_none() && self.plan.replay.is_none()
+        {
+            return Ok(None); // nothing paces this job (the common case: one test per I/O)
+        }
         let rated = self.pacer.due_ns(d);
         if rated.is_some() {
             self.pacer.issued(d, len);
@@ -43,7 +50,7 @@ impl<'a> Worker<'a> {
                 // An entry without a gap still starts the next one's.
                 self.pacer.replay_last_ns = Some(self.clock.now_ns());
             }
-            return None;
+            return Ok(None);
         };
         let clock = self.clock;
         let now = clock.now_ns();
@@ -53,7 +60,17 @@ impl<'a> Worker<'a> {
             if rated.max(replayed) > Some(now) && !self.plan.spec.pacing.offload {
                 self.quiesce();
             }
-            self.waiter.wait_until(clock, due.min(self.lim.deadline_ns));
+            let deadline = self.lim.deadline_ns;
+            let woke = self.waiter.wait_until(clock, due.min(deadline));
+            if woke < due || woke >= deadline {
+                // Idle at the deadline: the job's run ends there, not when a late
+                // thread woke up after it (on a busy machine that can be ms later,
+                // which would show as a rate below the target).
+                if woke >= deadline && self.st.inflight == 0 && self.io.units.pending.is_empty() {
+                    self.pacer.ended_ns = Some(deadline);
+                }
+                return Err(());
+            }
         }
         if self.plan.replay.is_some() {
             self.pacer.replay_last_ns = Some(clock.now_ns());
@@ -61,7 +78,7 @@ impl<'a> Worker<'a> {
         if let Some(a) = &mut self.pacer.adaptive {
             a.released(clock.now_ns());
         }
-        Some(due)
+        Ok(Some(due))
     }
 
     /// Before a paced job's next I/O is generated: show the pattern the clock and

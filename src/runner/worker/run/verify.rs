@@ -155,6 +155,11 @@ impl<'a> Worker<'a> {
         {
             return;
         }
+        // A server's run writes only beneath its --server-allow directories; the
+        // state file would land in the server's working directory.
+        if self.plan.confine.is_some() {
+            return;
+        }
         let index = self.plan.seeds.thread_number.saturating_sub(1);
         let s = v.tracker.state(&spec.name, index, self.plan.files.len());
         let name = state::file_name(&s.name.clone(), index);
@@ -348,8 +353,14 @@ impl<'a> Worker<'a> {
                 issue_ns: start,
             };
             let path = self.plan.files[file].path.clone();
-            self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
+            self.acct.complete(
+                &unit,
+                times,
+                end,
+                || Some(path.as_path()),
+                self.st.ramping,
+                true,
+            );
             if self.acct.error.is_some() {
                 return;
             }
@@ -405,8 +416,14 @@ impl<'a> Worker<'a> {
                 start_ns: start,
                 issue_ns: start,
             };
-            self.acct
-                .complete(&unit, times, end, Some(&path), self.st.ramping, true);
+            self.acct.complete(
+                &unit,
+                times,
+                end,
+                || Some(path.as_path()),
+                self.st.ramping,
+                true,
+            );
             if err != 0 {
                 if self.acct.error.is_some() {
                     return;

@@ -4,7 +4,7 @@
 //! zones through the engine's zoned device.
 
 use super::Worker;
-use crate::runner::pattern::NextIo;
+use crate::runner::region::NextIo;
 use crate::runner::zones::{Adjusted, Zbd, ZoneHost};
 use std::io;
 
