@@ -315,4 +315,97 @@ mod tests {
         assert_eq!(share_of_aggregate(1100.0, 1000 * 1024), 100.0);
         assert_eq!(share_of_aggregate(5.0, 1024), 100.0);
     }
+
+    fn spec(opts: &str) -> ferrio_config::JobSpec {
+        use ferrio_config::builder::Overrides;
+        use ferrio_config::jobfile::{parse_text, Env};
+        let text = format!("[t]\n{opts}\n");
+        let sections = parse_text(&text, std::path::Path::new("t.fio"), &Env::system()).unwrap();
+        let mut jobs =
+            ferrio_config::session::assemble(&[], &[sections], &[], &Overrides::default())
+                .unwrap()
+                .jobs;
+        jobs.remove(0)
+    }
+
+    #[test]
+    fn err_is_the_stopping_error_else_a_continuing_jobs_first() {
+        let mut r = ThreadResult::default();
+        r.stats.errors = crate::runner::recorder::ErrorCount { total: 3, first: 5 };
+        // fio: a continue_on_error job reports its first counted error as err=.
+        assert_eq!(job_error(&spec("continue_on_error=io"), &r), 5);
+        assert_eq!(job_error(&spec("rw=read"), &r), 0);
+        r.error = Some((28, "no space".into()));
+        assert_eq!(job_error(&spec("continue_on_error=io"), &r), 28);
+    }
+
+    fn job(groupid: u32, bytes: u64, runtime_ms: u64) -> JobReport {
+        let mut j = JobReport {
+            groupid,
+            ..Default::default()
+        };
+        j.dir[0].io_bytes = bytes;
+        j.dir[0].runtime_ms = runtime_ms;
+        j
+    }
+
+    #[test]
+    fn group_figures_follow_fios_group_run_stats() {
+        // fio's group_run_stats: per-thread min/max runtime and bandwidth, the
+        // aggregate over the longest runtime; a direction with no runtime is skipped.
+        let g = group_reports(&[
+            job(0, 4_000_000, 2000),
+            job(0, 1_000_000, 1000),
+            job(1, 0, 0),
+        ]);
+        assert_eq!(g.len(), 2);
+        let d = &g[0].dir[0];
+        assert_eq!(
+            (
+                d.io_bytes,
+                d.min_run_ms,
+                d.max_run_ms,
+                d.min_bw,
+                d.max_bw,
+                d.agg_bw
+            ),
+            (5_000_000, 1000, 2000, 1_000_000, 2_000_000, 2_500_000)
+        );
+        let d = &g[1].dir[0];
+        assert_eq!(
+            (d.io_bytes, d.min_run_ms, d.max_run_ms, d.agg_bw),
+            (0, 0, 0, 0)
+        );
+        // One job alone: its own figures are the group's minimum too.
+        let g = group_reports(&[job(0, 3_000_000, 1500)]);
+        let d = &g[0].dir[0];
+        assert_eq!(
+            (d.min_run_ms, d.min_bw, d.max_bw),
+            (1500, 2_000_000, 2_000_000)
+        );
+    }
+
+    #[test]
+    fn cpu_times_are_whole_ms_as_a_share_of_the_job_runtime() {
+        let mut r = ThreadResult::default();
+        r.stats.runtime_us = 2_000_000;
+        r.stats.usage.user_us = 500_900; // fio keeps whole ms: 500
+        r.stats.usage.sys_us = 1_000_000;
+        let results = RunResults {
+            threads: vec![(crate::runner::worker::tests::plan_of("size=64k", true), r)],
+            wall_ms: 2000,
+        };
+        let info = RunInfo {
+            version: String::new(),
+            global_options: Vec::new(),
+            clock_source: String::new(),
+            timestamp: 0,
+            timestamp_ms: 0,
+            time: String::new(),
+            elapsed_s: 2,
+        };
+        let report = build(&results, info, Vec::new());
+        let j = &report.jobs[0];
+        assert_eq!((j.job_runtime_ms, j.usr_cpu, j.sys_cpu), (2000, 25.0, 50.0));
+    }
 }

@@ -155,3 +155,26 @@ impl Observer for TraceObserver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::worker::tests::plan_of;
+
+    #[test]
+    fn only_debug_io_asks_for_every_completion() {
+        // (Each completion costs the hot path a call: only --debug=io wants them.)
+        let plan = plan_of("size=64k", true);
+        let wants = |cats: &[DebugCategory]| {
+            let t = DebugTrace::for_categories(cats).unwrap();
+            let obs = t.observers(&plan, 0);
+            obs.iter()
+                .map(|o| o.wants_completions())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(wants(&[DebugCategory::Io]), [true]);
+        assert_eq!(wants(&[DebugCategory::Process]), [false]);
+        assert!(wants(&[DebugCategory::Mem]).is_empty());
+        assert!(DebugTrace::for_categories(&[]).is_none());
+    }
+}

@@ -185,3 +185,34 @@ fn switch_ioscheduler(plan: &ThreadPlan, name: &str) -> Result<(), (i32, String)
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::recorder::ThreadResult;
+    use crate::runner::worker::tests::plan_of;
+
+    #[test]
+    fn stats_0_threads_leave_the_report_and_only_their_errors_fail_the_run() {
+        let failed = |error: Option<(i32, String)>| ThreadResult {
+            error,
+            ..Default::default()
+        };
+        let mut results = RunResults {
+            threads: vec![
+                (plan_of("stats=1", true), failed(None)),
+                (plan_of("stats=0", true), failed(None)),
+            ],
+            wall_ms: 0,
+        };
+        assert!(!drop_unreported(&mut results));
+        assert_eq!(results.threads.len(), 1);
+        assert!(results.threads[0].0.spec.dropin.stats);
+        let mut results = RunResults {
+            threads: vec![(plan_of("stats=0", true), failed(Some((5, "x".into()))))],
+            wall_ms: 0,
+        };
+        assert!(drop_unreported(&mut results));
+        assert!(results.threads.is_empty());
+    }
+}

@@ -173,3 +173,47 @@ impl Drop for GzMembers {
         let _ = self.member(&rest);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_is_fios_version_3_iolog() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("io.log");
+        let mut w =
+            IoLogWriter::create(path.to_str().unwrap(), vec!["a".into(), "b".into()]).unwrap();
+        w.io(1, IoOp::Write, 4096, 512);
+        w.io(1, IoOp::Read, 0, 4096);
+        w.close(1);
+        w.io(0, IoOp::Trim, 8192, 4096);
+        drop(w);
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Times are wall-clock µs: compare what follows them.
+        let rest: Vec<&str> = text
+            .lines()
+            .map(|l| {
+                l.split_once(' ').map_or(l, |(t, r)| {
+                    assert!(t.parse::<u64>().is_ok() || l.starts_with("fio"), "{l}");
+                    r
+                })
+            })
+            .collect();
+        assert_eq!(
+            rest,
+            [
+                "version 3 iolog",
+                "a add",
+                "b add",
+                "b open",
+                "b write 4096 512",
+                "b read 0 4096",
+                "b close",
+                "a open",
+                "a trim 8192 4096",
+                "a close",
+            ]
+        );
+    }
+}

@@ -230,3 +230,36 @@ fn extend(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::worker::tests::plan_of;
+
+    fn on_disk(opts: &str, path: &std::path::Path) -> ThreadPlan {
+        let mut p = plan_of(opts, true);
+        p.caps.diskless = false;
+        p.files[0].path = path.to_path_buf();
+        p
+    }
+
+    #[test]
+    fn a_reading_job_gets_its_file_created_and_filled() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        // No size= (a job on an existing file or device sized by its region): the
+        // region still gets laid out; only fill_device without a size is unbounded.
+        let plan = on_disk("rw=read\nbs=4k", &path);
+        let mut log = Vec::new();
+        lay_out(&[plan], &mut log, &AtomicBool::new(false)).unwrap();
+        let data = std::fs::read(&path).unwrap();
+        assert_eq!(data.len(), 64 * 4096);
+        // Random buffer contents, as fio's layout writes them.
+        assert!(data.iter().filter(|&&b| b == 0).count() < data.len() / 64);
+        let log = String::from_utf8(log).unwrap();
+        assert!(
+            log.contains("t: Laying out IO file (1 file / 0MiB)"),
+            "{log}"
+        );
+    }
+}

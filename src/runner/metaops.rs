@@ -32,3 +32,43 @@ pub fn summary(results: &RunResults) -> Vec<MetaOps> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::recorder::ThreadResult;
+    use crate::runner::worker::tests::plan_of;
+
+    fn ran(runtime_us: u64, ops: u64) -> ThreadResult {
+        let mut r = ThreadResult::default();
+        r.stats.runtime_us = runtime_us;
+        r.stats.dir[0].clat.record_n(1000, ops);
+        r
+    }
+
+    #[test]
+    fn each_kind_sums_its_own_engines_threads_that_ran() {
+        let results = RunResults {
+            threads: vec![
+                (plan_of("ioengine=filecreate", true), ran(2_000_000, 10)),
+                (plan_of("ioengine=filecreate", true), ran(4_000_000, 4)),
+                // A thread that never ran has no rate (it would divide by zero).
+                (plan_of("ioengine=filecreate", true), ran(0, 0)),
+                (plan_of("ioengine=null", true), ran(1_000_000, 7)),
+            ],
+            wall_ms: 0,
+        };
+        let rows = summary(&results);
+        assert_eq!(rows.len(), OPERATIONS.len());
+        for row in &rows {
+            if row.operation == "File creation" {
+                assert_eq!(
+                    (&row.rates[..], row.ops, row.seconds),
+                    (&[5.0, 1.0][..], 14, 4.0)
+                );
+            } else {
+                assert!(row.rates.is_empty() && row.ops == 0, "{row:?}");
+            }
+        }
+    }
+}

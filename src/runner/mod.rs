@@ -194,3 +194,6 @@ fn sleep_start_delay(plan: &ThreadPlan, stop: &AtomicBool) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod plan_tests;

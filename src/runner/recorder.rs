@@ -214,3 +214,51 @@ impl Sampler {
             (self.last_ns[0] + self.period_ns[0]).min(self.last_ns[1] + self.period_ns[1]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sync_file_range_is_a_sync_latency_and_a_short_write() {
+        // fio 3.33 counts sync_file_range in the write direction's short column.
+        let mut s = ThreadStats::default();
+        s.range_synced(100);
+        s.range_synced(300);
+        assert_eq!(
+            (s.sync_lat.count(), s.sync_ios, s.dir[1].short_ios),
+            (2, 0, 2)
+        );
+    }
+
+    #[test]
+    fn samples_are_integer_rates_over_each_period() {
+        let mut s = ThreadStats::default();
+        let mut sm = Sampler::new(0, 500, 1000);
+        assert_eq!(sm.next_due_ns, 500_000_000);
+        s.dir[0].io_bytes = 3 << 20;
+        s.dir[0].total_ios = 768;
+        sm.sample(500_000_000, &mut s);
+        // 3 MiB in 500 ms: 6144 KiB/s; no IOPS sample before its own period.
+        assert_eq!(
+            (s.dir[0].bw_samples.samples(), s.dir[0].bw_samples.mean()),
+            (1, 6144.0)
+        );
+        assert_eq!(s.dir[0].iops_samples.samples(), 0);
+        assert_eq!(s.dir[1].bw_samples.samples(), 0);
+        assert_eq!(sm.next_due_ns, 1_000_000_000);
+        s.dir[0].io_bytes += 1000;
+        s.dir[0].total_ios += 232;
+        sm.sample(1_000_000_000, &mut s);
+        // 1000 bytes in 500 ms: 1 KiB/s after fio's integer divisions.
+        assert_eq!(s.dir[0].bw_samples.samples(), 2);
+        assert_eq!(s.dir[0].bw_samples.min(), 1.0);
+        assert_eq!(
+            (
+                s.dir[0].iops_samples.samples(),
+                s.dir[0].iops_samples.mean()
+            ),
+            (1, 1000.0)
+        );
+    }
+}

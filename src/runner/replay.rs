@@ -450,4 +450,45 @@ mod tests {
         assert!(e.contains("unknown action 'frobnicate'"), "{e}");
         assert!(IoLog::parse("fio version 3 iolog\n1 a add\n", "x").is_err());
     }
+
+    #[test]
+    fn gaps_are_the_time_since_the_line_before() {
+        let v3 =
+            "fio version 3 iolog\n10 a add\n10 a write 0 512\n30 a read 0 512\n25 a read 0 512\n";
+        let log = IoLog::parse(v3, "x").unwrap();
+        let gaps: Vec<u64> = log.entries.iter().map(|e| e.delay_us).collect();
+        // fio's delay_since_ttime: 20 µs; none after a step backwards.
+        assert_eq!(gaps, [0, 20, 0]);
+    }
+
+    #[test]
+    fn the_rw_mode_follows_the_logged_directions() {
+        let kind = |ops: &str| {
+            IoLog::parse(&format!("fio version 2 iolog\n{ops}"), "x")
+                .unwrap()
+                .rw_kind()
+        };
+        assert_eq!(kind("a read 0 1\n"), Some(RwKind::Read));
+        assert_eq!(kind("a write 0 1\n"), Some(RwKind::Write));
+        assert_eq!(kind("a read 0 1\na write 0 1\n"), Some(RwKind::ReadWrite));
+        assert_eq!(kind("a trim 0 1\n"), Some(RwKind::Trim));
+        assert_eq!(kind("a trim 0 1\na read 0 1\n"), None);
+    }
+
+    #[test]
+    fn a_replay_skip_that_leaves_nothing_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.log");
+        std::fs::write(&path, "fio version 2 iolog\na add\na read 0 4096\n").unwrap();
+        let logs = LogSpec {
+            replay_skip: 1,
+            ..LogSpec::default()
+        };
+        let path = path.to_str().unwrap();
+        let e = load(path, &logs).unwrap_err();
+        assert_eq!(
+            e,
+            format!("read_iolog={path}: replay_skip leaves no I/O to replay")
+        );
+    }
 }

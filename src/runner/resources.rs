@@ -397,5 +397,7 @@ mod tests {
         assert_eq!(human(64u64 << 30), "64GiB");
         assert_eq!(human(1536u64 << 20), "1.5GiB");
         assert_eq!(human(100u64), "100B");
+        // Past the last unit the number grows instead (fio's largest is EiB).
+        assert_eq!(human(1u128 << 70), "1024EiB");
     }
 }

@@ -141,3 +141,24 @@ fn empty_working_set_is_refused() {
     let e = BufferPolicy::with_seeds(&s, &SeedSet::from_seed(1, 1), 64 << 10, None).unwrap_err();
     assert!(e.contains("working set is empty"), "{e}");
 }
+
+#[test]
+fn compressed_chunks_end_in_the_buffer_pattern() {
+    // fio fills the compressible tail of each chunk with buffer_pattern, not zeroes.
+    let mut p = policy(&[
+        "rw=write",
+        "bs=4k",
+        "buffer_compress_percentage=25",
+        "buffer_compress_chunk=1k",
+        "buffer_pattern=0xab",
+    ]);
+    let mut b = vec![0u8; 4096];
+    p.prepare(&mut b, 0, 0);
+    for chunk in b.chunks(1024) {
+        assert!(
+            chunk[768..].iter().all(|&x| x == 0xab),
+            "{:?}",
+            &chunk[768..]
+        );
+    }
+}

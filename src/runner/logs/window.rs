@@ -338,3 +338,36 @@ impl Observer for WindowLogger {
         self.files.flush();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::logs::files::Shared;
+    use crate::runner::worker::tests::plan_of;
+
+    #[test]
+    fn averaged_entries_per_window_and_for_the_last_partial_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = dir.path().join("j");
+        let opts = format!(
+            "size=64k\nwrite_bw_log={}\nlog_avg_msec=1000",
+            prefix.display()
+        );
+        let plan = plan_of(&opts, true);
+        let files = LogFiles::open(&plan.spec.logs, 1, &mut Shared::default(), false).unwrap();
+        let mut w = Box::new(WindowLogger::new(&plan, files, 0));
+        assert_eq!(w.next_due_ns(), 1_000_000_000);
+        let mut s = ThreadStats::default();
+        s.dir[0].io_bytes = 1 << 20;
+        s.dir[0].total_ios = 256;
+        // Due exactly at the end of the window.
+        w.observe(1_000_000_000, &s);
+        assert_eq!(w.next_due_ns(), 2_000_000_000);
+        s.dir[0].io_bytes += 512 << 10;
+        s.dir[0].total_ios += 128;
+        // The job ends half-way through the next window: fio logs that part too.
+        w.finish(1_500_000_000, &s, &mut ThreadResult::default());
+        let text = std::fs::read_to_string(dir.path().join("j_bw.1.log")).unwrap();
+        assert_eq!(text, "1000, 1024, 0, 0, 0\n1500, 1024, 0, 0, 0\n");
+    }
+}

@@ -260,4 +260,13 @@ mod tests {
         assert_eq!(seen, [5, 4, 3, 2, 1]);
         assert_eq!(t.completed(5000, 3000, 30), Err(1000));
     }
+
+    #[test]
+    fn stuck_one_below_the_high_bound_the_bound_moves_up_after_three_successes() {
+        // latency_run: the search goes on; 12 meets the target, 13 does not.
+        let mut t = target(64, 99.0, true);
+        let (seen, _) = search(&mut t, 12, 14);
+        // After 13 missed: three successes at 12, then fio's heuristic tries 13 again.
+        assert_eq!(&seen[7..], &[13, 12, 12, 12, 13, 12, 12, 12]);
+    }
 }

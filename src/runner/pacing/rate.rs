@@ -211,4 +211,29 @@ mod tests {
         // The mix gives the other direction nothing (rwmixread=100): never switch.
         assert_eq!(rate_ddir(0, 100, [Some(300), None], false), 0);
     }
+
+    #[test]
+    fn a_minimum_rate_is_checked_per_cycle_after_settling() {
+        use super::MinRate;
+        let s = 1_000_000_000u64;
+        let spec = |bps: u64, iops: u64| ferrio_config::ext::pacing::PacingSpec {
+            rate_min: [bps, 0, 0],
+            rate_iops_min: [iops, 0, 0],
+            cycle_ms: 1000,
+            ..Default::default()
+        };
+        // rate_min=1000: 999 bytes in the cycle after the first check fail it.
+        let mut m = MinRate::new(&spec(1000, 0), "j", 0).unwrap();
+        assert_eq!(m.check(s, [(10, 1); 3]), None, "settling");
+        assert_eq!(m.check(2 * s, [(1000, 10), (0, 0), (0, 0)]), None);
+        assert_eq!(m.check(3 * s, [(2000, 20), (0, 0), (0, 0)]), None);
+        let e = m.check(4 * s, [(2999, 21), (0, 0), (0, 0)]).unwrap();
+        assert_eq!(e, "j: rate_min=1000B/s not met, got 999B/s");
+        // rate_iops_min=10: 9 I/Os in a cycle fail it, whatever the bytes.
+        let mut m = MinRate::new(&spec(0, 10), "j", 0).unwrap();
+        assert_eq!(m.check(2 * s, [(1 << 20, 10), (0, 0), (0, 0)]), None);
+        assert_eq!(m.check(3 * s, [(2 << 20, 20), (0, 0), (0, 0)]), None);
+        let e = m.check(4 * s, [(3 << 20, 29), (0, 0), (0, 0)]).unwrap();
+        assert_eq!(e, "j: rate_iops_min=10 not met, got 9 IOPS");
+    }
 }

@@ -71,3 +71,50 @@ impl Think {
         self.last_ns = now;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinktime_iotime_counts_from_the_end_of_the_last_pause() {
+        let p = PacingSpec {
+            thinktime_us: 10,
+            thinktime_iotime_us: 1000,
+            ..Default::default()
+        };
+        let mut t = Think::new(&p, 0).unwrap();
+        // 1 ms of I/O since the job began: pause; blocks (not given) never count.
+        assert!(!t.take(5, 5, || 999_999));
+        assert!(t.take(6, 6, || 1_000_000));
+        t.ended(1_500_000);
+        assert!(
+            !t.take(7, 7, || 2_000_000),
+            "only 0.5 ms since the pause ended"
+        );
+        assert!(t.take(8, 8, || 2_500_000));
+    }
+
+    #[test]
+    fn thinktime_blocks_counts_completions_or_issues() {
+        let p = PacingSpec {
+            thinktime_us: 10,
+            thinktime_blocks: 4,
+            ..Default::default()
+        };
+        let mut t = Think::new(&p, 0).unwrap();
+        assert!(!t.take(8, 3, || 0));
+        assert!(t.take(8, 4, || 0));
+        assert!(!t.take(12, 7, || 0));
+        assert!(t.take(12, 8, || 0));
+        let mut t = Think::new(
+            &PacingSpec {
+                blocks_type: ThinkBlocks::Issue,
+                ..p
+            },
+            0,
+        )
+        .unwrap();
+        assert!(t.take(4, 0, || 0));
+    }
+}

@@ -154,6 +154,118 @@ fn zoned_sends_the_share_to_its_zone() {
     assert!((7_500..8_500).contains(&first), "{first}");
 }
 
+fn pass(p: &mut Pattern) -> Vec<(u64, u64)> {
+    let mut v = Vec::new();
+    while let Some(io) = p.next_io_or_end(u64::MAX) {
+        v.push((io.offset, io.len));
+        assert!(v.len() < 64, "{v:?}");
+    }
+    v
+}
+
+#[test]
+fn a_block_past_the_end_of_the_file_is_not_issued() {
+    // fio's io_u_fits: 10 KiB holds two 4 KiB blocks; the third would end past it.
+    let spec = job(|j| j.rw.random = false);
+    let mut p = Pattern::new(&spec, &region(10 << 10), &seeds());
+    assert_eq!(pass(&mut p), [(0, 4096), (4096, 4096)]);
+}
+
+#[test]
+fn a_larger_block_is_cut_at_the_end_of_the_file() {
+    // bsrange 4k-16k over 12 KiB: whatever length is drawn, no I/O ends past the file.
+    let spec = job(|j| {
+        j.rw.random = false;
+        j.bs = std::array::from_fn(|_| ferrio_config::BlockSize {
+            min: 4096,
+            max: 16384,
+            split: Vec::new(),
+        });
+    });
+    for seed in 1..20 {
+        let mut p = Pattern::new(&spec, &region(12 << 10), &SeedSet::from_seed(seed, 1));
+        let ios: Vec<(u64, u64)> = (0..30)
+            .map(|_| p.next_io(u64::MAX))
+            .map(|io| (io.offset, io.len))
+            .collect();
+        assert!(ios.iter().any(|&(_, len)| len > 4096), "{ios:?}");
+        for (off, len) in &ios {
+            assert!(off + len <= 12 << 10, "{ios:?}");
+        }
+    }
+}
+
+#[test]
+fn percentage_random_mixes_random_and_sequential_offsets() {
+    // percentage_random=50 over 1 GiB: about half the I/Os draw a random block, the
+    // others go on sequentially (a random block right after the last I/O is almost
+    // impossible), so about half the I/Os follow their predecessor; never all of them.
+    let spec = job(|j| j.percentage_random = [50; 3]);
+    let mut p = Pattern::new(&spec, &region(1 << 30), &seeds());
+    let o = offsets(&mut p, 200);
+    let follow = o.windows(2).filter(|w| w[1] == w[0] + 4096).count();
+    // Bin(199, 1/2): mean 99.5, σ ≈ 7; the bounds also leave room for continuing
+    // from the last sequential I/O instead (a quarter follow then).
+    assert!((20..=160).contains(&follow), "{follow} of 199 follow");
+}
+
+#[test]
+fn a_sequential_run_inside_a_random_job_stays_in_the_region() {
+    // percentage_random=0 without a random map: at the end of the region fio takes a
+    // random block instead of running past it.
+    let spec = job(|j| {
+        j.percentage_random = [0; 3];
+        j.norandommap = true;
+    });
+    let mut p = Pattern::new(&spec, &region(4 * 4096), &seeds());
+    let o = offsets(&mut p, 12);
+    assert_eq!(o[..4], [0, 4096, 8192, 12288]);
+    assert!(o.iter().all(|&x| x < 4 * 4096), "{o:?}");
+    // Each end draws a random block (here 0, then 1 with this seed): the run does not
+    // simply start over at the first block every time.
+    assert_ne!(
+        o[4..],
+        [0, 4096, 8192, 12288, 0, 4096, 8192, 12288],
+        "{o:?}"
+    );
+}
+
+#[test]
+fn zoned_abs_sends_the_share_to_its_byte_range() {
+    // zoned_abs=60/64k:40/960k over 1 MiB: 60 % of the I/Os in the first 64 KiB.
+    let spec = job(|j| {
+        j.norandommap = true;
+        j.random_distribution =
+            RandomDistribution::ZonedAbs([vec![(60, 64 << 10), (40, 960 << 10)], vec![], vec![]]);
+    });
+    let mut p = Pattern::new(&spec, &region(1 << 20), &seeds());
+    let o = offsets(&mut p, 2000);
+    assert!(o.iter().all(|&x| x < 1 << 20));
+    let first = o.iter().filter(|&&x| x < 64 << 10).count();
+    // Bin(2000, 0.6): mean 1200, σ ≈ 22.
+    assert!((1090..=1310).contains(&first), "{first}");
+    // The upper half of the second zone: Bin(2000, 0.4 · 512/960), mean 427, σ ≈ 18.
+    let upper = o.iter().filter(|&&x| x >= 512 << 10).count();
+    assert!((337..=517).contains(&upper), "{upper}");
+}
+
+#[test]
+fn an_accepted_move_sets_where_the_next_sequential_io_goes() {
+    // zonemode=zbd moves an I/O; the next sequential one follows the moved I/O, in a
+    // region that starts anywhere in the file.
+    let spec = job(|j| j.rw.random = false);
+    let regions = [Region {
+        start: 1 << 20,
+        len: 1 << 20,
+    }];
+    let mut p = Pattern::new(&spec, &regions, &seeds());
+    let mut io = p.next_io_unlogged(u64::MAX);
+    assert_eq!(io.offset, 1 << 20);
+    io.offset = (1 << 20) + 65536;
+    p.accepted(&mut io);
+    assert_eq!(p.next_io(u64::MAX).offset, (1 << 20) + 65536 + 4096);
+}
+
 #[test]
 fn the_plain_path_draws_what_the_general_one_does() {
     // The plain path (one file, uniform, no map, one block size) must hand out the

@@ -284,3 +284,30 @@ impl Observer for SsObserver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::worker::tests::plan_of;
+
+    #[test]
+    fn intervals_are_measured_from_the_threads_own_start() {
+        // A thread that starts 5 s into the run: its first interval ends at 6 s and
+        // covers one second, not six.
+        let plan = plan_of("size=64k\nss=iops:50%\nss_dur=3s\nss_interval=1s", true);
+        let f = SteadyStateFactory::new(std::slice::from_ref(&plan)).unwrap();
+        let mut obs = f.observers(&plan, 5_000_000_000);
+        assert_eq!(obs.len(), 1);
+        let o = &mut obs[0];
+        let mut s = ThreadStats::default();
+        for i in 1..=3u64 {
+            let t = (5 + i) * 1_000_000_000;
+            assert_eq!(o.next_due_ns(), t);
+            s.dir[0].total_ios = 100 * i;
+            s.dir[0].io_bytes = 409_600 * i;
+            o.observe(t, &s);
+        }
+        let r = report::window_report(f.window(&plan).unwrap());
+        assert_eq!(r.iops, [100, 100, 100]);
+    }
+}

@@ -120,3 +120,24 @@ pub fn attach_results(
     let plans: Vec<&ThreadPlan> = results.threads.iter().map(|(p, _)| p).collect();
     attach(factory, &plans, report);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_labels_are_the_criteria_names_metrics() {
+        // The JSON "metric" of each criterion (docs/steadystate.md).
+        let labels: Vec<String> = [
+            Metric::Iops,
+            Metric::Bw,
+            Metric::Lat,
+            Metric::ClatPct(99.0),
+            Metric::LatPct(99.9),
+        ]
+        .into_iter()
+        .map(metric_label)
+        .collect();
+        assert_eq!(labels, ["iops", "bw", "lat", "clat_p99", "lat_p99.9"]);
+    }
+}

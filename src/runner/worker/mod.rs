@@ -149,6 +149,6 @@ mod pace_tests;
 #[cfg(test)]
 mod scripted;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod tests_errors;

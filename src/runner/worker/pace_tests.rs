@@ -263,3 +263,18 @@ fn a_thinktime_spin_longer_than_thinktime_is_spun_whole() {
     );
     assert_eq!(r.queued_at, vec![0, 310_000]);
 }
+
+#[test]
+fn a_paced_mixed_job_turns_to_the_direction_behind_its_rate() {
+    // fio's rate_ddir: 1000 IOPS each way; whichever direction the mix draws, an I/O
+    // goes to the one that is due, so both keep their schedule: two I/Os per ms.
+    let r = run(
+        "rw=randrw\nbs=4k\nsize=64k\nrate_iops=1000,1000",
+        Script::sync(1_000),
+    );
+    assert!(r.result.error.is_none());
+    let s = &r.result.stats;
+    assert_eq!((s.dir[0].total_ios, s.dir[1].total_ios), (8, 8));
+    let want: Vec<u64> = (0..16).map(|k| k / 2 * MS + k % 2 * 1_000).collect();
+    assert_eq!(r.queued_at, want);
+}

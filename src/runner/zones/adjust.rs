@@ -592,4 +592,18 @@ mod tests {
             Adjusted::Io(io(IoOp::Read, 0))
         );
     }
+
+    #[test]
+    fn zone_reset_frequency_resets_every_nth_write() {
+        // zone_reset_frequency=0.5 with threshold 0: every second write resets its zone.
+        let (mut z, mut h) = (zbd(0), Host::default());
+        z.reset_frequency = 0.5;
+        z.file_reset();
+        write(&mut z, &mut h, 0);
+        assert!(h.calls.is_empty(), "{:?}", h.calls);
+        write(&mut z, &mut h, 0);
+        assert_eq!(h.calls, ["quiesce", "reset 0"]);
+        write(&mut z, &mut h, 0);
+        assert_eq!(h.calls.len(), 2);
+    }
 }

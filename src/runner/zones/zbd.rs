@@ -308,3 +308,58 @@ fn emulated(size: u64, capacity: u64, end: u64) -> Result<Vec<Zone>, String> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emulated_zones_cover_the_file_as_fios_init_zone_info() {
+        let z = emulated(1 << 20, 768 << 10, (5 << 20) / 2).unwrap();
+        let starts: Vec<(u64, u64, u64)> = z.iter().map(|z| (z.start, z.wp, z.capacity)).collect();
+        // 2.5 MiB in 1 MiB zones: three, the last one partial; all empty, capacity 768 KiB.
+        assert_eq!(
+            starts,
+            [
+                (0, 0, 768 << 10),
+                (1 << 20, 1 << 20, 768 << 10),
+                (2 << 20, 2 << 20, 768 << 10)
+            ]
+        );
+        assert!(z.iter().all(|z| z.has_wp && !z.offline && !z.open));
+        assert_eq!(emulated(4096, 0, 8192).unwrap()[1].capacity, 4096);
+        let e = |size, cap, end| emulated(size, cap, end).unwrap_err();
+        assert!(e(0, 0, 1 << 20).contains("zonesize= is mandatory"));
+        assert!(e(256, 0, 1 << 20).contains("at least 512 bytes"));
+        assert!(e(4096, 8192, 1 << 20).contains("larger than zonesize"));
+        assert!(e(1 << 20, 0, 4096).contains("smaller than the zone size"));
+    }
+
+    #[test]
+    fn a_writing_job_needs_a_region_of_whole_zones() {
+        let plan = |opts: &str| {
+            crate::runner::worker::tests::plan_of(
+                &format!("rw=write\nbs=4k\nzonemode=zbd\nzonesize=64k\n{opts}"),
+                true,
+            )
+        };
+        assert!(Zbd::setup(&plan("size=256k"), None).unwrap().is_some());
+        let mut p = plan("size=256k");
+        p.files[0].region = crate::runner::region::Region {
+            start: 4096,
+            len: 128 << 10,
+        };
+        let e = Zbd::setup(&p, None).err().unwrap();
+        assert!(e.contains("must be multiples of the zone size"), "{e}");
+    }
+
+    #[test]
+    fn zonemode_zbd_without_a_zone_size_is_refused_before_anything_is_rounded() {
+        let mut t = [crate::runner::worker::tests::plan_of(
+            "rw=write\nbs=4k\nzonemode=zbd\nsize=256k",
+            true,
+        )];
+        let e = prepare_plans(&mut t).unwrap_err();
+        assert!(e.contains("zonesize= is mandatory"), "{e}");
+    }
+}

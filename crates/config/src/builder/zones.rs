@@ -65,3 +65,30 @@ pub fn finish(job: &mut JobSpec) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::builder::Overrides;
+    use crate::jobfile::{parse_text, Env};
+    use crate::session::assemble;
+    use std::path::Path;
+
+    fn zbd(opts: &str) -> Result<(), String> {
+        let text = format!("[t]\nrw=write\nzonemode=zbd\nzonesize=64k\n{opts}\n");
+        let sections = parse_text(&text, Path::new("t.fio"), &Env::system()).unwrap();
+        assemble(&[], &[sections], &[], &Overrides::default())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_zone_capacity_may_equal_the_zone_size_but_not_exceed_it() {
+        assert!(zbd("zonecapacity=64k").is_ok());
+        assert!(zbd("zonecapacity=32k").is_ok());
+        let e = zbd("zonecapacity=128k").unwrap_err();
+        assert!(
+            e.contains("zonecapacity 131072 is larger than zonesize 65536"),
+            "{e}"
+        );
+    }
+}

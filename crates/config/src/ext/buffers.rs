@@ -98,3 +98,22 @@ impl BuffersSpec {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_working_set_must_hold_one_block_of_the_size() {
+        let b = |ws: u32| BuffersSpec {
+            dedupe_percentage: 50,
+            dedupe_mode: DedupeMode::WorkingSet,
+            dedupe_working_set_percentage: ws,
+            ..Default::default()
+        };
+        // 2 % of 256 KiB is 5242 bytes: one 4 KiB block; 1 % (2621 bytes) is none.
+        assert!(b(2).check(true, Some(256 << 10), 4096, 1).is_ok());
+        let e = b(1).check(true, Some(256 << 10), 4096, 1).unwrap_err();
+        assert!(e.contains("dedupe working set is empty"), "{e}");
+    }
+}

@@ -165,3 +165,24 @@ impl PacingSpec {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_minimum_in_any_direction_is_a_minimum() {
+        let none = PacingSpec::default();
+        assert!(!none.has_minimum() && !none.rated());
+        let min = PacingSpec {
+            rate_min: [0, 1000, 0],
+            ..Default::default()
+        };
+        assert!(min.has_minimum() && !min.rated());
+        let iops = PacingSpec {
+            rate_iops_min: [0, 0, 5],
+            ..Default::default()
+        };
+        assert!(iops.has_minimum());
+    }
+}

@@ -362,4 +362,12 @@ mod tests {
         let e = parse_dist("empirical:0=0us:100=2us").unwrap();
         assert!((e.mean() - 1000.0).abs() < 1e-9);
     }
+
+    #[test]
+    fn times_up_to_1e15_ns_are_accepted() {
+        assert_eq!(parse_duration_ns("1000000s").unwrap(), 1e15);
+        assert!(parse_duration_ns("1000001s")
+            .unwrap_err()
+            .contains("too large"));
+    }
 }

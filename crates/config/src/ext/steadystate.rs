@@ -398,4 +398,11 @@ mod tests {
         s.criteria[0].test = Test::Deviation;
         assert!(s.check().is_ok());
     }
+
+    #[test]
+    fn a_threshold_may_be_zero_but_not_negative() {
+        assert!(parse_criteria("iops:0", 1024).is_ok());
+        let e = parse_criteria("iops:-5", 1024).unwrap_err();
+        assert!(e.contains("bad steadystate threshold '-5'"), "{e}");
+    }
 }

@@ -362,4 +362,12 @@ mod tests {
         assert_eq!(VerifyKind::Pattern.code(), 17);
         assert_eq!(VerifyKind::Crc32c.name(), "crc32c");
     }
+
+    #[test]
+    fn only_a_leading_minus_belongs_to_a_number() {
+        // "1-1" is the numbers 1 and -1, not one malformed number.
+        let (bytes, _) = parse_pattern("1-1").unwrap();
+        assert_eq!(bytes[0], 1);
+        assert_eq!(bytes[1..], parse_pattern("-1").unwrap().0[..]);
+    }
 }

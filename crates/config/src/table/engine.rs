@@ -148,3 +148,28 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
     .def("shared")
     .vals(&[("shared", "every clone may use every CPU of the set"), ("split", "each clone gets one CPU of the set")]),
 ];
+
+#[cfg(test)]
+mod tests {
+    use crate::builder::Overrides;
+    use crate::jobfile::{parse_text, Env};
+    use crate::session::assemble;
+    use std::path::{Path, PathBuf};
+
+    fn job(opts: &str) -> Result<crate::JobSpec, String> {
+        let text = format!("[t]\n{opts}\n");
+        let sections = parse_text(&text, Path::new("t.fio"), &Env::system()).unwrap();
+        assemble(&[], &[sections], &[], &Overrides::default())
+            .map(|mut s| s.jobs.remove(0))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn mem_takes_a_file_name_only_for_the_mmap_kinds() {
+        let j = job("mem=mmap:/mnt/huge/buf").unwrap();
+        assert_eq!(j.engine.mem_path, Some(PathBuf::from("/mnt/huge/buf")));
+        assert_eq!(job("mem=mmap").unwrap().engine.mem_path, None);
+        let e = job("mem=malloc:/x").unwrap_err();
+        assert!(e.contains("mem=malloc takes no file name"), "{e}");
+    }
+}
