@@ -468,11 +468,14 @@ mod tests {
                 .unwrap()
                 .rw_kind()
         };
-        assert_eq!(kind("a read 0 1\n"), Some(RwKind::Read));
-        assert_eq!(kind("a write 0 1\n"), Some(RwKind::Write));
-        assert_eq!(kind("a read 0 1\na write 0 1\n"), Some(RwKind::ReadWrite));
-        assert_eq!(kind("a trim 0 1\n"), Some(RwKind::Trim));
-        assert_eq!(kind("a trim 0 1\na read 0 1\n"), None);
+        assert_eq!(kind("a read 0 1\n"), RwKind::Read);
+        assert_eq!(kind("a write 0 1\n"), RwKind::Write);
+        assert_eq!(kind("a read 0 1\na write 0 1\n"), RwKind::ReadWrite);
+        assert_eq!(kind("a trim 0 1\n"), RwKind::Trim);
+        // Trims with reads: a mode that opens the files for writing (the engine
+        // learns the log's own directions).
+        assert_eq!(kind("a trim 0 1\na read 0 1\n"), RwKind::ReadWrite);
+        assert_eq!(kind("a trim 0 1\na write 0 1\n"), RwKind::TrimWrite);
     }
 
     #[test]

@@ -354,7 +354,14 @@ mod tests {
             prefix.display()
         );
         let plan = plan_of(&opts, true);
-        let files = LogFiles::open(&plan.spec.logs, 1, &mut Shared::default(), false).unwrap();
+        let files = LogFiles::open(
+            &plan.spec.logs,
+            1,
+            &mut Shared::default(),
+            false,
+            crate::runner::logs::files::Store::of(&plan.spec.logs, &plan.spec.compat),
+        )
+        .unwrap();
         let mut w = Box::new(WindowLogger::new(&plan, files, 0));
         assert_eq!(w.next_due_ns(), 1_000_000_000);
         let mut s = ThreadStats::default();
