@@ -171,18 +171,12 @@ pub fn run_hosts(
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 drive(&label, &target, &files, &remote, &ctx, &tx, i, &srx)
             }))
-            .unwrap_or_else(|_| HostResult {
-                label: label.clone(),
-                server_host: None,
-                threads: 0,
-                start_ns: None,
-                clock: None,
-                heartbeats: 0,
-                partial: None,
-                outcome: Outcome::Failed {
-                    stage: "lost",
-                    reason: "internal error in the client (a bug: please report it)".into(),
-                },
+            .unwrap_or_else(|_| {
+                HostResult::failed(
+                    label.clone(),
+                    "lost",
+                    "internal error in the client (a bug: please report it)".into(),
+                )
             });
             let state = match r.outcome {
                 Outcome::Done { .. } => status::DONE,
@@ -318,19 +312,7 @@ fn drive(
     index: usize,
     start: &mpsc::Receiver<Option<i128>>,
 ) -> HostResult {
-    let res = HostResult {
-        label: label.to_string(),
-        server_host: None,
-        threads: 0,
-        start_ns: None,
-        clock: None,
-        heartbeats: 0,
-        partial: None,
-        outcome: Outcome::Failed {
-            stage: "connect",
-            reason: String::new(),
-        },
-    };
+    let res = HostResult::failed(label.to_string(), "connect", String::new());
     let mut conn = match connect(target, ctx) {
         Ok(c) => c,
         Err(e) => return res.fail("connect", e),

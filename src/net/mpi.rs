@@ -64,19 +64,7 @@ fn results(encoded: &[&[u8]]) -> Vec<HostResult> {
         .iter()
         .enumerate()
         .map(|(rank, bytes)| {
-            let mut r = HostResult {
-                label: format!("rank{rank}"),
-                server_host: None,
-                threads: 0,
-                start_ns: None,
-                clock: None,
-                heartbeats: 0,
-                partial: None,
-                outcome: Outcome::Failed {
-                    stage: "lost",
-                    reason: String::new(),
-                },
-            };
+            let mut r = HostResult::failed(format!("rank{rank}"), "lost", String::new());
             match postcard::from_bytes::<RankResult>(bytes) {
                 Ok(got) => {
                     r.label = format!("rank{rank}@{}", got.host);

@@ -37,3 +37,19 @@ pub struct HostResult {
     pub partial: Option<Box<RunReport>>,
     pub outcome: Outcome,
 }
+
+impl HostResult {
+    /// A host that got no further than `stage`, nothing known of it yet.
+    pub fn failed(label: String, stage: &'static str, reason: String) -> HostResult {
+        HostResult {
+            label,
+            server_host: None,
+            threads: 0,
+            start_ns: None,
+            clock: None,
+            heartbeats: 0,
+            partial: None,
+            outcome: Outcome::Failed { stage, reason },
+        }
+    }
+}

@@ -462,16 +462,21 @@ impl Pattern {
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass && any_done {
-            let trimwrite = self.kind == RwKind::TrimWrite;
-            self.rng = Streams::new(
-                &self.seeds,
-                self.use64,
-                trimwrite,
-                self.file_service,
-                self.files.len(),
-            );
+            self.reseed();
         }
         any_done
+    }
+
+    /// randrepeat between passes: every stream starts again from its seed.
+    fn reseed(&mut self) {
+        let trimwrite = self.kind == RwKind::TrimWrite;
+        self.rng = Streams::new(
+            &self.seeds,
+            self.use64,
+            trimwrite,
+            self.file_service,
+            self.files.len(),
+        );
     }
 
     /// fio's clear_io_state between passes: every file is closed (and reset when it
@@ -487,14 +492,7 @@ impl Pattern {
         }
         self.rwmix_issues = 0;
         if self.reseed_each_pass {
-            let trimwrite = self.kind == RwKind::TrimWrite;
-            self.rng = Streams::new(
-                &self.seeds,
-                self.use64,
-                trimwrite,
-                self.file_service,
-                self.files.len(),
-            );
+            self.reseed();
         }
         true
     }
