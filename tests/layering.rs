@@ -340,3 +340,28 @@ fn no_modules_of_one_directory_import_each_other_in_a_circle() {
     let report = module_graph(&root().join("crates/report/src"), "crate::");
     assert!(report["json"].contains("model"), "{report:?}");
 }
+
+/// Small files with one job each: no Rust file of the workspace (code, unit tests,
+/// integration tests, examples) is over 800 lines. Split by what the code does.
+#[test]
+fn no_rust_file_is_over_800_lines() {
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "examples", "bench"] {
+        let d = root().join(dir);
+        if d.is_dir() {
+            rust_files(&d, &mut files);
+        }
+    }
+    for e in std::fs::read_dir(root().join("crates")).unwrap() {
+        rust_files(&e.unwrap().path(), &mut files);
+    }
+    assert!(files.len() > 100, "found only {} files", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            let n = std::fs::read_to_string(p).unwrap().lines().count();
+            (n > 800).then(|| format!("{} ({n} lines)", p.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over 800 lines: {long:?}");
+}

@@ -23,6 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 // PACING: the rate wait, think time and minimum-rate check (glue to runner::pacing).
 mod pace;
+// Where a pass ends and the next begins (loops, io_size, time_based).
+mod passes;
 // ZONES: zonemode=zbd moves each I/O (glue to runner::zones).
 mod zones;
 // VERIFY: verify data in written blocks, the read-back (glue to crate::verify).
@@ -639,64 +641,6 @@ impl<'a> Worker<'a> {
             now = self.reap(1, self.st.inflight)?;
         }
         Some(now)
-    }
-
-    /// Start the next pass (loops, or a time_based wrap). fio closes and reopens each
-    /// file between passes, invalidating its page cache again when invalidate=1 is set;
-    /// ferrio keeps the files open but drops their cached pages the same way, so a
-    /// time-based job does the same work under both.
-    fn new_pass(&mut self) {
-        if self.pattern.reset_pass() {
-            self.io.units.new_pass();
-        }
-        self.io.engine.new_pass();
-        let spec = &self.plan.spec;
-        if spec.dropin.unlink_each_loop {
-            if let Err(e) = crate::runner::dropin::unlink_and_reopen(self.plan, &self.io.files) {
-                self.acct.error = Some(e);
-            }
-        }
-        if spec.invalidate && !spec.direct {
-            for f in self.io.files.iter().flatten() {
-                file::invalidate_cache(f);
-            }
-        }
-    }
-
-    /// A pass ended with nothing in flight: start the next one (time_based, loops) and
-    /// return true, or return false when the job is done (number_ios reached included).
-    fn pass_ended(&mut self) -> bool {
-        if self.st.ios_exhausted(&self.lim) {
-            return false;
-        }
-        self.st.passes += 1;
-        let spec = &self.plan.spec;
-        if self.lim.fio_passes && self.st.pass_issued == 0 {
-            return false; // fio: a pass that moved nothing ends the job
-        }
-        if spec.time_based || self.st.passes < spec.loops.max(1) || self.more_passes() {
-            if self.verify.as_ref().is_some_and(|v| v.each_loop) {
-                return false; // VERIFY: this loop's blocks are checked first
-            }
-            self.new_pass();
-            self.acct.error.is_none()
-        } else {
-            false
-        }
-    }
-
-    /// fio's keep_running once `loops` passes are done: another pass while the bytes
-    /// moved fall short of the job's size (or io_size) by a block or more, unless the
-    /// files ran out without an io_size= asking for more.
-    fn more_passes(&self) -> bool {
-        if !self.lim.fio_passes {
-            return false;
-        }
-        let files_done = self.st.files_done;
-        let spec = &self.plan.spec;
-        let max_bs = spec.bs.iter().map(|b| b.max).max().unwrap_or(0);
-        let left = self.lim.pass_bytes.saturating_sub(self.st.total_issued);
-        left > 0 && left >= max_bs && !(files_done && spec.io_size.is_none())
     }
 
     /// After the loop: drain what is still queued or in flight (stop signal or
