@@ -404,3 +404,47 @@ fn a_symlink_swapped_in_after_admission_leads_nowhere() {
     std::fs::remove_file(lab.path("data/sub")).unwrap();
     still_serves(&lab, &s);
 }
+
+/// A verifying write job saves its verify state file in the working directory
+/// (verify_state_save, on by default as in fio); a server's working directory is
+/// outside its --server-allow list, so a server's run saves none. Locally the same
+/// job leaves the file (the control: the test would pass vacuously otherwise).
+#[test]
+fn a_servers_verify_jobs_leave_no_state_file_outside_the_allowed_directory() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&[]);
+    let job_text = format!(
+        "[vstate_probe]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nfilename={}\n",
+        lab.p("data/v.bin")
+    );
+    let job = lab.job("v.fio", &job_text);
+    let state_files = |dir: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("local-vstate_probe") && n.ends_with("verify.state"))
+            .collect()
+    };
+    // The server was started from this test's working directory.
+    let cwd = std::env::current_dir().unwrap();
+    let out = lab.client(&[&format!("--client={}", s.addr), &job]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = state_files(&cwd);
+    for f in &written {
+        let _ = std::fs::remove_file(cwd.join(f)); // leave no litter when it fails
+    }
+    assert!(
+        written.is_empty(),
+        "the server wrote {written:?} into {}",
+        cwd.display()
+    );
+    // Control: the same job run locally, from the lab directory, saves its state.
+    let local = std::process::Command::new(env!("CARGO_BIN_EXE_ferrio"))
+        .arg(&job)
+        .current_dir(lab.dir.path())
+        .output()
+        .unwrap();
+    assert!(local.status.success(), "{}", stderr(&local));
+    assert_eq!(state_files(lab.dir.path()).len(), 1);
+}
