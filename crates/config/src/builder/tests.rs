@@ -753,6 +753,16 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("significant_figures=11", "allowed: 1..10"),
         ("exit_what=some", "allowed: group, stonewall, all"),
         ("numa_mem_policy=bogus", "allowed: default, local"),
+        ("lockfile=bogus", "allowed: none, exclusive, readwrite"),
+        ("log_compression=1x", "malformed size"),
+        ("log_compression_cpus=zz", "malformed CPU list"),
+        ("log_store_compressed=maybe", "malformed boolean"),
+        ("thp=maybe", "malformed integer"),
+        ("gtod_cpu=x", "malformed integer"),
+        ("atomic=maybe", "malformed boolean"),
+        ("block_error_percentiles=maybe", "malformed boolean"),
+        ("create_serialize=maybe", "malformed boolean"),
+        ("unique_filename=maybe", "malformed boolean"),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         let e = bad(&["ioengine=sim", line]);
