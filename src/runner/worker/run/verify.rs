@@ -347,24 +347,25 @@ impl<'a> Worker<'a> {
                 result: r,
                 done_ns: None,
             };
-            let times = UnitTimes {
-                due_ns: start,
-                start_ns: start,
-                issue_ns: start,
-            };
-            let path = self.plan.files[file].path.clone();
-            self.acct.complete(
-                &unit,
-                times,
-                end,
-                || Some(path.as_path()),
-                self.st.ramping,
-                true,
-            );
+            self.account_inline(&unit, start, end);
             if self.acct.error.is_some() {
                 return;
             }
         }
+    }
+
+    /// Account an I/O the verify phase did itself, synchronously, from `start` to
+    /// `end` (its issue and its start are the same moment).
+    fn account_inline(&mut self, unit: &IoUnit, start: u64, end: u64) {
+        let times = UnitTimes {
+            due_ns: start,
+            start_ns: start,
+            issue_ns: start,
+        };
+        let files = &self.plan.files;
+        let path = || files.get(unit.file).map(|f| f.path.as_path());
+        self.acct
+            .complete(unit, times, end, path, self.st.ramping, true);
     }
 
     /// Read and check `pieces` in order; stops at a fatal failure (or any with
@@ -396,7 +397,9 @@ impl<'a> Worker<'a> {
                 done += r as usize;
             }
             let end = self.clock.now_ns();
-            let path = self.plan.files[p.file].path.clone();
+            // Borrowed from the plan (not from self): no copy per block.
+            let plan = self.plan;
+            let path = plan.files[p.file].path.as_path();
             let unit = IoUnit {
                 op: IoOp::Read,
                 file: p.file,
@@ -411,19 +414,7 @@ impl<'a> Worker<'a> {
                 },
                 done_ns: None,
             };
-            let times = UnitTimes {
-                due_ns: start,
-                start_ns: start,
-                issue_ns: start,
-            };
-            self.acct.complete(
-                &unit,
-                times,
-                end,
-                || Some(path.as_path()),
-                self.st.ramping,
-                true,
-            );
+            self.account_inline(&unit, start, end);
             if err != 0 {
                 if self.acct.error.is_some() {
                     return;
@@ -432,17 +423,17 @@ impl<'a> Worker<'a> {
             }
             let v = self.verify.as_ref().expect("verifying");
             let block = &mut buf.as_mut_slice()[..p.len];
-            let failures = v.check(block, &p, &path);
+            let failures = v.check(block, &p, path);
             if failures.is_empty() {
                 continue;
             }
             let mut dumped = Vec::new();
             if v.dump {
                 for f in &failures {
-                    dumped.extend(v.dump_failure(f, block, &p, &path));
+                    dumped.extend(v.dump_failure(f, block, &p, path));
                 }
             }
-            let goes_on = self.verify_failed(&failures, dumped, &path);
+            let goes_on = self.verify_failed(&failures, dumped, path);
             let fatal = self.verify.as_ref().is_some_and(|v| v.fatal);
             if !goes_on || fatal {
                 return;
