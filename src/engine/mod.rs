@@ -183,8 +183,8 @@ pub trait IoEngine: Send {
     ) -> io::Result<()> {
         Ok(())
     }
-    /// The zoned device behind the engine, if it is one (docs/zones.md).
-    fn zoned(&mut self) -> Option<&mut dyn zone::ZonedDevice> {
+    /// The zoned device behind the engine's file `file`, if it is one (docs/zones.md).
+    fn zoned(&mut self, _file: usize) -> Option<zone::SharedZoned> {
         None
     }
     /// A new pass over the files begins (loops, a time_based wrap): fio closes and
@@ -253,6 +253,8 @@ pub struct EngineOptions {
     /// How many threads that do I/O (every engine but the no-data ones) have not
     /// finished yet, started or not: cpuio's exit_on_io_done waits for 0.
     pub io_threads_left: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// The run's state shared per target (a zoned device is one for every job on it).
+    pub targets: std::sync::Arc<zone::Targets>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).
