@@ -4,6 +4,7 @@
 pub mod blockinfo;
 pub mod buffers;
 pub mod collect;
+pub mod debug_hooks;
 pub mod debug_line;
 pub mod debug_trace;
 pub mod direct_io;

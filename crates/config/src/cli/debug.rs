@@ -1,5 +1,10 @@
 //! `--debug=` categories: fio's list, one table row each. fio accepts an unknown
 //! category with a warning and runs on; ferrio refuses it and names the allowed ones.
+//! Also the `parse` category's lines, made here where the sections are known, and
+//! [`DebugSet`], the bits a job's threads test (one test per event, no lookup).
+
+use crate::jobfile::Section;
+use std::path::PathBuf;
 
 /// One `--debug` category (fio's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +53,15 @@ const CATEGORIES: &[Row] = &[
     Row(
         DebugCategory::Blktrace,
         "blktrace",
-        "block trace replay",
+        "blktrace replay: each trace entry stored (not in ferrio yet)",
         false,
     ),
-    Row(DebugCategory::Verify, "verify", "data verification", false),
+    Row(
+        DebugCategory::Verify,
+        "verify",
+        "verify headers filled and checked, the verify pass",
+        true,
+    ),
     Row(
         DebugCategory::Random,
         "random",
@@ -61,21 +71,31 @@ const CATEGORIES: &[Row] = &[
     Row(
         DebugCategory::Parse,
         "parse",
-        "job file and option parsing",
-        false,
+        "each option handled (handle_option=NAME, ptr=VALUE)",
+        true,
     ),
     Row(
         DebugCategory::Diskutil,
         "diskutil",
-        "disk utilization statistics",
+        "the disks whose utilization is reported, their stat files",
+        true,
+    ),
+    Row(
+        DebugCategory::Job,
+        "job",
+        "job:N: only job N (from 1) writes lines; job alone: all jobs",
         false,
     ),
-    Row(DebugCategory::Job, "job", "job setup and teardown", false),
-    Row(DebugCategory::Mutex, "mutex", "internal locks", false),
+    Row(
+        DebugCategory::Mutex,
+        "mutex",
+        "the start barrier each job thread waits on",
+        true,
+    ),
     Row(
         DebugCategory::Profile,
         "profile",
-        "built-in job profiles",
+        "built-in job profiles (none yet: prints nothing)",
         false,
     ),
     Row(
@@ -84,27 +104,42 @@ const CATEGORIES: &[Row] = &[
         "the clock source: its choice, calibration and fallback",
         true,
     ),
-    Row(DebugCategory::Net, "net", "the network engine", false),
-    Row(DebugCategory::Rate, "rate", "rate limiting", false),
+    Row(
+        DebugCategory::Net,
+        "net",
+        "client/server connections and commands; net engine setup",
+        true,
+    ),
+    Row(
+        DebugCategory::Rate,
+        "rate",
+        "rate pacing: poisson rates, latency_target depth changes",
+        true,
+    ),
     Row(
         DebugCategory::Compress,
         "compress",
-        "buffer compressibility",
-        false,
+        "log_compression: chunks deflated and inflated",
+        true,
     ),
     Row(
         DebugCategory::Steadystate,
         "steadystate",
-        "steady-state detection",
-        false,
+        "steady-state checks: each window's values and verdict",
+        true,
     ),
     Row(
         DebugCategory::Helperthread,
         "helperthread",
-        "the helper thread (ETA and status reports)",
-        false,
+        "the helper thread: its ticks and reports",
+        true,
     ),
-    Row(DebugCategory::Zbd, "zbd", "zoned block devices", false),
+    Row(
+        DebugCategory::Zbd,
+        "zbd",
+        "zones: device zones, opening, closing and resetting zones",
+        true,
+    ),
 ];
 
 impl DebugCategory {
@@ -142,6 +177,11 @@ pub fn parse(list: &str) -> Result<DebugRequest, String> {
         let add: Vec<DebugCategory> = match item {
             "help" | "?" => return Ok(DebugRequest::Help),
             "all" => DebugCategory::all().collect(),
+            // job:N limits the lines to one job (see job_number).
+            _ if item.starts_with("job:") => match item[4..].trim().parse::<u32>() {
+                Ok(n) if n > 0 => vec![DebugCategory::Job],
+                _ => return Err(item.to_string()),
+            },
             _ => match CATEGORIES.iter().find(|r| r.1 == item) {
                 Some(r) => vec![r.0],
                 None => return Err(item.to_string()),
@@ -156,10 +196,98 @@ pub fn parse(list: &str) -> Result<DebugRequest, String> {
     Ok(DebugRequest::Categories(out))
 }
 
+/// `job:N` in a `--debug` list: only job N's threads (numbered from 1 in job order,
+/// each numjobs clone its own number, as fio's thread numbers) write their lines.
+pub fn job_number(list: &str) -> Option<u32> {
+    list.split(',')
+        .filter_map(|i| i.trim().strip_prefix("job:"))
+        .filter_map(|n| n.trim().parse().ok())
+        .next_back()
+}
+
+/// A set of categories as bits: copied into each job's spec, so a thread tests one
+/// bit (once, outside its I/O loop, or in a branch that is never taken) per event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugSet {
+    bits: u32,
+    /// job:N: the one thread number (from 1) whose lines are written; 0: all.
+    job: u32,
+}
+
+impl DebugSet {
+    /// The set of `cats`, limited to thread number `job` when given (`job:N`).
+    pub fn of(cats: &[DebugCategory], job: Option<u32>) -> DebugSet {
+        DebugSet {
+            bits: cats.iter().fold(0, |b, &c| b | 1 << c as u32),
+            job: job.unwrap_or(0),
+        }
+    }
+
+    /// What thread number `number` (fio's, from 1) writes: everything, or nothing
+    /// when `job:N` names another thread.
+    pub fn for_thread(self, number: u64) -> DebugSet {
+        match self.job {
+            0 => self,
+            n if n as u64 == number => self,
+            _ => DebugSet::default(),
+        }
+    }
+
+    /// Whether `c` is in the set.
+    #[inline]
+    pub fn has(self, c: DebugCategory) -> bool {
+        self.bits & (1 << c as u32) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+}
+
+/// `--debug=parse`: fio's parse lines for the command line's sections, then each job
+/// file's (`Parsing ini file`, `Parsing section [S]`, `dup options` for a job,
+/// `handle_option=NAME, ptr=VALUE` per option, `(null)` for a bare one, `free
+/// options`). fio's lower-level lines (`__handle_option` with its C option types,
+/// `ret=`/`out=` values) and its echo of each raw line are not written.
+pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let options = |out: &mut Vec<String>, s: &Section| {
+        for o in &s.options {
+            let v = o.value.as_deref().unwrap_or("(null)");
+            out.push(format!("handle_option={}, ptr={v}", o.key));
+        }
+    };
+    for s in cli {
+        if s.is_global() {
+            options(&mut out, s);
+            continue;
+        }
+        out.push("dup options".into());
+        out.push(format!("handle_option=name, ptr={}", s.name));
+        options(&mut out, s);
+        out.push("free options".into());
+    }
+    for (path, sections) in files {
+        out.push(format!("Parsing ini file {}", path.display()));
+        for s in sections {
+            out.push(format!("Parsing section [{}]", s.name));
+            if !s.is_global() {
+                out.push("dup options".into());
+            }
+            options(&mut out, s);
+            if !s.is_global() {
+                out.push("free options".into());
+            }
+        }
+    }
+    out
+}
+
 /// The allowed values, for an error message.
 pub fn allowed() -> String {
     let mut names: Vec<&str> = CATEGORIES.iter().map(|r| r.1).collect();
-    names.extend(["all", "help"]);
+    names.extend(["job:N", "all", "help"]);
     names.join(", ")
 }
 
@@ -171,10 +299,15 @@ pub fn help() -> String {
     }
     s += &format!("  {:<14}every category above\n", "all");
     s += &format!("  {:<14}this list (also ?)\n", "help");
-    let emitted: Vec<&str> = CATEGORIES.iter().filter(|r| r.3).map(|r| r.1).collect();
+    // job is a filter, not lines of its own.
+    let silent: Vec<&str> = CATEGORIES
+        .iter()
+        .filter(|r| !r.3 && r.0 != DebugCategory::Job)
+        .map(|r| r.1)
+        .collect();
     s += &format!(
-        "Of these, ferrio writes diagnostics for:\n  {} (the rest print nothing yet)\n",
-        emitted.join(", ")
+        "Accepted but printing nothing in ferrio yet: {}\n",
+        silent.join(", ")
     );
     s
 }
@@ -208,6 +341,27 @@ mod tests {
         assert_eq!(parse("?").unwrap(), DebugRequest::Help);
         assert_eq!(parse("io,bogus").unwrap_err(), "bogus");
         assert_eq!(parse("IO").unwrap_err(), "IO");
+        assert_eq!(
+            parse("io,job:2").unwrap(),
+            DebugRequest::Categories(vec![Io, Job])
+        );
+        assert_eq!(parse("job:x").unwrap_err(), "job:x");
+        assert_eq!(parse("job:0").unwrap_err(), "job:0");
+        assert_eq!(job_number("io, job:3"), Some(3));
+        assert_eq!(job_number("io,job"), None);
+    }
+
+    #[test]
+    fn a_debug_set_holds_exactly_its_categories() {
+        use DebugCategory::*;
+        let s = DebugSet::of(&[Verify, Zbd], None);
+        for c in DebugCategory::all() {
+            assert_eq!(s.has(c), c == Verify || c == Zbd, "{c:?}");
+        }
+        assert!(DebugSet::of(&[], None).is_empty() && !s.is_empty());
+        let only2 = DebugSet::of(&[Verify], Some(2));
+        assert!(only2.for_thread(2).has(Verify) && only2.for_thread(1).is_empty());
+        assert_eq!(s.for_thread(7), s);
     }
 
     #[test]
@@ -217,10 +371,10 @@ mod tests {
             assert!(h.contains(&format!("\n  {:<14}", c.name())), "{h}");
         }
         assert!(
-            h.contains("ferrio writes diagnostics for:\n  process, file, io, mem, random, time ("),
+            h.ends_with("\nAccepted but printing nothing in ferrio yet: blktrace, profile\n"),
             "{h}"
         );
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
-        assert!(allowed().ends_with("zbd, all, help"));
+        assert!(allowed().ends_with("zbd, job:N, all, help"));
     }
 }

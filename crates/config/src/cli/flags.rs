@@ -264,6 +264,7 @@ pub(super) const FLAGS: &[Flag] = &[
                 Ok(())
             }
             Ok(DebugRequest::Categories(cats)) => {
+                r.flags.debug_job = debug::job_number(val(v)).or(r.flags.debug_job);
                 for c in cats {
                     if !r.flags.debug.contains(&c) {
                         r.flags.debug.push(c);
