@@ -101,6 +101,7 @@ impl Zbd {
         if (self.job_max_open > 0 && n >= self.job_max_open) || n >= self.max_open {
             return false;
         }
+        self.trace.opening(z);
         self.open.push(z);
         self.zones[z].open = true;
         true
@@ -108,6 +109,7 @@ impl Zbd {
 
     fn close_zone(&mut self, z: usize) {
         if let Some(i) = self.open.iter().position(|&o| o == z) {
+            self.trace.closing(z);
             self.open.remove(i);
         }
         self.zones[z].open = false;
@@ -119,6 +121,7 @@ impl Zbd {
         if data == 0 {
             return Ok(());
         }
+        self.trace.resetting(z);
         if self.device {
             host.reset(start, self.zone_end(z) - start).map_err(|e| {
                 Adjusted::Error(
@@ -392,6 +395,7 @@ impl Zbd {
         if io.op != IoOp::Write || !self.zones[zb].has_wp {
             return;
         }
+        self.trace.queued(io.offset, io.len, zb);
         let end = (io.offset + io.len).min(self.cap_end(zb));
         let moved = end.saturating_sub(self.zones[zb].wp);
         self.data += moved;
@@ -523,6 +527,7 @@ mod tests {
             wp_data: 0,
             device: true,
             resets: 0,
+            trace: Default::default(),
         };
         z.file_reset();
         z

@@ -7,6 +7,7 @@
 
 pub mod adjust;
 pub mod strided;
+pub mod trace;
 pub mod zbd;
 
 pub use adjust::{Adjusted, ZoneHost};

@@ -9,7 +9,7 @@
 use crate::engine::zone::{ZoneCond, ZoneType, ZonedDevice};
 use crate::runner::plan::ThreadPlan;
 use crate::runner::region::Region;
-use ferrio_config::RwKind;
+use ferrio_config::{DebugCategory, RwKind};
 
 /// One zone as the thread tracks it.
 #[derive(Clone, Debug)]
@@ -57,6 +57,8 @@ pub struct Zbd {
     pub(super) device: bool,
     /// Zone resets issued (fio's nr_zone_resets).
     pub resets: u64,
+    /// --debug=zbd.
+    pub(super) trace: super::trace::ZbdTrace,
 }
 
 impl Zbd {
@@ -200,8 +202,13 @@ impl Zbd {
             wp_data: 0,
             device: is_device,
             resets: 0,
+            trace: super::trace::ZbdTrace::new(
+                spec.compat.debug.has(DebugCategory::Zbd),
+                &file.path,
+            ),
         };
         zbd.file_reset();
+        zbd.trace.setup(zbd.max_open, zbd.wp_data);
         Ok(Some(zbd))
     }
 }
