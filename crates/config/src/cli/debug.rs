@@ -263,8 +263,8 @@ pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<St
             options(&mut out, s);
             continue;
         }
+        // (The section's options start with its --name, as fio's do.)
         out.push("dup options".into());
-        out.push(format!("handle_option=name, ptr={}", s.name));
         options(&mut out, s);
         out.push("free options".into());
     }
