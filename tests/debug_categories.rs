@@ -4,7 +4,9 @@
 //! gaps) the messages are compared with fio's own on the same job.
 
 mod common;
+mod multihost_support;
 use common::{ferrio, file_in, have_fio, scratch};
+use multihost_support::{stderr, Lab};
 use std::process::Command;
 
 /// ferrio's exit code and stderr.
@@ -427,4 +429,40 @@ fn diskutil_names_the_disks_the_report_shows() {
         let ok = format!("{disk}: stat read ok? 1");
         assert_eq!(m.iter().filter(|x| **x == ok).count(), 2, "{err}");
     }
+}
+
+/// net: the client names each host, its job file and the connection; the server
+/// each connection it accepts.
+#[test]
+fn net_writes_client_and_server_lines() {
+    let Some(lab) = Lab::new() else { return };
+    let server = lab.server(&["--debug=net"]);
+    let job = lab.job("n.fio", "[n]\nioengine=null\nsize=64k\n");
+    let out = lab.client(&[
+        "--debug=net",
+        &format!("--client={}", server.addr),
+        &job,
+        "--output-format=terse",
+    ]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let h = &server.addr;
+    assert_eq!(
+        messages(&err, "net"),
+        [
+            format!("client: added <{h}>"),
+            format!("client <{h}>: add ini {job}"),
+            format!("client: connect to host {h}"),
+            format!("client: {h} connected"),
+        ],
+        "{err}"
+    );
+    server.wait_for("server: connection from 127.0.0.1:");
+    assert!(
+        messages(&server.log(), "net")
+            .iter()
+            .all(|m| m.starts_with("server: connection from 127.0.0.1:")),
+        "{}",
+        server.log()
+    );
 }
