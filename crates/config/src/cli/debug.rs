@@ -287,7 +287,7 @@ pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<St
 /// The allowed values, for an error message.
 pub fn allowed() -> String {
     let mut names: Vec<&str> = CATEGORIES.iter().map(|r| r.1).collect();
-    names.extend(["job:N", "all", "help"]);
+    names.extend(["all", "help"]);
     names.join(", ")
 }
 
@@ -375,6 +375,6 @@ mod tests {
             "{h}"
         );
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
-        assert!(allowed().ends_with("zbd, job:N, all, help"));
+        assert!(allowed().ends_with("zbd, all, help"));
     }
 }

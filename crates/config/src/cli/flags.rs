@@ -275,7 +275,7 @@ pub(super) const FLAGS: &[Flag] = &[
             Err(bad) => Err(flag_err(
                 "debug",
                 &bad,
-                &format!("{} (comma list)", debug::allowed()),
+                &format!("{} (comma list; job:N for job N only)", debug::allowed()),
             )),
         },
     ),
