@@ -375,12 +375,7 @@ fn build_command(
         }
     }
     let mut jobs = a.jobs;
-    // Each job carries the categories as bits (job:N: only job N's threads; numjobs
-    // clones are numbered later, in the planner, which clears the others').
-    let set = debug::DebugSet::of(&raw.flags.debug, raw.flags.debug_job);
-    for j in &mut jobs {
-        j.compat.debug = set;
-    }
+    debug::mark_jobs(&raw.flags, &mut jobs);
     let inv = Invocation {
         flags: raw.flags,
         jobs,

@@ -245,6 +245,15 @@ impl DebugSet {
     }
 }
 
+/// Each job carries the run's categories as bits (with job:N, the planner clears
+/// them in every other thread's copy: numjobs clones are numbered there).
+pub fn mark_jobs(flags: &super::GlobalFlags, jobs: &mut [crate::JobSpec]) {
+    let set = DebugSet::of(&flags.debug, flags.debug_job);
+    for j in jobs {
+        j.compat.debug = set;
+    }
+}
+
 /// `--debug=parse`: fio's parse lines for the command line's sections, then each job
 /// file's (`Parsing ini file`, `Parsing section [S]`, `dup options` for a job,
 /// `handle_option=NAME, ptr=VALUE` per option, `(null)` for a bare one, `free
