@@ -6,9 +6,18 @@
 //! io_u); a header covers verify_interval bytes (the block when unset).
 
 use super::block::Layout;
-use crate::runner::debug_hooks::say;
 use ferrio_config::ext::verify::VerifyKind;
-use ferrio_config::DebugCategory::Verify;
+use std::io::Write;
+
+/// Marks the lines as the verify category's (an argument, as the runner's `say`).
+struct Verify;
+
+/// One line in fio's shape (runner::debug_line's, written here because verify sits
+/// below the runner): the category in 8 columns, the thread id, the message.
+fn say(_: Verify, msg: std::fmt::Arguments) {
+    let tid = crate::sys::affinity::thread_id();
+    let _ = writeln!(std::io::stderr().lock(), "{:<8} {tid:<5} {msg}", "verify");
+}
 
 /// The headers a block of `len` bytes carries: (count, bytes each); none for
 /// verify=null and the pattern kinds without a checksum of their own.

@@ -5,21 +5,20 @@
 //! ..., objective: ..., limit: ...` or `sum_y: ..., sum_xy: ..., slope: ...,
 //! criterion: ..., limit: ...`). SNIA criteria, which fio lacks, get ferrio's words.
 
-use super::window::Point;
 use crate::runner::debug_hooks::say;
 use ferrio_config::DebugCategory::Steadystate;
 use ferrio_stats::steadystate::{Judgement, WindowTest};
 
-/// Measurement `p` completed; the window now holds `len` of its `n` measurements.
-pub(super) fn measured(p: &Point, len: usize, n: usize) {
+/// Measurement `index` (`iops`, `bw`: the members' sums) completed; the window now
+/// holds `len` of its `n` measurements.
+pub(super) fn measured(index: u64, iops: u64, bw: u64, len: usize, n: usize) {
     let n = n.max(1) as u64;
-    let tail = p.index % n;
+    let tail = index % n;
     let head = if (len as u64) < n { 0 } else { (tail + 1) % n };
     say(
         Steadystate,
         format_args!(
-            "steadystate_check() measurement: {}, iops: {}, bw: {}, head: {head}, tail: {tail}",
-            p.index, p.iops, p.bw
+            "steadystate_check() measurement: {index}, iops: {iops}, bw: {bw}, head: {head}, tail: {tail}"
         ),
     );
 }

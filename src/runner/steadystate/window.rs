@@ -306,7 +306,8 @@ impl Window {
         st.measured += 1;
         st.done_upto = index + 1;
         if self.debug {
-            super::debug::measured(st.points.back().expect("pushed"), st.points.len(), n);
+            let p = st.points.back().expect("pushed");
+            super::debug::measured(p.index, p.iops, p.bw, st.points.len(), n);
         }
         if st.points.len() < n {
             return;

@@ -25,7 +25,7 @@ pub struct CompatSpec {
     pub atomic: bool,
     /// --debug= categories (a run-wide flag, copied to every job): the job's threads
     /// write the lines of these (e.g. the offset generator fio's `random` lines).
-    pub debug: crate::cli::DebugSet,
+    pub debug: super::debug::DebugSet,
 }
 
 /// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.
