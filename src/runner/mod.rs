@@ -4,6 +4,7 @@
 pub mod blockinfo;
 pub mod buffers;
 pub mod collect;
+pub mod debug_hooks;
 pub mod debug_line;
 pub mod debug_trace;
 pub mod direct_io;
@@ -33,6 +34,7 @@ pub mod worker;
 pub mod zones;
 
 use ferrio_clock::Clock;
+use ferrio_config::DebugCategory;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
 use recorder::ThreadResult;
@@ -71,20 +73,27 @@ pub fn execute(
     // Whether the current job starts: not when it is sized at its start and cannot be
     // (the error is its threads'), or the run was stopped before.
     let mut starts: Result<bool, String> = Ok(true);
+    let mutex = threads
+        .iter()
+        .any(|p| debug_hooks::on(&p.spec, DebugCategory::Mutex));
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
         if first_of_job {
             if plan.spec.stonewall {
                 // Wait for every earlier job to finish.
+                let m = debug_hooks::Wait::on(mutex, "stonewall");
                 join_where(&mut handles, &mut results, |_| true);
+                m.done();
             }
             if let Some(name) = &plan.spec.wait_for {
                 let name = name.clone();
                 let waits: Vec<bool> = (0..handles.len())
                     .map(|j| threads[j].spec.name == name)
                     .collect();
+                let m = debug_hooks::Wait::on(mutex, "wait_for");
                 join_where(&mut handles, &mut results, |j| waits[j]);
+                m.done();
             }
             let job = threads[i].job_index;
             let end = i + threads[i..]
@@ -138,7 +147,9 @@ pub fn execute(
             .expect("spawn a job thread");
         handles.push(Some(handle));
     }
+    let m = debug_hooks::Wait::on(mutex, "job threads");
     join_where(&mut handles, &mut results, |_| true);
+    m.done();
     stops.finish();
     if let Some(f) = forwarder {
         let _ = f.join();

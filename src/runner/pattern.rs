@@ -288,7 +288,7 @@ impl Pattern {
             reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
-            trace_random: spec.compat.debug_random,
+            trace_random: spec.compat.debug.has(ferrio_config::DebugCategory::Random),
             iolog: None,
             replay: None,
             strided,

@@ -79,7 +79,7 @@ pub fn plan_confined(
             // fio numbers threads from 1 in creation order, clones right after their job.
             let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             out.push(ThreadPlan {
-                spec: spec.clone(),
+                spec: super::debug_hooks::for_thread(&spec, out.len() as u64 + 1),
                 job_index,
                 clone,
                 groupid,

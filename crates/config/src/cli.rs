@@ -16,7 +16,7 @@ use crate::table;
 use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
-pub use debug::DebugCategory;
+pub use debug::{DebugCategory, DebugSet};
 pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 pub use net::{ClientGroup, NetFlags, DEFAULT_PORT};
@@ -134,6 +134,8 @@ pub struct GlobalFlags {
     pub eta: EtaMode,
     /// --debug=... categories, in the order given (`all` expanded).
     pub debug: Vec<DebugCategory>,
+    /// --debug=job:N: only job N's threads (from 1, fio's thread numbers) write lines.
+    pub debug_job: Option<u32>,
     /// --readonly: every job was checked not to write or trim.
     pub readonly: bool,
     /// --status-interval, --eta-newline, --eta-interval and friends.
@@ -189,6 +191,7 @@ impl Default for GlobalFlags {
             terse_version: 3,
             eta: EtaMode::Auto,
             debug: Vec::new(),
+            debug_job: None,
             readonly: false,
             live: Default::default(),
             json_lines: false,
@@ -275,6 +278,8 @@ struct Raw {
 pub struct Parsed {
     pub command: Command,
     pub warnings: Vec<String>,
+    /// `--debug=parse`: the parse lines' messages, for stderr in fio's line shape.
+    pub debug_lines: Vec<String>,
 }
 
 /// Parse the process arguments (without argv[0]); `fio_compat` is drop-in mode.
@@ -295,13 +300,28 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
             let w = std::mem::take(&mut raw.warnings);
             (raw, w)
         }
-        Err((command, warnings)) => return Ok(Parsed { command, warnings }),
+        Err((command, warnings)) => {
+            return Ok(Parsed {
+                command,
+                warnings,
+                debug_lines: Vec::new(),
+            })
+        }
     };
-    let command = build_command(raw, env)?;
-    Ok(Parsed { command, warnings })
+    let mut debug_lines = Vec::new();
+    let command = build_command(raw, env, &mut debug_lines)?;
+    Ok(Parsed {
+        command,
+        warnings,
+        debug_lines,
+    })
 }
 
-fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+fn build_command(
+    mut raw: Raw,
+    env: &Env,
+    debug_lines: &mut Vec<String>,
+) -> Result<Command, ConfigError> {
     if raw.flags.reports.compare {
         return reports::compare(&raw);
     }
@@ -311,6 +331,15 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     let mut file_sections = Vec::new();
     for f in &raw.files {
         file_sections.push(jobfile::parse_file(f, env)?);
+    }
+    if raw.flags.debug.contains(&DebugCategory::Parse) {
+        let files: Vec<_> = raw
+            .files
+            .iter()
+            .cloned()
+            .zip(file_sections.clone())
+            .collect();
+        *debug_lines = debug::parse_trace(&raw.sections, &files);
     }
     if raw.showcmd {
         if file_sections.is_empty() {
@@ -346,11 +375,7 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
         }
     }
     let mut jobs = a.jobs;
-    if raw.flags.debug.contains(&DebugCategory::Random) {
-        for j in &mut jobs {
-            j.compat.debug_random = true;
-        }
-    }
+    debug::mark_jobs(&raw.flags, &mut jobs);
     let inv = Invocation {
         flags: raw.flags,
         jobs,

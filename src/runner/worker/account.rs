@@ -4,11 +4,12 @@
 
 use super::units::UnitTimes;
 use crate::engine::{Accounting as Counts, IoOp, IoUnit};
+use crate::runner::debug_hooks;
 use crate::runner::observer::{Completion, Observers, Verdict};
 use crate::runner::pacing::LatTarget;
 use crate::runner::recorder::{Recording, Sampler, ThreadStats};
 use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
-use ferrio_config::JobSpec;
+use ferrio_config::{DebugCategory, JobSpec};
 use std::path::Path;
 
 pub struct Accounting {
@@ -79,7 +80,8 @@ impl Accounting {
             iops_avg_ms: spec.iops_avg_time_ms,
             due_lat: spec.pacing.due_lat,
             max_lat_ns: spec.pacing.max_latency_ns,
-            lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns),
+            lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns)
+                .map(|t| t.with_debug(debug_hooks::on(spec, DebugCategory::Rate))),
             counts,
             extras: false,
         };

@@ -60,6 +60,9 @@ fn complete(st: &mut State, f: &mut FileZbd, off: u64, len: u64) {
     f.inflight = f.inflight.saturating_sub(1);
     let z = ((off / st.zone_size) as usize).min(st.zones.len() - 1);
     if st.zones[z].has_wp && off + len >= st.zones[z].start + st.zones[z].capacity {
+        if st.zones[z].open {
+            f.trace.closing(z);
+        }
         st.close_zone(z);
     }
 }
@@ -186,7 +189,11 @@ impl View<'_> {
     }
 
     fn open_zone(&mut self, z: usize) -> bool {
+        let was_open = self.st.zones[z].open;
         let ok = self.st.open_zone(z, &self.j.open, self.c.job_max_open);
+        if ok && !was_open && self.st.zones[z].open {
+            self.f().trace.opening(z);
+        }
         let n = self.j.open.load(Ordering::Relaxed);
         self.j.open_max = self.j.open_max.max(n);
         ok
@@ -198,6 +205,7 @@ impl View<'_> {
         if data == 0 {
             return Ok(());
         }
+        self.f().trace.resetting(z);
         if self.st.device {
             if let Some(dev) = &self.f().device {
                 let len = self.zone_end(z) - start;

@@ -8,6 +8,7 @@
 pub mod adjust;
 pub mod strided;
 pub mod table;
+pub mod trace;
 pub mod zbd;
 
 pub use adjust::{Adjusted, ZoneHost};

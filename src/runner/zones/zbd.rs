@@ -12,7 +12,7 @@ use crate::engine::zone::{SharedZoned, ZoneCond, ZoneType};
 use crate::engine::IoOp;
 use crate::runner::plan::ThreadPlan;
 use crate::runner::region::{NextIo, Region};
-use ferrio_config::RwKind;
+use ferrio_config::{DebugCategory, RwKind};
 use ferrio_report::extra::{ExtraMerge, ExtraStat};
 use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
@@ -28,6 +28,8 @@ pub(super) struct FileZbd {
     pub region: Region,
     /// This thread's writes queued to the file and not yet seen complete.
     pub inflight: u64,
+    /// --debug=zbd.
+    pub trace: super::trace::ZbdTrace,
 }
 
 /// The job's settings the zone logic uses, the same for every file.
@@ -121,6 +123,10 @@ impl Zbd {
             job,
         };
         zbd.file_reset();
+        for f in &zbd.files {
+            let st = f.table.lock();
+            f.trace.setup(st.max_open, st.wp_data);
+        }
         Ok(Some(zbd))
     }
 
@@ -143,6 +149,7 @@ impl Zbd {
         }
         let cap_end = st.zones[zb].start + st.zones[zb].capacity;
         let end = (io.offset + io.len).min(cap_end);
+        f.trace.queued(io.offset, io.len, zb);
         let moved = end.saturating_sub(st.zones[zb].wp);
         st.data += moved;
         st.wp_data += moved;
@@ -344,6 +351,10 @@ fn setup_file(
         max,
         region,
         inflight: 0,
+        trace: super::trace::ZbdTrace::new(
+            plan.spec.compat.debug.has(DebugCategory::Zbd),
+            &file.path,
+        ),
     })
 }
 

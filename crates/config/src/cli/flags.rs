@@ -264,6 +264,7 @@ pub(super) const FLAGS: &[Flag] = &[
                 Ok(())
             }
             Ok(DebugRequest::Categories(cats)) => {
+                r.flags.debug_job = debug::job_number(val(v)).or(r.flags.debug_job);
                 for c in cats {
                     if !r.flags.debug.contains(&c) {
                         r.flags.debug.push(c);
@@ -274,7 +275,7 @@ pub(super) const FLAGS: &[Flag] = &[
             Err(bad) => Err(flag_err(
                 "debug",
                 &bad,
-                &format!("{} (comma list)", debug::allowed()),
+                &format!("{} (comma list; job:N for job N only)", debug::allowed()),
             )),
         },
     ),

@@ -5,6 +5,7 @@
 
 pub mod buffers;
 pub mod compat;
+pub mod debug;
 pub mod dropin;
 pub mod engine;
 pub mod errors;

@@ -77,6 +77,7 @@ fn job(table: &Arc<ZoneTable>, id: u64, job_max_open: u32, h: &Host) -> Zbd {
                 len: 256 * K,
             },
             inflight: 0,
+            trace: Default::default(),
         }],
         cfg: JobCfg {
             pass_bytes: 256 * K,
