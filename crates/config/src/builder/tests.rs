@@ -611,7 +611,16 @@ fn unknown_unsupported_and_noop() {
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["merge_blktrace_file=x"]).contains("not supported by ferrio yet"));
+    let j = job(&[
+        "merge_blktrace_file=m.bin",
+        "merge_blktrace_scalars=50:100.7",
+        "merge_blktrace_iters=2:1",
+    ]);
+    assert_eq!(j.logs.merge.file.as_deref(), Some("m.bin"));
+    assert_eq!(
+        (j.logs.merge.scalars.clone(), j.logs.merge.iters.clone()),
+        (vec![50, 100], vec![2, 1])
+    );
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
@@ -763,6 +772,12 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("block_error_percentiles=maybe", "malformed boolean"),
         ("create_serialize=maybe", "malformed boolean"),
         ("unique_filename=maybe", "malformed boolean"),
+        ("merge_blktrace_file=", "needs a file name"),
+        ("merge_blktrace_scalars=50:x", "malformed number 'x'"),
+        (
+            "merge_blktrace_iters=1:0.5",
+            "each value must be at least 1",
+        ),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         let e = bad(&["ioengine=sim", line]);

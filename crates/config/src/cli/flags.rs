@@ -206,7 +206,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('A'),
         Arg::None,
         "",
-        "check the jobs and exit (ferrio has no blktrace\nmerging: merge_blktrace_file is refused)",
+        "merge the jobs' blktraces (merge_blktrace_file)\nand exit without running them",
         |r, _| {
             r.parse_only = true;
             Ok(())

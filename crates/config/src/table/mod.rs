@@ -7,6 +7,7 @@
 //! The entries live in one file per category group; [`all`] chains them in
 //! documentation order.
 
+mod blktrace;
 mod buffers;
 mod compat;
 mod docs;
@@ -374,6 +375,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(stats::PROCESS)
         .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
+        .chain(blktrace::BLKTRACE)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)

@@ -14,9 +14,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
-    u("merge_blktrace_file", "fio option"),
-    u("merge_blktrace_iters", "fio option"),
-    u("merge_blktrace_scalars", "fio option"),
     u("profile", "fio option"),
     // Engine options of fio 3.33 engines ferrio has (fio --enghelp=ENGINE lists them).
     u("cmdprio_percentage", "io_uring, libaio: percentage of I/Os sent with high priority"),
