@@ -69,6 +69,7 @@ complete -c ferrio -l ssh-config -r -F -d '--client: the ssh config file for ssh
 complete -c ferrio -l ssh-command -x -d '--client: what ssh runs on ssh:// hosts (default: ferrio --server-stdio)'
 complete -c ferrio -l inflate-log -r -F -d 'print a compressed log (log_store_compressed=1, fio\'s .log.fz format, from fio or ferrio) as text and exit'
 complete -c ferrio -l crctest -d 'measure the verify checksums\' speed and exit (TYPES: a comma list of md5, crc64, crc32, crc32c, crc16, crc7, sha1, sha256, sha512, xxhash, sha3-224/256/384/512; help lists them)'
+complete -c ferrio -l profile -x -d 'run fio\'s built-in profile NAME (tiobench, act): its jobs after the command line\'s; its options (--dir, --device-names, ...; --profile=NAME --cmdhelp lists them) anywhere on the line (docs/dropin.md)'
 complete -c ferrio -l daemonize -x -d '--server: run in the background, its pid written to PIDFILE (removed when it exits)'
 complete -c ferrio -l pidfile -r -F -d '--server: write its pid to FILE (removed when it exits)'
 complete -c ferrio -l description -x -d 'Text description of the job, printed when it runs'

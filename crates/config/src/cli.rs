@@ -25,6 +25,7 @@ mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod profile;
 mod reports;
 mod row;
 
@@ -268,6 +269,8 @@ struct Raw {
     special: Option<Command>,
     /// Notes for stderr about flags accepted without effect.
     warnings: Vec<String>,
+    /// --profile=NAME and its options: jobs appended after the command line's.
+    profile: profile::Profile,
 }
 
 /// A parsed command line: what to do, and notes for stderr.
@@ -313,6 +316,13 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
         file_sections.push(jobfile::parse_file(f, env)?);
     }
     if raw.showcmd {
+        if raw.profile.def.is_some() {
+            // The command line's sections and the profile's (a job's name is its own).
+            let mut secs = raw.sections.clone();
+            secs.iter_mut()
+                .for_each(|s| s.options.retain(|o| o.key != "name"));
+            return Ok(Command::Print(showcmd(&secs) + "\n"));
+        }
         if file_sections.is_empty() {
             return Err(ConfigError("--showcmd needs job files to show".into()));
         }
@@ -498,6 +508,7 @@ fn lex_args(
         parse_only: false,
         showcmd: false,
         special: None,
+        profile: profile::scan(args)?,
     };
     let mut i = 0;
     let mut files_only = false;
@@ -522,6 +533,20 @@ fn lex_args(
                 )))
             }
         };
+        if raw.profile.owns(&key) {
+            // A profile's own option (`--size` is tiobench's); only `prep` is bare.
+            let value = match (inline, key.as_str()) {
+                (Some(v), _) => Some(v),
+                (None, "prep") => None,
+                (None, _) if i < args.len() => {
+                    i += 1;
+                    Some(args[i - 1].clone())
+                }
+                (None, _) => None,
+            };
+            raw.profile.opts.push((key, value));
+            continue;
+        }
         let key = if arg.starts_with("--") {
             expand_prefix(&key)?
         } else {
@@ -588,6 +613,14 @@ fn lex_args(
         };
         if let Some(s) = raw.sections.last_mut() {
             s.options.push(opt);
+        }
+    }
+    if raw.profile.def.is_some() {
+        if matches!(raw.special, Some(Command::Print(_))) && args.iter().any(|a| a == "--cmdhelp") {
+            raw.special = profile::cmdhelp(&raw.profile).map(Command::Print);
+        } else {
+            let jobs = profile::sections(&raw.profile, &env.keywords)?;
+            raw.sections.extend(jobs);
         }
     }
     Ok(match raw.special.take() {

@@ -607,7 +607,10 @@ fn unknown_unsupported_and_noop() {
         bad(&["cgroup=x"]),
         "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
     );
-    assert!(bad(&["profile=tiobench"]).contains("not supported by ferrio yet"));
+    assert!(job(&["profile=tiobench"]).job_options.len() == 1);
+    assert!(
+        bad(&["profile=act"]).contains("--profile=act (the command-line flag) writes ACT's jobs")
+    );
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));

@@ -22,6 +22,7 @@ mod local;
 mod logs;
 mod net;
 mod pacing;
+mod profile;
 mod random;
 mod sim;
 mod stats;
@@ -376,6 +377,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
         .chain(blktrace::BLKTRACE)
+        .chain(profile::PROFILE)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)

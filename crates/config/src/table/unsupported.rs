@@ -14,7 +14,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("cgroup", "Control group"),
     u("cgroup_nodelete", "fio option"),
     u("cgroup_weight", "fio option"),
-    u("profile", "fio option"),
     // Engine options of fio 3.33 engines ferrio has (fio --enghelp=ENGINE lists them).
     u("cmdprio_percentage", "io_uring, libaio: percentage of I/Os sent with high priority"),
     u("cmdprio_class", "io_uring, libaio: I/O priority class of the high-priority I/Os"),
