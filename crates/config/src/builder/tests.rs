@@ -603,10 +603,13 @@ fn unknown_unsupported_and_noop() {
         bad(&["iodepht=4"]),
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
+    let j = job(&["cgroup=/fio/a", "cgroup_weight=200", "cgroup_nodelete=1"]);
     assert_eq!(
-        bad(&["cgroup=x"]),
-        "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
+        (j.cgroup.name.as_deref(), j.cgroup.weight, j.cgroup.nodelete),
+        (Some("fio/a"), 200, true)
     );
+    assert_eq!(job(&["cgroup_weight=100"]).cgroup.target("j"), Some("j"));
+    assert_eq!(job(&[]).cgroup.target("j"), None);
     assert!(job(&["profile=tiobench"]).job_options.len() == 1);
     assert!(
         bad(&["profile=act"]).contains("--profile=act (the command-line flag) writes ACT's jobs")

@@ -5,6 +5,7 @@
 
 pub mod blktrace;
 pub mod buffers;
+pub mod cgroup;
 pub mod compat;
 pub mod dropin;
 pub mod engine;

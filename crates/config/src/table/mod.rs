@@ -9,6 +9,7 @@
 
 mod blktrace;
 mod buffers;
+mod cgroup;
 mod compat;
 mod docs;
 mod dropin2;
@@ -378,6 +379,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(logs::LOGS)
         .chain(blktrace::BLKTRACE)
         .chain(profile::PROFILE)
+        .chain(cgroup::CGROUP)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)
