@@ -367,6 +367,25 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
     Ok(IoLog::from_entries(devices.names, entries))
 }
 
+/// The text of fio's `--debug=blktrace` line for a replayed I/O (`store ddir=1,
+/// off=8192, len=4096, delay=4`, `store discard, off=...` for a trim), for the
+/// debug output to print once per entry of a loaded trace.
+pub fn debug_store(e: &Entry) -> String {
+    match e.op {
+        IoOp::Trim => format!(
+            "store discard, off={}, len={}, delay={}",
+            e.offset, e.len, e.delay_us
+        ),
+        op => {
+            let ddir = u8::from(op != IoOp::Read);
+            format!(
+                "store ddir={ddir}, off={}, len={}, delay={}",
+                e.offset, e.len, e.delay_us
+            )
+        }
+    }
+}
+
 /// One input of a merge: its reader, the event it offers next, its time scale and
 /// passes.
 struct Cursor {

@@ -117,6 +117,16 @@ fn queue_events_replay_with_fios_gaps() {
             (IoOp::Read, 4096, 1000, 8),
         ]
     );
+    // fio's --debug=blktrace lines for them (fio prints delay=2 for the trim and
+    // delay=4 on a 'store flush' line of its own: ferrio carries the flush's gap).
+    assert_eq!(
+        debug_store(&log.entries[1]),
+        "store ddir=1, off=32768, len=8192, delay=4"
+    );
+    assert_eq!(
+        debug_store(&log.entries[2]),
+        "store discard, off=65536, len=4096, delay=6"
+    );
     // The same trace big-endian reads the same.
     let swapped: Vec<Vec<u8>> = sample()
         .iter()
