@@ -367,4 +367,14 @@ fn merge_blktrace_only_writes_the_merged_trace_and_runs_nothing() {
         !o.status.success() && e.contains("merge_blktrace_scalars has 1 values for 2 traces"),
         "{e}"
     );
+    // Nothing to merge without read_iolog.
+    let o = ferrio()
+        .args(["--name=m", "--ioengine=null", "--size=4k", m.as_str()])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && e.contains("needs read_iolog="),
+        "{e}"
+    );
 }
