@@ -466,3 +466,11 @@ fn net_writes_client_and_server_lines() {
         server.log()
     );
 }
+
+/// `--debug=profile`: loading a built-in profile gives fio's line.
+#[test]
+fn profile_loading_is_written() {
+    let (code, err) = run(&["--debug=profile", "--profile=tiobench", "--showcmd"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(messages(&err, "profile"), ["loading profile 'tiobench'"]);
+}

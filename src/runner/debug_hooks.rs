@@ -4,9 +4,7 @@
 //! costs one predictable branch and never a lookup per I/O.
 //!
 //! What each category writes, and where ferrio's words differ from fio 3.33's, is in
-//! docs/dropin.md ("--debug categories"). `profile` and `blktrace` have no event in
-//! ferrio yet: [`profile_loaded`] and [`blktrace_stored`] are for the code that adds
-//! them to call.
+//! docs/dropin.md ("--debug categories").
 
 use super::debug_line::line;
 use crate::sys::affinity::thread_id;
@@ -41,9 +39,9 @@ pub fn for_thread(spec: &Arc<JobSpec>, number: u64) -> Arc<JobSpec> {
 }
 
 /// `--debug=parse`: the parse lines the configuration made (main's thread).
-pub fn parse_lines(msgs: &[String]) {
-    for m in msgs {
-        say(DebugCategory::Parse, format_args!("{m}"));
+pub fn parse_lines(msgs: &[(DebugCategory, String)]) {
+    for (c, m) in msgs {
+        say(*c, format_args!("{m}"));
     }
 }
 
@@ -161,24 +159,10 @@ pub fn deflated(log: &str, seq: u32, input: usize, output: usize) {
     say(c, format_args!("deflated to size={output}"));
 }
 
-/// `--debug=profile`: a built-in profile (fio's `profile=`) was loaded. ferrio has
-/// no profiles yet: the code that adds `profile=` calls this, behind
-/// `on(spec, DebugCategory::Profile)`, with fio's wording.
-pub fn profile_loaded(name: &str) {
-    say(
-        DebugCategory::Profile,
-        format_args!("loading profile '{name}'"),
-    );
-}
-
-/// `--debug=blktrace`: one blktrace entry turned into an I/O to replay (fio's
-/// `store ddir=D, off=O, len=L, delay=U`, delay in microseconds). ferrio replays no
-/// blktrace yet: the replay code calls this behind `on(spec, DebugCategory::Blktrace)`.
-pub fn blktrace_stored(ddir: u32, offset: u64, len: u64, delay_us: u64) {
-    say(
-        DebugCategory::Blktrace,
-        format_args!("store ddir={ddir}, off={offset}, len={len}, delay={delay_us}"),
-    );
+/// `--debug=blktrace`: one trace entry stored for replay (fio's `store ddir=D,
+/// off=O, len=L, delay=U` line, from [`super::replay::blktrace::debug_store`]).
+pub fn blktrace_stored(line: &str) {
+    say(DebugCategory::Blktrace, format_args!("{line}"));
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod blockinfo;
 pub mod buffers;
+pub mod cgroup;
 pub mod collect;
 pub mod debug_hooks;
 pub mod debug_line;
@@ -57,6 +58,11 @@ pub fn execute(
     factory: Arc<dyn ObserverFactory>,
 ) -> RunResults {
     let t0 = clock.now_ns();
+    // cgroup=: made (v2: the process moved) now, removed when this run ends.
+    let cgroups = match cgroup::Cgroups::prepare(&threads) {
+        Ok(c) => c.map(Arc::new),
+        Err(e) => return cgroup::Cgroups::refused(threads, e),
+    };
     // cpuio's exit_on_io_done: the threads that do I/O and have not finished.
     let io_left = Arc::new(AtomicUsize::new(
         threads.iter().filter(|p| does_io(p)).count(),
@@ -123,13 +129,32 @@ pub fn execute(
         let stops = stops.clone();
         let factory = factory.clone();
         let io_left = io_left.clone();
+        let cgroups = cgroups.clone();
         let handle = std::thread::Builder::new()
             .name(format!("{}.{}", plan.spec.name, plan.clone))
             .spawn(move || {
                 let mut r = if sleep_start_delay(&plan, &stop) {
                     ThreadResult::default()
                 } else {
-                    worker::run_thread(&plan, &clock, &stop, factory.as_ref(), &io_left)
+                    match cgroups.as_deref().map(|c| c.enter(&plan)).transpose() {
+                        Err(e) => ThreadResult {
+                            error: Some((libc::EINVAL, e)),
+                            ..Default::default()
+                        },
+                        Ok(origin) => {
+                            let r = worker::run_thread(
+                                &plan,
+                                &clock,
+                                &stop,
+                                factory.as_ref(),
+                                &io_left,
+                            );
+                            if let Some(c) = &cgroups {
+                                c.leave(origin.flatten());
+                            }
+                            r
+                        }
+                    }
                 };
                 if does_io(&plan) {
                     io_left.fetch_sub(1, Ordering::SeqCst);
@@ -150,6 +175,7 @@ pub fn execute(
     let m = debug_hooks::Wait::on(mutex, "job threads");
     join_where(&mut handles, &mut results, |_| true);
     m.done();
+    drop(cgroups);
     stops.finish();
     if let Some(f) = forwarder {
         let _ = f.join();

@@ -123,6 +123,7 @@ impl JobSpec {
             dropin: Default::default(),
             compat: Default::default(),
             net: Default::default(),
+            cgroup: Default::default(),
         }
     }
 

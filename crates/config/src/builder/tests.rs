@@ -603,15 +603,30 @@ fn unknown_unsupported_and_noop() {
         bad(&["iodepht=4"]),
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
+    let j = job(&["cgroup=/fio/a", "cgroup_weight=200", "cgroup_nodelete=1"]);
     assert_eq!(
-        bad(&["cgroup=x"]),
-        "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
+        (j.cgroup.name.as_deref(), j.cgroup.weight, j.cgroup.nodelete),
+        (Some("fio/a"), 200, true)
     );
-    assert!(bad(&["profile=tiobench"]).contains("not supported by ferrio yet"));
+    assert_eq!(job(&["cgroup_weight=100"]).cgroup.target("j"), Some("j"));
+    assert_eq!(job(&[]).cgroup.target("j"), None);
+    assert!(job(&["profile=tiobench"]).job_options.len() == 1);
+    assert!(
+        bad(&["profile=act"]).contains("--profile=act (the command-line flag) writes ACT's jobs")
+    );
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["merge_blktrace_file=x"]).contains("not supported by ferrio yet"));
+    let j = job(&[
+        "merge_blktrace_file=m.bin",
+        "merge_blktrace_scalars=50:100.7",
+        "merge_blktrace_iters=2:1",
+    ]);
+    assert_eq!(j.logs.merge.file.as_deref(), Some("m.bin"));
+    assert_eq!(
+        (j.logs.merge.scalars.clone(), j.logs.merge.iters.clone()),
+        (vec![50, 100], vec![2, 1])
+    );
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
@@ -763,6 +778,12 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("block_error_percentiles=maybe", "malformed boolean"),
         ("create_serialize=maybe", "malformed boolean"),
         ("unique_filename=maybe", "malformed boolean"),
+        ("merge_blktrace_file=", "needs a file name"),
+        ("merge_blktrace_scalars=50:x", "malformed number 'x'"),
+        (
+            "merge_blktrace_iters=1:0.5",
+            "each value must be at least 1",
+        ),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         let e = bad(&["ioengine=sim", line]);

@@ -54,8 +54,8 @@ pub(crate) const CATEGORIES: &[Row] = &[
     Row(
         DebugCategory::Blktrace,
         "blktrace",
-        "blktrace replay: each trace entry stored (not in ferrio yet)",
-        false,
+        "blktrace replay: each trace entry stored",
+        true,
     ),
     Row(
         DebugCategory::Verify,
@@ -96,8 +96,8 @@ pub(crate) const CATEGORIES: &[Row] = &[
     Row(
         DebugCategory::Profile,
         "profile",
-        "built-in job profiles (none yet: prints nothing)",
-        false,
+        "built-in job profiles (--profile=) being loaded",
+        true,
     ),
     Row(
         DebugCategory::Time,

@@ -3,7 +3,9 @@
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
 //! detection, logging, zones, buffer contents, verify and the local engines' options.
 
+pub mod blktrace;
 pub mod buffers;
+pub mod cgroup;
 pub mod compat;
 pub mod debug;
 pub mod dropin;
