@@ -21,6 +21,7 @@ mod local;
 mod logs;
 mod net;
 mod pacing;
+mod prio;
 mod random;
 mod sim;
 mod stats;
@@ -364,6 +365,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(zones::ZONES)
         .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
+        .chain(prio::PRIO)
         .chain(job::JOBS)
         .chain(job::TIME)
         .chain(steadystate::STEADYSTATE)
