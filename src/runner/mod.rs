@@ -3,6 +3,7 @@
 
 pub mod blockinfo;
 pub mod buffers;
+pub mod cmdprio;
 pub mod collect;
 pub mod debug_line;
 pub mod debug_trace;
