@@ -7,7 +7,7 @@ use crate::engine::IoOp;
 use crate::runner::worker::units::UnitTimes;
 
 /// Appended to the job's error when uncached=1 I/O fails with EOPNOTSUPP.
-const UNCACHED_HINT: &str = " (uncached=1: RWF_DONTCACHE needs Linux 6.14 or later and a file system that supports it, such as ext4, xfs or btrfs; tmpfs and block devices do not)";
+const UNCACHED_HINT: &str = " (uncached=1: RWF_DONTCACHE needs Linux 6.14 or later and a file system that supports it, such as ext4, xfs or btrfs; tmpfs does not)";
 
 impl Worker<'_> {
     /// fio's draw for unit `idx`'s new I/O (one per read or write handed to the
