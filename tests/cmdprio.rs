@@ -388,3 +388,67 @@ fn uncached_sends_rwf_dontcache_and_explains_where_it_cannot() {
         }
     }
 }
+
+/// (offset, priority column) of every entry of a per-I/O latency log, sorted.
+fn log_prios(path: &std::path::Path) -> Vec<(u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut v: Vec<(u64, String)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(", ").collect();
+            (f[4].parse().unwrap(), f[5].to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn per_io_logs_carry_each_ios_priority_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let f = file_in(d.path(), "f");
+    for (extra, log_prio) in [
+        (["--cmdprio_percentage=30", "--cmdprio=4"], "--log_prio=1"),
+        (["--prioclass=1", "--prio=2"], "--log_prio=0"),
+    ] {
+        let mut logs = Vec::new();
+        for who in ["fio", "ferrio"] {
+            let base = file_in(d.path(), who);
+            let mut a = vec![
+                "--name=l".to_string(),
+                "--ioengine=io_uring".into(),
+                format!("--filename={f}"),
+                "--size=256k".into(),
+                "--rw=randread".into(),
+                "--randseed=4".into(),
+                format!("--write_lat_log={base}"),
+                "--log_offset=1".into(),
+                log_prio.into(),
+            ];
+            a.extend(extra.iter().map(|s| s.to_string()));
+            let out = if who == "fio" {
+                Command::new("fio").args(&a).output().unwrap()
+            } else {
+                a.push("--fio_seeds=3.33".into());
+                ferrio().args(&a).output().unwrap()
+            };
+            assert!(
+                out.status.success(),
+                "{who} {a:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            logs.push(log_prios(&d.path().join(format!("{who}_clat.1.log"))));
+        }
+        assert_eq!(logs[0].len(), 64);
+        assert_eq!(
+            logs[1], logs[0],
+            "{extra:?}: priority columns differ from fio's"
+        );
+        let distinct: std::collections::BTreeSet<&String> = logs[1].iter().map(|e| &e.1).collect();
+        let want = if log_prio == "--log_prio=1" { 2 } else { 1 };
+        assert_eq!(distinct.len(), want, "{distinct:?}");
+    }
+}

@@ -169,6 +169,12 @@ impl CmdPrio {
         out
     }
 
+    /// The priority unit `unit`'s current I/O (of direction `d`) carries.
+    pub fn ioprio_of(&self, unit: usize, d: usize) -> u32 {
+        let slot = self.unit_slot.get(unit).copied().unwrap_or(0) as usize;
+        self.slots[d].get(slot).copied().unwrap_or(0)
+    }
+
     /// Record a completed read or write of unit `unit` in its priority's statistics
     /// (`clat_ns`, `lat_ns`: its latencies; the one fio keeps per priority is used).
     pub fn record(

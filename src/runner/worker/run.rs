@@ -554,6 +554,10 @@ impl<'a> Worker<'a> {
     /// Account unit `idx`, completed at `now`.
     #[inline]
     fn complete(&mut self, idx: usize, now: u64) {
+        let t = self.io.units.times[idx];
+        if self.cmdprio.is_some() {
+            self.prio_complete(idx, t, now); // CMDPRIO
+        }
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
             self.zone_done.push((u.offset, u.len as u64));
@@ -564,10 +568,9 @@ impl<'a> Worker<'a> {
         let files = &self.plan.files;
         let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
-        let t = self.io.units.times[idx];
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
-        if self.cmdprio.is_some() || u.result < 0 {
-            self.prio_complete(idx, t, now); // CMDPRIO, uncached's errors
+        if u.result < 0 {
+            self.explain_error(idx);
         }
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads

@@ -20,19 +20,17 @@ impl Worker<'_> {
         }
     }
 
-    /// After unit `idx` was accounted: its latency again under its priority.
+    /// Before unit `idx` is accounted: its priority for the per-I/O logs, and its
+    /// latency again under that priority.
     pub(super) fn prio_complete(&mut self, idx: usize, t: UnitTimes, now: u64) {
-        let u = &self.io.units.io[idx];
-        if u.result == -(libc::EOPNOTSUPP as i64) && self.plan.spec.prio.uncached {
-            if let Some((_, msg)) = &mut self.acct.error {
-                if !msg.ends_with(UNCACHED_HINT) {
-                    msg.push_str(UNCACHED_HINT);
-                }
-            }
-        }
         let Some(cp) = &self.cmdprio else { return };
-        if matches!(u.op, IoOp::Read | IoOp::Write) && u.result >= 0 && !self.st.ramping {
-            let d = (u.op == IoOp::Write) as usize;
+        let u = &self.io.units.io[idx];
+        if !matches!(u.op, IoOp::Read | IoOp::Write) {
+            return;
+        }
+        let d = (u.op == IoOp::Write) as usize;
+        self.acct.ioprio = cp.ioprio_of(idx, d);
+        if u.result >= 0 && !self.st.ramping {
             cp.record(
                 &mut self.acct.stats,
                 idx,
@@ -40,6 +38,19 @@ impl Worker<'_> {
                 now - t.issue_ns,
                 now - t.start_ns,
             );
+        }
+    }
+
+    /// After unit `idx` failed: an uncached=1 I/O's EOPNOTSUPP says why.
+    #[cold]
+    pub(super) fn explain_error(&mut self, idx: usize) {
+        let u = &self.io.units.io[idx];
+        if u.result == -(libc::EOPNOTSUPP as i64) && self.plan.spec.prio.uncached {
+            if let Some((_, msg)) = &mut self.acct.error {
+                if !msg.ends_with(UNCACHED_HINT) {
+                    msg.push_str(UNCACHED_HINT);
+                }
+            }
         }
     }
 }
