@@ -169,6 +169,11 @@ impl CmdPrio {
         out
     }
 
+    /// The job's own priority (fio's td->ioprio).
+    pub fn default_ioprio(&self) -> u32 {
+        self.default as u32
+    }
+
     /// The priority unit `unit`'s current I/O (of direction `d`) carries.
     pub fn ioprio_of(&self, unit: usize, d: usize) -> u32 {
         let slot = self.unit_slot.get(unit).copied().unwrap_or(0) as usize;

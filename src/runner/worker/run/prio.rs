@@ -26,6 +26,7 @@ impl Worker<'_> {
         let Some(cp) = &self.cmdprio else { return };
         let u = &self.io.units.io[idx];
         if !matches!(u.op, IoOp::Read | IoOp::Write) {
+            self.acct.ioprio = cp.default_ioprio(); // trims and syncs: the job's own
             return;
         }
         let d = (u.op == IoOp::Write) as usize;
