@@ -168,6 +168,11 @@ pub trait IoEngine: Send {
     fn dropped(&self) -> [u64; 3] {
         [0; 3]
     }
+    /// The I/O priority (`class << 13 | level`) unit `index`'s next reads and writes
+    /// carry, told before they are queued: `chosen` when cmdprio chose it for this
+    /// I/O, else the job's own (prio/prioclass). Engines that send a priority per
+    /// command (io_uring, libaio) keep it; the others ignore it.
+    fn set_ioprio(&mut self, _index: usize, _ioprio: u16, _chosen: bool) {}
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())
@@ -229,6 +234,8 @@ pub struct EngineOptions {
     pub tuning: EngineTuning,
     /// The simulated device's options (`sim_*`), for ioengine=sim.
     pub sim: SimSpec,
+    /// uncached=1 (io_uring, pvsync2): RWF_DONTCACHE on buffered reads and writes.
+    pub uncached: bool,
     /// The network engines' options (net, netsplice), resolved by the config.
     pub net: ferrio_config::ext::net::NetSpec,
     /// The run's stop request (signals, exitall), for engines that wait on a peer.

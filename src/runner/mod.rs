@@ -4,6 +4,7 @@
 pub mod blockinfo;
 pub mod buffers;
 pub mod cgroup;
+pub mod cmdprio;
 pub mod collect;
 pub mod debug_hooks;
 pub mod debug_line;

@@ -325,4 +325,6 @@ pub struct JobSpec {
     pub compat: crate::ext::CompatSpec,
     /// cgroup, cgroup_weight, cgroup_nodelete.
     pub cgroup: crate::ext::cgroup::CgroupSpec,
+    /// cmdprio_* and uncached (issue 14).
+    pub prio: crate::ext::PrioSpec,
 }

@@ -38,6 +38,9 @@ pub struct Accounting {
     pub lat_target: Option<LatTarget>,
     /// What the engine's completions count for (data, file operations, no data).
     counts: Counts,
+    /// The priority of the I/O being accounted (the job's own unless cmdprio sets it
+    /// per I/O): the per-I/O logs' priority column.
+    pub ioprio: u32,
     /// Any of due_lat, max_latency, latency_target or a per-I/O observer is on: only
     /// then does a completion look at them (one test per I/O instead of four).
     extras: bool,
@@ -84,6 +87,7 @@ impl Accounting {
                 .map(|t| t.with_debug(debug_hooks::on(spec, DebugCategory::Rate))),
             counts,
             extras: false,
+            ioprio: spec.lifecycle.ioprio_value().unwrap_or(0),
         };
         a.extras = a.due_lat
             || a.max_lat_ns.iter().any(|&m| m > 0)
@@ -301,6 +305,7 @@ impl Accounting {
                 slat_ns: t.issue_ns - t.start_ns,
                 clat_ns: clat,
                 lat_ns: lat,
+                ioprio: self.ioprio,
             });
         }
     }

@@ -29,6 +29,8 @@ mod passes;
 mod zones;
 // VERIFY: verify data in written blocks, the read-back (glue to crate::verify).
 mod verify;
+// CMDPRIO: per-command priorities, uncached's errors (glue to runner::cmdprio).
+mod prio;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -75,6 +77,8 @@ pub struct Worker<'a> {
     zone_done: Vec<(usize, u64, u64)>,
     // VERIFY
     verify: Option<crate::verify::Verifier>,
+    // CMDPRIO: per-command priorities (runner/cmdprio.rs); None when off.
+    cmdprio: Option<crate::runner::cmdprio::CmdPrio>,
 }
 
 impl<'a> Worker<'a> {
@@ -91,7 +95,15 @@ impl<'a> Worker<'a> {
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
         let lim = Limits::new(plan, begin_ns);
+        // CMDPRIO: without cmdprio, every I/O carries the job's own priority.
+        let cmdprio = crate::runner::cmdprio::CmdPrio::new(spec, &plan.seeds, depth);
+        if let (None, Some(v)) = (&cmdprio, spec.lifecycle.ioprio_value()) {
+            for i in 0..depth {
+                io.engine.set_ioprio(i, v as u16, false);
+            }
+        }
         Worker {
+            cmdprio,
             plan,
             clock,
             acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
@@ -454,6 +466,9 @@ impl<'a> Worker<'a> {
         };
         self.st
             .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
+        if self.cmdprio.is_some() {
+            self.prio_issue(idx, io.op, io.len); // CMDPRIO
+        }
         Some(idx)
     }
 
@@ -542,6 +557,10 @@ impl<'a> Worker<'a> {
     /// Account unit `idx`, completed at `now`.
     #[inline]
     fn complete(&mut self, idx: usize, now: u64) {
+        let t = self.io.units.times[idx];
+        if self.cmdprio.is_some() {
+            self.prio_complete(idx, t, now); // CMDPRIO
+        }
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
             self.zone_done.push((u.file, u.offset, u.len as u64));
@@ -552,8 +571,10 @@ impl<'a> Worker<'a> {
         let files = &self.plan.files;
         let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
-        let t = self.io.units.times[idx];
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
+        if u.result < 0 {
+            self.explain_error(idx);
+        }
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads
         }

@@ -122,6 +122,7 @@ impl JobSpec {
             local: Default::default(),
             dropin: Default::default(),
             compat: Default::default(),
+            prio: Default::default(),
             net: Default::default(),
             cgroup: Default::default(),
         }

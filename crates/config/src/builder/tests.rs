@@ -4,6 +4,7 @@
 use super::*;
 use crate::spec::*;
 
+mod prio;
 mod sections;
 
 fn raw(line: &str, n: usize) -> RawOpt {
@@ -784,9 +785,23 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
             "merge_blktrace_iters=1:0.5",
             "each value must be at least 1",
         ),
+        ("cmdprio_percentage=101", "allowed: 0..100"),
+        ("cmdprio_percentage=10,x", "malformed integer"),
+        ("cmdprio_class=4", "allowed: 1..3"),
+        ("cmdprio_class=0", "allowed: 1..3"),
+        ("cmdprio=8", "allowed: 0..7"),
+        ("cmdprio=1,9", "allowed: 0..7"),
+        ("cmdprio_bssplit=4k/10/1", "bs/percentage[/class/level]"),
+        ("cmdprio_bssplit=4x/10", "malformed size"),
+        ("uncached=maybe", "malformed boolean"),
     ] {
         let (name, value) = line.split_once('=').unwrap();
-        let e = bad(&["ioengine=sim", line]);
+        // Engine options are checked under an engine that has them.
+        let engine = match name.starts_with("cmdprio") || name == "uncached" {
+            true => "ioengine=io_uring",
+            false => "ioengine=sim",
+        };
+        let e = bad(&[engine, line]);
         assert!(
             e.contains(&format!("bad value '{value}' for option '{name}'")) && e.contains(why),
             "{line}: {e}"

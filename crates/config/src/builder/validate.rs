@@ -64,6 +64,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     }
     job.pacing.check().map_err(at)?;
     job.compat.check(&job.logs).map_err(at)?;
+    job.prio.check().map_err(at)?;
+    if job.prio.uncached && job.direct {
+        // fio sets the flag only on buffered I/O: a no-op here, as there.
+        job.warnings.push(
+            "uncached=1 has no effect with direct=1 (it applies to buffered I/O only)".into(),
+        );
+    }
     if job.compat.atomic {
         job.direct = true; // fio: OS_O_DIRECT | FIO_O_ATOMIC whatever direct= says
     }

@@ -24,6 +24,7 @@ mod logs;
 mod net;
 mod pacing;
 mod profile;
+mod prio;
 mod random;
 mod sim;
 mod stats;
@@ -367,6 +368,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(zones::ZONES)
         .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
+        .chain(prio::PRIO)
         .chain(job::JOBS)
         .chain(job::TIME)
         .chain(steadystate::STEADYSTATE)
