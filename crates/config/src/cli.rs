@@ -351,6 +351,11 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
             j.compat.debug_random = true;
         }
     }
+    if raw.flags.debug.contains(&DebugCategory::File) {
+        for j in &mut jobs {
+            j.compat.debug_file = true;
+        }
+    }
     let inv = Invocation {
         flags: raw.flags,
         jobs,

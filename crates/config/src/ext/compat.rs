@@ -26,6 +26,9 @@ pub struct CompatSpec {
     /// --debug=random (a run-wide flag, copied to every job): the offset generator
     /// writes fio's `random` lines.
     pub debug_random: bool,
+    /// --debug=file (copied likewise): the loop writes fio's `fd open`/`fd close`
+    /// lines when it opens and closes files during the run (openfiles < nrfiles).
+    pub debug_file: bool,
 }
 
 /// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.

@@ -1,0 +1,65 @@
+//! openfiles < nrfiles: the loop's side of fio's file opens and closes. A file is
+//! opened when the pattern first chooses it and closed when it is done (or when a
+//! pass ends); a file closed with I/Os in flight stays open, "closing", until its
+//! last one completes, and no more than openfiles are ever open (fio's
+//! td_io_open_file, td_io_close_file, put_file). Nothing here runs when every file
+//! is held open.
+
+use super::Worker;
+
+impl Worker<'_> {
+    /// The generated I/O goes to `file`: apply the pattern's opens and closes (in
+    /// order, so the descriptors never exceed openfiles) and count the I/O in flight.
+    /// False when a file could not be opened (the job's error is set).
+    pub(super) fn file_for_io(&mut self, file: usize) -> bool {
+        let mut events = std::mem::take(&mut self.file_events);
+        self.pattern.take_file_events(&mut events);
+        let mut ok = true;
+        for &(f, open) in &events {
+            if !ok {
+                break;
+            }
+            if open {
+                if let Err(e) = self.io.open_file(self.plan, f) {
+                    self.acct.error.get_or_insert(e);
+                    ok = false;
+                }
+            } else {
+                self.io.close_file(self.plan, f);
+            }
+            crate::runner::debug_line::file_event(self.plan, f, open);
+        }
+        events.clear();
+        self.file_events = events;
+        if ok {
+            self.pattern.io_started(file);
+        }
+        ok
+    }
+
+    /// A unit's I/O is over (completed or dropped): its file may close now.
+    #[inline]
+    pub(super) fn file_released(&mut self, idx: usize) {
+        if self.lazy_files {
+            let u = &self.io.units.io[idx];
+            if matches!(
+                u.op,
+                crate::engine::IoOp::Read | crate::engine::IoOp::Write | crate::engine::IoOp::Trim
+            ) {
+                self.pattern.io_finished(u.file);
+            }
+        }
+    }
+
+    /// fio's EBUSY from get_next_file with I/Os in flight: reap as when the queue is
+    /// full, then choose again. False when the generation ended for another reason.
+    pub(super) fn wait_for_file(&mut self) -> bool {
+        if !self.pattern.take_file_busy() {
+            return false;
+        }
+        self.file_busy = true;
+        self.wait_for_completions();
+        self.file_busy = false;
+        true
+    }
+}

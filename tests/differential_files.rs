@@ -1,0 +1,256 @@
+//! openfiles below nrfiles with engines that open files: ferrio opens a file when it
+//! is first chosen and closes it when it is done, a file closed with I/Os in flight
+//! stays open ("closing") until they complete and is passed over meanwhile, and a
+//! choice that finds openfiles open waits for a completion (fio's EBUSY). The I/O
+//! sequence (opens and closes included) is fio 3.33's `write_iolog` line for line
+//! with psync and with libaio at iodepth 8 (buffered libaio completes every I/O
+//! inside io_submit, so fio's order does not depend on timing); io_uring's order
+//! depends on the order the kernel posts completions, so there only the rules are
+//! checked: never more than openfiles descriptors open (the `--debug=file` lines).
+//!
+//! Skipped (with a message) when fio is absent, unless FERRIO_REQUIRE_FIO or CI is set.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// The log's lines without their timestamps.
+fn lines(log: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    text.lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, r)| r).to_string())
+        .collect()
+}
+
+const COMMON: &[&str] = &[
+    "--name=j",
+    "--size=256k",
+    "--directory=data",
+    "--write_iolog=io.log",
+    "--randrepeat=0",
+    "--randseed=1234",
+    "--bsrange=4k-16k",
+    "--nrfiles=5",
+    "--loops=2",
+];
+
+/// Run one job under `tool` in `cwd` (made here); its iolog lines and stderr.
+fn run(tool: &str, cwd: &std::path::Path, opts: &[&str]) -> (Vec<String>, String) {
+    std::fs::create_dir_all(cwd.join("data")).unwrap();
+    let mut cmd = if tool == "fio" {
+        Command::new("fio")
+    } else {
+        ferrio()
+    };
+    let o = cmd
+        .current_dir(cwd)
+        .args(COMMON)
+        .args(opts)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{tool} {opts:?} failed: {err}");
+    (lines(&cwd.join("io.log")), err)
+}
+
+fn assert_same(opts: &[&str]) {
+    let d = scratch();
+    let (f, _) = run("fio", &d.path().join("f"), opts);
+    let (r, _) = run("ferrio", &d.path().join("r"), opts);
+    assert!(f.len() > 50, "{opts:?}: fio logged {f:?}");
+    assert!(
+        f.iter().filter(|l| l.ends_with(" close")).count() > 2,
+        "{opts:?}: fio closed no file during the run: {f:?}"
+    );
+    if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
+        panic!(
+            "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?} ({} vs {} lines)",
+            i + 1,
+            f.get(i),
+            r.get(i),
+            f.len(),
+            r.len()
+        );
+    }
+}
+
+/// Every job with `engine` under both tools, the jobs side by side (fio takes a
+/// third of a second to start).
+fn all_same(engine: &[&str], jobs: &[&[&str]]) {
+    std::thread::scope(|s| {
+        let runs: Vec<_> = jobs
+            .iter()
+            .map(|job| {
+                s.spawn(move || {
+                    let opts: Vec<&str> = engine.iter().chain(job.iter()).copied().collect();
+                    assert_same(&opts)
+                })
+            })
+            .collect();
+        for r in runs {
+            if let Err(e) = r.join() {
+                std::panic::resume_unwind(e);
+            }
+        }
+    });
+}
+
+#[test]
+fn psync_opens_and_closes_files_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &[
+            "--rw=randrw",
+            "--openfiles=1",
+            "--file_service_type=roundrobin",
+        ],
+        &[
+            "--rw=randrw",
+            "--openfiles=2",
+            "--file_service_type=sequential",
+        ],
+        &[
+            "--rw=read",
+            "--openfiles=2",
+            "--file_service_type=roundrobin:2",
+        ],
+        // Non-uniform choices: a file found done is closed and starts over.
+        &["--rw=read", "--openfiles=2", "--file_service_type=zipf"],
+        &["--rw=read", "--openfiles=3", "--file_service_type=normal"],
+    ];
+    all_same(&["--ioengine=psync"], jobs);
+}
+
+/// iodepth 8: a file found done is closed while its I/Os are in flight; it stays
+/// open, is passed over, and a choice of a closed file reaps one completion first.
+/// With zipf/pareto/normal a closing file is not done: a choice landing on it is
+/// drawn again.
+#[test]
+fn libaio_at_depth_closes_files_when_their_ios_complete_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &[
+            "--rw=randrw",
+            "--openfiles=3",
+            "--file_service_type=random:2",
+        ],
+        &[
+            "--rw=read",
+            "--openfiles=1",
+            "--file_service_type=roundrobin:3",
+        ],
+        &["--rw=read", "--openfiles=3", "--file_service_type=zipf:1.2"],
+        &["--rw=randrw", "--openfiles=2", "--file_service_type=zipf"],
+        &["--rw=read", "--openfiles=3", "--file_service_type=normal"],
+    ];
+    all_same(&["--ioengine=libaio", "--iodepth=8"], jobs);
+}
+
+/// The most descriptors open at once, from the `--debug=file` lines, and how many
+/// opens there were.
+fn most_open(stderr: &str) -> (usize, usize) {
+    let (mut open, mut most, mut opens) = (0usize, 0usize, 0usize);
+    for l in stderr.lines().filter(|l| l.starts_with("file ")) {
+        if l.contains(" fd open ") {
+            open += 1;
+            opens += 1;
+            most = most.max(open);
+        } else if l.contains(" fd close ") {
+            open = open.checked_sub(1).expect("a close without an open");
+        }
+    }
+    (most, opens)
+}
+
+/// Never more than openfiles descriptors open, whatever the engine's completion
+/// order (checked on ferrio alone: this holds for any timing).
+#[test]
+fn no_more_than_openfiles_descriptors_are_ever_open() {
+    for engine in ["psync", "libaio", "io_uring", "posixaio"] {
+        let cases = [
+            ("randrw", "random", 2),
+            ("read", "zipf", 2),
+            ("randrw", "roundrobin:2", 1),
+        ];
+        for (rw, fs, open) in cases {
+            let d = scratch();
+            let opts = [
+                format!("--ioengine={engine}"),
+                "--iodepth=8".into(),
+                format!("--rw={rw}"),
+                format!("--openfiles={open}"),
+                format!("--file_service_type={fs}"),
+                "--debug=file".into(),
+            ];
+            let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
+            let (log, err) = run("ferrio", d.path(), &opts);
+            let (most, opens) = most_open(&err);
+            assert!(
+                most <= open && most >= 1 && opens > open,
+                "{opts:?}: at most {most} open at once ({opens} opens), openfiles={open}: {err}"
+            );
+            // Every I/O in the log goes to a file the log says is open.
+            let mut is_open = std::collections::HashSet::new();
+            for l in log.iter().skip(1) {
+                let (file, what) = l.split_once(' ').unwrap();
+                match what {
+                    "add" => {}
+                    "open" => assert!(is_open.insert(file), "{opts:?}: {file} opened twice"),
+                    "close" => assert!(is_open.remove(file), "{opts:?}: {file} not open"),
+                    _ => assert!(is_open.contains(file), "{opts:?}: I/O to closed {file}"),
+                }
+                assert!(is_open.len() <= open, "{opts:?}: {is_open:?} open");
+            }
+        }
+    }
+}
+
+/// Engines that hold every file for the whole run, and the paths that work on all
+/// files at once, are refused with openfiles below nrfiles, touching nothing.
+#[test]
+fn engines_that_hold_files_are_refused_below_nrfiles() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--ioengine=mmap"], &["ioengine=mmap", "psync"]),
+        (
+            &["--ioengine=io_uring", "--registerfiles=1"],
+            &["registerfiles", "at least nrfiles"],
+        ),
+        (
+            &["--ioengine=psync", "--verify=crc32c", "--rw=write"],
+            &["verify"],
+        ),
+    ];
+    for (opts, wanted) in cases {
+        let d = scratch();
+        let dir = format!("--directory={}", path_str(d.path()));
+        let out = ferrio()
+            .args([
+                "--name=o",
+                "--nrfiles=4",
+                "--openfiles=2",
+                "--size=64k",
+                &dir,
+            ])
+            .args(*opts)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{opts:?}: {err}");
+        assert!(
+            err.contains("openfiles=2 is below nrfiles=4"),
+            "{opts:?}: {err}"
+        );
+        for w in *wanted {
+            assert!(err.contains(w), "{opts:?}: no {w:?} in {err}");
+        }
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            0,
+            "nothing touched"
+        );
+    }
+}
