@@ -254,3 +254,99 @@ fn engines_that_hold_files_are_refused_below_nrfiles() {
         );
     }
 }
+
+/// The tids of the `--debug=file` "extend file" lines, by file name.
+fn layout_tids(stderr: &str) -> std::collections::BTreeMap<String, String> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("file ") && l.contains(" extend file "))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let tid = w.nth(1).unwrap().to_string();
+            let name = l.split(" extend file ").nth(1).unwrap();
+            (name.split(',').next().unwrap().to_string(), tid)
+        })
+        .collect()
+}
+
+/// create_serialize=0: each job's files are laid out on a thread of its own (two
+/// jobs, two distinct thread ids; with the default, one thread for all), with the
+/// same bytes (fio's, when fio is here) and sizes, and the layout lines in job order.
+#[test]
+fn create_serialize_0_lays_each_jobs_files_out_on_its_own_thread() {
+    let d = scratch();
+    let mut laid = Vec::new();
+    for serialize in ["0", "1"] {
+        let cwd = d.path().join(serialize);
+        std::fs::create_dir_all(&cwd).unwrap();
+        let o = ferrio()
+            .current_dir(&cwd)
+            .args([
+                &format!("--create_serialize={serialize}"),
+                "--randseed=7",
+                "--rw=read",
+                "--bs=4k",
+                "--size=192k",
+                "--ioengine=psync",
+                "--debug=file",
+                "--name=a",
+                "--nrfiles=2",
+                "--name=b",
+                "--nrfiles=2",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        let tids = layout_tids(&err);
+        let names: Vec<&str> = tids.keys().map(String::as_str).collect();
+        assert_eq!(names, ["a.0.0", "a.0.1", "b.0.0", "b.0.1"], "{err}");
+        let (a, b) = (&tids["a.0.0"], &tids["b.0.0"]);
+        assert_eq!(a, &tids["a.0.1"], "a job's files on one thread: {err}");
+        assert_eq!(b, &tids["b.0.1"], "{err}");
+        if serialize == "0" {
+            assert_ne!(a, b, "each job on its own thread: {err}");
+        } else {
+            assert_eq!(a, b, "one thread lays out every file: {err}");
+        }
+        let out = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<&str> = out.lines().filter(|l| l.contains("Laying out")).collect();
+        let a = "a: Laying out IO file (1 file / 0MiB)";
+        let b = "b: Laying out IO file (1 file / 0MiB)";
+        assert_eq!(lines, [a, a, b, b], "{out}");
+        let files: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(cwd.join(n)).unwrap())
+            .collect();
+        assert!(files.iter().all(|f| f.len() == 96 * 1024));
+        laid.push(files);
+    }
+    assert!(laid[0] == laid[1], "the same bytes either way");
+    if have_fio() {
+        let cwd = d.path().join("fio");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let o = Command::new("fio")
+            .current_dir(&cwd)
+            .args([
+                "--create_serialize=0",
+                "--randseed=7",
+                "--rw=read",
+                "--bs=4k",
+                "--size=192k",
+                "--ioengine=psync",
+                "--name=a",
+                "--nrfiles=2",
+                "--name=b",
+                "--nrfiles=2",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for (i, n) in ["a.0.0", "a.0.1", "b.0.0", "b.0.1"].iter().enumerate() {
+            assert!(
+                std::fs::read(cwd.join(n)).unwrap() == laid[0][i],
+                "{n}: not fio's bytes"
+            );
+        }
+    }
+}

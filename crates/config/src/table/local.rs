@@ -21,7 +21,7 @@ pub const LOCAL: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
-    opt("create_serialize", K::Bool, C::Files, "fio: lay files out before the jobs start (1) or in each job's thread as it starts (0). ferrio lays every file out before the start either way (a job whose files an earlier job makes is sized when it starts); the layout is never timed, so results are the same. Not with zonemode=zbd when 0", |j, c, v| {
+    opt("create_serialize", K::Bool, C::Files, "Lay files out one after another (1), or each job's files on a thread of its own, all jobs at once (0; fio: in the job's thread as it starts). ferrio lays every file out before the start either way (a job whose files an earlier job makes is sized when it starts); the layout is never timed, so results are the same. Not with zonemode=zbd when 0", |j, c, v| {
         j.local.create_serialize = c.bool(v)?;
         Ok(())
     })
