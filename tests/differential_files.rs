@@ -223,6 +223,10 @@ fn engines_that_hold_files_are_refused_below_nrfiles() {
             &["--ioengine=psync", "--verify=crc32c", "--rw=write"],
             &["verify"],
         ),
+        (
+            &["--ioengine=libaio", "--unlink_each_loop=1", "--loops=2"],
+            &["unlink_each_loop"],
+        ),
     ];
     for (opts, wanted) in cases {
         let d = scratch();

@@ -123,7 +123,7 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
 /// openfiles below nrfiles: the loop opens and closes files during the run, so the
 /// engine must take each I/O's descriptor as it comes (not map or register the
 /// files once at its start), and the paths that work on every file at once
-/// (verify's read-back, read_iolog, zonemode=zbd) are refused.
+/// (verify's read-back, read_iolog, zonemode=zbd, unlink_each_loop) are refused.
 fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
     let engine = job.ioengine.as_str();
     let head = format!("openfiles={open} is below nrfiles={}", job.nrfiles);
@@ -152,6 +152,8 @@ fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
         Some("read_iolog")
     } else if job.zones.mode == crate::ext::zones::ZoneMode::Zbd {
         Some("zonemode=zbd")
+    } else if job.dropin.unlink_each_loop {
+        Some("unlink_each_loop")
     } else {
         None
     };

@@ -57,6 +57,15 @@ impl Worker<'_> {
         if !self.pattern.take_file_busy() {
             return false;
         }
+        // The pattern counts the units queued and not yet released, so one is in
+        // flight; were none, a wait would never end: end the job instead.
+        debug_assert!(
+            self.st.inflight > 0,
+            "waiting for a file with nothing in flight"
+        );
+        if self.st.inflight == 0 {
+            return false;
+        }
         self.file_busy = true;
         self.wait_for_completions();
         self.file_busy = false;
