@@ -3,7 +3,7 @@
 //! stays open ("closing") until they complete and is passed over meanwhile, and a
 //! choice that finds openfiles open waits for a completion (fio's EBUSY). The I/O
 //! sequence (opens and closes included) is fio 3.33's `write_iolog` line for line
-//! with psync and with libaio at iodepth 8 (buffered libaio completes every I/O
+//! with psync, mmap and with libaio at iodepth 8 (buffered libaio completes every I/O
 //! inside io_submit, so fio's order does not depend on timing); io_uring's order
 //! depends on the order the kernel posts completions, so there only the rules are
 //! checked: never more than openfiles descriptors open (the `--debug=file` lines).
@@ -123,6 +123,19 @@ fn psync_opens_and_closes_files_as_fio() {
     all_same(&["--ioengine=psync"], jobs);
 }
 
+/// mmap maps a file when it is opened and unmaps it before it is closed.
+#[test]
+fn mmap_maps_files_as_they_open_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &["--rw=randrw", "--openfiles=2", "--file_service_type=random"],
+        &["--rw=read", "--openfiles=2", "--file_service_type=zipf"],
+    ];
+    all_same(&["--ioengine=mmap"], jobs);
+}
+
 /// iodepth 8: a file found done is closed while its I/Os are in flight; it stays
 /// open, is passed over, and a choice of a closed file reaps one completion first.
 /// With zipf/pareto/normal a closing file is not done: a choice landing on it is
@@ -170,7 +183,7 @@ fn most_open(stderr: &str) -> (usize, usize) {
 /// order (checked on ferrio alone: this holds for any timing).
 #[test]
 fn no_more_than_openfiles_descriptors_are_ever_open() {
-    for engine in ["psync", "libaio", "io_uring", "posixaio"] {
+    for engine in ["psync", "libaio", "io_uring", "posixaio", "mmap"] {
         let cases = [
             ("randrw", "random", 2),
             ("read", "zipf", 2),
@@ -214,7 +227,10 @@ fn no_more_than_openfiles_descriptors_are_ever_open() {
 #[test]
 fn engines_that_hold_files_are_refused_below_nrfiles() {
     let cases: &[(&[&str], &[&str])] = &[
-        (&["--ioengine=mmap"], &["ioengine=mmap", "psync"]),
+        (
+            &["--ioengine=falloc"],
+            &["ioengine=falloc", "psync", "mmap"],
+        ),
         (
             &["--ioengine=io_uring", "--registerfiles=1"],
             &["registerfiles", "at least nrfiles"],

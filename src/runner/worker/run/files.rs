@@ -20,11 +20,24 @@ impl Worker<'_> {
                 break;
             }
             if open {
-                if let Err(e) = self.io.open_file(self.plan, f) {
+                let opened = self.io.open_file(self.plan, f).and_then(|()| {
+                    let fd = self.io.fds[f];
+                    self.io.engine.file_changed(f, fd).map_err(|e| {
+                        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                        let path = self.plan.files[f].path.display();
+                        (
+                            errno,
+                            format!("ioengine={}: '{path}': {e}", self.plan.spec.ioengine),
+                        )
+                    })
+                });
+                if let Err(e) = opened {
                     self.acct.error.get_or_insert(e);
                     ok = false;
                 }
             } else {
+                // (An engine's hold on a file ends before its descriptor does.)
+                let _ = self.io.engine.file_changed(f, -1);
                 self.io.close_file(self.plan, f);
             }
             crate::runner::debug_line::file_event(self.plan, f, open);
