@@ -92,11 +92,6 @@ impl Pattern {
         self.open.take_events(into);
     }
 
-    /// Files open now (a file closing with I/Os in flight included).
-    pub fn open_files(&self) -> usize {
-        self.open.count()
-    }
-
     /// Whether the last [`Pattern::next_io_or_end`] found no file to use until an
     /// I/O in flight completes (fio's EBUSY from get_next_file), once.
     pub fn take_file_busy(&mut self) -> bool {
@@ -236,7 +231,8 @@ impl OpenFiles {
     }
 
     /// Files open now, closing ones included (never above openfiles).
-    pub(super) fn count(&self) -> usize {
+    #[cfg(test)]
+    fn count(&self) -> usize {
         self.count
     }
 }
