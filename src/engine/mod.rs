@@ -163,6 +163,12 @@ pub trait IoEngine: Send {
     fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         Ok(())
     }
+    /// openfiles < nrfiles: file `file` was opened (`fd`) or is about to be closed
+    /// (`fd` = -1) during the run; `setup` saw -1 for every file not open then.
+    /// Engines that hold something per file (a mapping) take or drop it here.
+    fn file_changed(&mut self, _file: usize, _fd: RawFd) -> io::Result<()> {
+        Ok(())
+    }
     /// I/Os per direction the engine knows were lost on the way (a UDP reader's gaps
     /// in its sender's sequence numbers): the job's drop_ios, read at its end.
     fn dropped(&self) -> [u64; 3] {

@@ -169,6 +169,9 @@ pub struct Pattern {
     /// Which files are open (fio opens a file when it is first chosen in a pass and
     /// closes it when it is done), at most `openfiles` at once.
     open: files::OpenFiles,
+    /// The caller can wait for a file (fio's EBUSY), and this generation did.
+    busy_ok: bool,
+    file_busy: bool,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
     /// A pass ends when every file is done (no io_size= that asks for more), and the
@@ -293,6 +296,8 @@ impl Pattern {
             replay: None,
             strided,
             open: files::OpenFiles::new(regions.len(), spec.local.openfiles),
+            busy_ok: false,
+            file_busy: false,
             zbd: None,
             end_when_done: spec.io_size.is_none() && !spec.time_based,
             ran_out: false,
@@ -525,7 +530,10 @@ impl Pattern {
     /// pass there ([`Pattern::take_ran_out`] then says so).
     pub fn next_io_or_end(&mut self, max_len: u64) -> Option<NextIo> {
         let end_ok = self.end_when_done || self.fio_passes;
-        let io = self.generate(max_len, end_ok)?;
+        self.busy_ok = true;
+        let io = self.generate(max_len, end_ok);
+        self.busy_ok = false;
+        let io = io?;
         self.log_io(&io);
         Some(io)
     }
@@ -569,7 +577,10 @@ impl Pattern {
         // and direction included. Once every file is done they all start over.
         let mut attempts = 0;
         let (file, d, rel, busy_ok) = loop {
-            let file = self.pick_file();
+            let Some(file) = self.pick_file() else {
+                self.file_busy = true;
+                return None;
+            };
             let as_write = self.zbd.as_ref().is_some_and(|z| z.reads_as_writes);
             let d = self.pick_ddir().max(usize::from(as_write));
             if let Some(s) = &mut self.strided {

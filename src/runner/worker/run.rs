@@ -31,6 +31,8 @@ mod zones;
 mod verify;
 // CMDPRIO: per-command priorities, uncached's errors (glue to runner::cmdprio).
 mod prio;
+// openfiles < nrfiles: files opened and closed during the run.
+mod files;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -79,6 +81,11 @@ pub struct Worker<'a> {
     verify: Option<crate::verify::Verifier>,
     // CMDPRIO: per-command priorities (runner/cmdprio.rs); None when off.
     cmdprio: Option<crate::runner::cmdprio::CmdPrio>,
+    /// openfiles < nrfiles: I/Os are counted per file so a closed file waits for
+    /// its I/Os in flight (files.rs); the file events the loop applies; fio's EBUSY.
+    lazy_files: bool,
+    file_busy: bool,
+    file_events: Vec<(usize, bool)>,
 }
 
 impl<'a> Worker<'a> {
@@ -113,6 +120,9 @@ impl<'a> Worker<'a> {
             pattern: {
                 let mut p = Pattern::for_thread(plan, &regions, io.iolog.take());
                 p.fio_passes = lim.fio_passes;
+                if io.lazy {
+                    p.track_files();
+                }
                 p
             },
             synchronous,
@@ -153,6 +163,12 @@ impl<'a> Worker<'a> {
                 plan.seed,
             )
             .filter(|_| !plan.caps.diskless),
+            lazy_files: spec
+                .local
+                .openfiles
+                .is_some_and(|n| (n as usize) < regions.len()),
+            file_busy: false,
+            file_events: Vec::new(),
             io,
         }
     }
@@ -251,7 +267,8 @@ impl<'a> Worker<'a> {
                     self.st.files_done = true;
                     return true;
                 }
-                return false; // ZONES: no zone left to do I/O in
+                // openfiles: no file to use until an I/O completes (files.rs).
+                return self.wait_for_file(); // ZONES: or no zone left to do I/O in
             };
             let queued = if self.overlaps_in_flight(idx) {
                 Queued::Busy // fio: FIO_Q_BUSY, retried after a reap
@@ -285,6 +302,7 @@ impl<'a> Worker<'a> {
                         }
                         Residual::Dropped => {
                             self.acct.queue_completed(self.st.inflight);
+                            self.file_released(idx);
                             self.io.units.free.push(idx);
                         }
                     }
@@ -365,7 +383,10 @@ impl<'a> Worker<'a> {
     /// than iodepth_low are in flight. An error is recorded and ends the wait.
     fn wait_for_completions(&mut self) {
         let b = self.batching;
-        let full = self.io.units.free.is_empty() || self.st.busy.is_some() || self.depth_capped();
+        let full = self.io.units.free.is_empty()
+            || self.st.busy.is_some()
+            || self.file_busy
+            || self.depth_capped();
         if !(full || b.polling) {
             return;
         }
@@ -431,6 +452,10 @@ impl<'a> Worker<'a> {
             self.io.units.free.push(idx);
             return None;
         };
+        if self.lazy_files && !self.file_for_io(io.file) {
+            self.io.units.free.push(idx);
+            return None;
+        }
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
         let Ok(due_ns) = self.pace(io.op, io.len) else {
@@ -575,6 +600,7 @@ impl<'a> Worker<'a> {
         if u.result < 0 {
             self.explain_error(idx);
         }
+        self.file_released(idx);
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads
         }
@@ -638,7 +664,10 @@ impl<'a> Worker<'a> {
                     self.io.units.free.push(idx);
                 }
                 Residual::Again => self.st.retry.push(idx),
-                Residual::Failed | Residual::Dropped => self.io.units.free.push(idx),
+                Residual::Failed | Residual::Dropped => {
+                    self.file_released(idx);
+                    self.io.units.free.push(idx);
+                }
             }
         }
         self.st.inflight -= n;
@@ -766,13 +795,5 @@ impl<'a> Worker<'a> {
         // Moved, not cloned: a copy would allocate (and touch) ten more histograms.
         result.stats = stats;
         result
-    }
-
-    fn sync_all_files(&mut self) {
-        for &fd in &self.io.fds {
-            if fd >= 0 {
-                let _ = crate::sys::io::sync(fd, false);
-            }
-        }
     }
 }
