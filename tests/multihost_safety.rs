@@ -236,16 +236,18 @@ fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
         "option 'exec_prerun' refused by this server: it runs a command on the server",
         &marker,
     );
-    let log = lab.path("data/t_bw.1.log");
+    // Logs the run writes come back to the client (tests/multihost_logs.rs); one to
+    // read would be a file of the server's.
+    std::fs::write(lab.path("data/io.log"), "fio version 3 iolog\n").unwrap();
     refused(
         &lab,
         &s,
         &format!(
-            "[t]\nioengine=null\nsize=1m\nwrite_bw_log={}\n",
-            lab.p("data/t")
+            "[t]\nioengine=null\nsize=1m\nread_iolog={}\n",
+            lab.p("data/io.log")
         ),
-        "option 'write_bw_log' refused by this server",
-        &log,
+        "option 'read_iolog' refused by this server: it reads a log file on the server",
+        &none,
     );
     refused(
         &lab,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// Bumped whenever a message changes; both sides must agree.
-pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL: u32 = 3;
 
 /// The most a message before authentication may be (a token and a version).
 pub const HELLO_LIMIT: usize = 4096;
@@ -60,6 +60,9 @@ pub enum ToClient {
         unix_ns: u64,
         progress: Option<Box<RunReport>>,
     },
+    /// One log file the run wrote (sent before Done, each within
+    /// [`super::logs::LOG_LIMIT`]); the client writes it as `<name>.<host>`.
+    Log(Box<super::logs::LogBack>),
     /// Finished: the report and the exit code a local run would have had.
     Done { report: Box<RunReport>, code: i32 },
     /// Refused or failed, with the reason; the server closes the session.
