@@ -193,7 +193,11 @@ pub fn admit(
             lim.max_jobs
         ));
     }
-    for t in threads.iter().filter(|t| !t.caps.diskless) {
+    // The metadata engines count as diskless (no data moves) but act on their names.
+    let names = |t: &&crate::runner::plan::ThreadPlan| {
+        !t.caps.diskless || matches!(t.caps.accounting, crate::engine::Accounting::FileOps)
+    };
+    for t in threads.iter().filter(names) {
         for f in &t.files {
             within(&f.path, &lim.allow)?;
         }
