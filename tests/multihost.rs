@@ -308,3 +308,56 @@ fn all_clients_carries_the_hosts_extra_statistics() {
     );
     assert_eq!(f(all, "sim_buffers"), 2.0);
 }
+
+/// `--status-interval` with `--client`: while the hosts run, the client prints their
+/// latest cumulative reports and "All clients" summed from them. The run is long; the
+/// test reads the client's output until an interval report covers both hosts (no
+/// timing assumed), then stops it.
+#[test]
+fn status_interval_reports_every_hosts_progress_while_they_run() {
+    use std::io::BufRead;
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    let job = lab.job(
+        "slow.fio",
+        "[s]\nioengine=null\nrw=read\nbs=4k\nsize=1g\nrate_iops=200\ntime_based=1\nruntime=60s\n",
+    );
+    let list: Vec<&str> = servers.iter().map(|s| s.addr.as_str()).collect();
+    let mut child = common::ferrio()
+        .args([
+            &format!("--client={}", list.join(",")),
+            &job,
+            "--status-interval=1",
+            &format!("--tls-ca={}", lab.p("ca.pem")),
+            &format!("--auth-token-file={}", lab.p("token")),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let mut found = false;
+    for line in out.lines().map_while(Result::ok) {
+        if line.starts_with("All clients: (groupid=0, jobs=2)") {
+            found = true;
+            break;
+        }
+        seen.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        found,
+        "no interval report of both hosts:\n{}",
+        seen.join("\n")
+    );
+    for s in &servers {
+        let host_job = format!("<{}> s: (groupid=0, jobs=1)", s.addr);
+        assert!(
+            seen.iter().any(|l| l.starts_with(&host_job)),
+            "{host_job} missing:\n{}",
+            seen.join("\n")
+        );
+    }
+}

@@ -44,6 +44,8 @@ struct Ctx {
     tls: Option<Arc<rustls::ClientConfig>>,
     timeout: Duration,
     ssh: ssh::Options,
+    /// Each host's latest cumulative report (its heartbeats'), for --status-interval.
+    latest: super::interval::Latest,
 }
 
 enum Event {
@@ -160,6 +162,7 @@ pub fn run_hosts(
         tls,
         timeout: Duration::from_millis(flags.net.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
         ssh: ssh::Options::from_flags(flags),
+        latest: Arc::new(std::sync::Mutex::new(vec![None; nhosts])),
     });
     let (tx, rx) = mpsc::channel();
     let mut starts = Vec::new();
@@ -214,6 +217,15 @@ pub fn run_hosts(
     for s in &starts {
         let _ = s.send(go.then_some(at));
     }
+    let reporter = match (go, flags.live.status_interval_ms) {
+        (true, Some(ms)) => Some(super::interval::Reporter::start(
+            flags.clone(),
+            labels.clone(),
+            ctx.latest.clone(),
+            Duration::from_millis(ms.max(1)),
+        )?),
+        _ => None,
+    };
     for (i, ev) in rx {
         if let Event::Finished(r) = ev {
             results[i] = Some(*r);
@@ -221,6 +233,9 @@ pub fn run_hosts(
     }
     for h in handles {
         let _ = h.join();
+    }
+    if let Some(r) = reporter {
+        r.stop();
     }
     if let Some(s) = status {
         s.stop();
@@ -405,6 +420,9 @@ fn drive(
                 res.heartbeats += 1;
                 if let Some(p) = &progress {
                     ctx.board.progress(index, p);
+                    if let Ok(mut l) = ctx.latest.lock() {
+                        l[index] = Some(p.clone());
+                    }
                     res.partial = progress;
                 }
             }

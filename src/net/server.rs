@@ -372,14 +372,17 @@ fn wait_until(at_unix_ns: u64) {
     }
 }
 
-/// "Still running", once a second, until the run ends, with the latest results.
+/// "Still running", at least once a second, until the run ends, with the latest results.
 fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress, skew: i64) {
     let mut ticks = 0u32;
     while !done.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         ticks += 1;
-        if ticks.is_multiple_of(20) {
-            let latest = progress.lock().ok().and_then(|mut p| p.take());
+        // New results go out at once (the client's status line and --status-interval
+        // see them without waiting for the next beat); otherwise a bare beat a second.
+        let latest = progress.lock().ok().and_then(|mut p| p.take());
+        if latest.is_some() || ticks >= 20 {
+            ticks = 0;
             let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
             if c.send(&ToClient::Alive {
                 unix_ns: (wire::unix_ns() as i64).saturating_add(skew).max(0) as u64,
