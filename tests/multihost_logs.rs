@@ -121,7 +121,7 @@ fn log_files_are_named_after_the_host_as_fio_names_them() {
     let job = lab.job(
         "logs.fio",
         "[j]\nioengine=null\nrw=write\nbs=4k\nsize=64k\nnumjobs=2\n\
-         write_iops_log=sub/i\nper_job_logs=0\nlog_avg_msec=0\n",
+         write_iops_log=sub/i\nwrite_hist_log=sub/h\nper_job_logs=0\nlog_avg_msec=0\n",
     );
     std::fs::create_dir(out_dir.join("sub")).unwrap();
     let host = s.addr.rsplit_once(':').unwrap().0;
@@ -129,9 +129,16 @@ fn log_files_are_named_after_the_host_as_fio_names_them() {
     assert!(out.status.success(), "{}", stderr(&out));
     let l = lines(&out_dir.join(format!("sub/i_iops.log.{host}")));
     assert_eq!(l.len(), 2 * 16, "{l:?}");
-    let names: Vec<_> = std::fs::read_dir(out_dir.join("sub"))
+    let mut names: Vec<_> = std::fs::read_dir(out_dir.join("sub"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(names, [format!("i_iops.log.{host}")]);
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("h_clat_hist.log.{host}"),
+            format!("i_iops.log.{host}")
+        ]
+    );
 }
