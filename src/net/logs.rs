@@ -115,8 +115,12 @@ impl Redirect {
         self.dir.join(name).display().to_string()
     }
 
-    /// Every file the run wrote, named as the job named it, in name order.
-    pub fn collect(&self) -> Vec<LogBack> {
+    /// Every file the run wrote, named as the job named it, in name order, handed to
+    /// `send` one at a time (only one file is in memory at once).
+    pub fn send_each(
+        &self,
+        send: &mut dyn FnMut(LogBack) -> Result<(), String>,
+    ) -> Result<(), String> {
         let mut names: Vec<String> = std::fs::read_dir(&self.dir)
             .into_iter()
             .flatten()
@@ -124,7 +128,6 @@ impl Redirect {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        let mut out = Vec::new();
         for name in names {
             let Some((p, suffix)) = self.prefixes.iter().find_map(|p| {
                 let rest = name.strip_prefix(&p.private)?;
@@ -151,15 +154,15 @@ impl Redirect {
                     Err(e) => (Vec::new(), Some(e.to_string())),
                 },
             };
-            out.push(LogBack {
+            send(LogBack {
                 prefix: p.orig.clone(),
                 suffix: suffix.to_string(),
                 epoch: p.epoch,
                 data,
                 note,
-            });
+            })?;
         }
-        out
+        Ok(())
     }
 }
 

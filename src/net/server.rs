@@ -346,10 +346,10 @@ fn session(
     drop(turn);
     let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
     if let (Ok(_), Some(logs)) = (&result, &logs) {
-        for log in logs.collect() {
+        logs.send_each(&mut |log| {
             conn.send(&ToClient::Log(Box::new(log)))
-                .map_err(|e| e.to_string())?;
-        }
+                .map_err(|e| e.to_string())
+        })?;
     }
     drop(logs);
     let msg = match result {
