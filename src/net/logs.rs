@@ -13,24 +13,9 @@
 //! several hosts are all on the client's clock and merge by time.
 
 use super::wire::JobText;
+pub use super::wire::{LogBack, LOG_LIMIT};
 use ferrio_config::Invocation;
 use std::path::{Path, PathBuf};
-
-/// The most one log file may be to be sent back (larger ones are reported, not sent).
-pub const LOG_LIMIT: u64 = 64 << 20;
-
-/// One log file coming back: the job's own name for it, split into the prefix the
-/// job gave and the suffix the run added (`_bw.1.log`; empty for write_iolog).
-#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct LogBack {
-    pub prefix: String,
-    pub suffix: String,
-    /// Wall-clock times (log_unix_epoch): the client shifts them by the clock offset.
-    pub epoch: bool,
-    pub data: Vec<u8>,
-    /// Why the data is missing (over [`LOG_LIMIT`], unreadable).
-    pub note: Option<String>,
-}
 
 /// One redirected prefix: the private name it got and the job's own.
 struct Prefix {
