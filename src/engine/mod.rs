@@ -183,8 +183,8 @@ pub trait IoEngine: Send {
     ) -> io::Result<()> {
         Ok(())
     }
-    /// The zoned device behind the engine, if it is one (docs/zones.md).
-    fn zoned(&mut self) -> Option<&mut dyn zone::ZonedDevice> {
+    /// The zoned device behind the engine's file `file`, if it is one (docs/zones.md).
+    fn zoned(&mut self, _file: usize) -> Option<zone::SharedZoned> {
         None
     }
     /// A new pass over the files begins (loops, a time_based wrap): fio closes and
@@ -256,6 +256,8 @@ pub struct EngineOptions {
     /// On a server: the allowed directories, so the engines that act on names (the
     /// metadata engines, e4defrag's donor) do so beneath them at run time.
     pub confine: Option<std::sync::Arc<crate::sys::confine::Confine>>,
+    /// The run's state shared per target (a zoned device is one for every job on it).
+    pub targets: std::sync::Arc<zone::Targets>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).

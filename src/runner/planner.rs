@@ -98,6 +98,7 @@ pub fn plan_confined(
                 sized_at_start,
                 confine: confine.clone(),
                 file_locks: Default::default(),
+                targets: Default::default(),
             });
         }
     }

@@ -72,7 +72,7 @@ pub struct Worker<'a> {
     // ZONES: zonemode=zbd, and the writes completed since it last looked.
     zbd: Option<crate::runner::zones::Zbd>,
     zoned: bool,
-    zone_done: Vec<(u64, u64)>,
+    zone_done: Vec<(usize, u64, u64)>,
     // VERIFY
     verify: Option<crate::verify::Verifier>,
 }
@@ -248,6 +248,9 @@ impl<'a> Worker<'a> {
                 let _lock = self.plan.file_locks.hold(u.file, u.op); // lockfile=
                 self.io.engine.queue(idx, &mut self.io.units.io[idx])
             };
+            if self.zoned && queued != Queued::Busy {
+                self.zone_issued(); // ZONES: the zone is the others' again
+            }
             match queued {
                 Queued::Completed => {
                     let done = self.read_clock();
@@ -541,7 +544,7 @@ impl<'a> Worker<'a> {
     fn complete(&mut self, idx: usize, now: u64) {
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
-            self.zone_done.push((u.offset, u.len as u64));
+            self.zone_done.push((u.file, u.offset, u.len as u64));
         }
         if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
             self.st.note_write(u.file, u.offset, u.result as u64);
@@ -727,10 +730,11 @@ impl<'a> Worker<'a> {
         };
         // ZONES: resets issued. PACING: the flow group is left by the runner, after
         // exitall (recorder.rs).
-        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
+        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets());
         // The engine's and the pacer's own statistics (ferrio_report::extra).
         result.extra = self.io.engine.extra_stats();
         result.extra.extend(self.pacer.extra_stats(end));
+        result.extra.extend(self.zone_finish());
         result.held = self
             .pacer
             .flow
