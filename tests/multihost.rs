@@ -272,3 +272,92 @@ fn a_sweep_runs_each_point_on_every_host() {
         }
     }
 }
+
+#[test]
+fn all_clients_carries_the_hosts_extra_statistics() {
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    // A simulated buffer pool publishes ferrio's extra statistics: the mean of
+    // buffers in flight adds across hosts, the pool's size is the largest.
+    let job = lab.job(
+        "pool.fio",
+        "[p]\nioengine=sim\nclocksource=virtual\nrw=randread\nbs=4k\nsize=1g\n\
+         iodepth=8\nsim_lat=fixed:100us\nsim_bw=0\nsim_channels=8\nsim_buffers=2\n\
+         time_based=1\nruntime=50ms\n",
+    );
+    let list: Vec<&str> = servers.iter().map(|s| s.addr.as_str()).collect();
+    let out = lab.client(&[
+        &format!("--client={}", list.join(",")),
+        &job,
+        "--output-format=json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    let stats = v["client_stats"].as_array().unwrap();
+    assert_eq!(stats.len(), 3, "{v}");
+    let f =
+        |s: &serde_json::Value, k: &str| s[k].as_f64().unwrap_or_else(|| panic!("no {k} in {s}"));
+    let sum =
+        f(&stats[0], "sim_buffers_in_flight_mean") + f(&stats[1], "sim_buffers_in_flight_mean");
+    let all = &stats[2];
+    assert_eq!(all["jobname"], "All clients");
+    let got = f(all, "sim_buffers_in_flight_mean");
+    assert!(
+        sum > 3.0 && (got - sum).abs() < 1e-6 * sum,
+        "{got} != {sum}"
+    );
+    assert_eq!(f(all, "sim_buffers"), 2.0);
+}
+
+/// `--status-interval` with `--client`: while the hosts run, the client prints their
+/// latest cumulative reports and "All clients" summed from them. The run is long; the
+/// test reads the client's output until an interval report covers both hosts (no
+/// timing assumed), then stops it.
+#[test]
+fn status_interval_reports_every_hosts_progress_while_they_run() {
+    use std::io::BufRead;
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    let job = lab.job(
+        "slow.fio",
+        "[s]\nioengine=null\nrw=read\nbs=4k\nsize=1g\nrate_iops=200\ntime_based=1\nruntime=60s\n",
+    );
+    let list: Vec<&str> = servers.iter().map(|s| s.addr.as_str()).collect();
+    let mut child = common::ferrio()
+        .args([
+            &format!("--client={}", list.join(",")),
+            &job,
+            "--status-interval=1",
+            &format!("--tls-ca={}", lab.p("ca.pem")),
+            &format!("--auth-token-file={}", lab.p("token")),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let mut found = false;
+    for line in out.lines().map_while(Result::ok) {
+        if line.starts_with("All clients: (groupid=0, jobs=2)") {
+            found = true;
+            break;
+        }
+        seen.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        found,
+        "no interval report of both hosts:\n{}",
+        seen.join("\n")
+    );
+    for s in &servers {
+        let host_job = format!("<{}> s: (groupid=0, jobs=1)", s.addr);
+        assert!(
+            seen.iter().any(|l| l.starts_with(&host_job)),
+            "{host_job} missing:\n{}",
+            seen.join("\n")
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! A server cannot be turned against its host: a missing or wrong token, a path
 //! outside `--server-allow` (directly, by `..` or through a symlink), an oversized job,
-//! too many threads, an exec-style engine, a log file, an include or `--remote-config`
+//! too many threads, an exec-style engine, a log file to read, an include or `--remote-config`
 //! are each refused before anything is touched, and the server keeps serving.
 
 mod common;
@@ -236,16 +236,18 @@ fn oversized_jobs_exec_engines_logs_includes_and_remote_configs_are_refused() {
         "option 'exec_prerun' refused by this server: it runs a command on the server",
         &marker,
     );
-    let log = lab.path("data/t_bw.1.log");
+    // Logs the run writes come back to the client (tests/multihost_logs.rs); one to
+    // read would be a file of the server's.
+    std::fs::write(lab.path("data/io.log"), "fio version 3 iolog\n").unwrap();
     refused(
         &lab,
         &s,
         &format!(
-            "[t]\nioengine=null\nsize=1m\nwrite_bw_log={}\n",
-            lab.p("data/t")
+            "[t]\nioengine=null\nsize=1m\nread_iolog={}\n",
+            lab.p("data/io.log")
         ),
-        "option 'write_bw_log' refused by this server",
-        &log,
+        "option 'read_iolog' refused by this server: it reads a log file or writes a merged trace on the server",
+        &none,
     );
     refused(
         &lab,
@@ -402,6 +404,101 @@ fn a_symlink_swapped_in_after_admission_leads_nowhere() {
     );
     std::fs::remove_file(lab.path("data/late.bin")).unwrap();
     std::fs::remove_file(lab.path("data/sub")).unwrap();
+    still_serves(&lab, &s);
+}
+
+/// The metadata engines and e4defrag's donor act on names, not on opened data files:
+/// their paths are checked at admission (also the engines that move no data), and at
+/// run time every mkdir, rmdir, create and donor open happens beneath the allowed
+/// directory, so directories swapped for symlinks to the outside after admission
+/// lead nowhere (without the run-time confinement each of these would act outside).
+#[test]
+fn metadata_engines_and_the_donor_stay_inside_when_directories_are_swapped() {
+    let Some(lab) = Lab::new() else { return };
+    let s = lab.server(&[]);
+    std::fs::create_dir(lab.path("outside")).unwrap();
+    let out_file = lab.path("outside/made.bin");
+    refused(
+        &lab,
+        &s,
+        &format!(
+            "[c]\nioengine=filecreate\nfilesize=4k\nfilename={}\n",
+            out_file.display()
+        ),
+        "outside this server's --server-allow list",
+        &out_file,
+    );
+    let subs = ["c", "d", "r", "e"];
+    for d in subs {
+        std::fs::create_dir(lab.path(&format!("data/{d}"))).unwrap();
+        std::fs::create_dir(lab.path(&format!("outside/{d}"))).unwrap();
+    }
+    // dirdelete's victim: a directory outside that the swapped name would reach.
+    std::fs::create_dir(lab.path("outside/r/gone")).unwrap();
+    let config = ferrio::net::tls::client_config(&lab.path("ca.pem"), None).unwrap();
+    let (host, port) = s.addr.rsplit_once(':').unwrap();
+    let mut c = ferrio::net::client::connect_tls(
+        host,
+        port.parse().unwrap(),
+        config,
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    c.send(&ToServer::Hello {
+        protocol: wire::PROTOCOL,
+        token: "correct-horse-battery-staple".into(),
+    })
+    .unwrap();
+    assert!(matches!(
+        c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap(),
+        ToClient::Welcome { .. }
+    ));
+    let data = lab.p("data");
+    let text = format!(
+        "[c]\nioengine=filecreate\nfilesize=4k\nfilename={data}/c/new.bin\n\
+         [d]\nioengine=dircreate\nfilesize=4k\nfilename={data}/d/newdir\n\
+         [r]\nioengine=dirdelete\nfilesize=4k\nfilename={data}/r/gone\n\
+         [e]\nioengine=e4defrag\nrw=write\nsize=64k\ndirectory={data}\n\
+         filename=e.bin\ndonorname=e/donor\n"
+    );
+    c.send(&ToServer::Jobs {
+        files: vec![wire::JobText {
+            name: "race.fio".into(),
+            text,
+        }],
+        remote: vec![],
+    })
+    .unwrap();
+    match c.recv::<ToClient>(wire::HELLO_LIMIT).unwrap() {
+        ToClient::Ready { threads } => assert_eq!(threads, 4),
+        m => panic!("the jobs should have been admitted: {m:?}"),
+    }
+    for d in subs {
+        let inside = lab.path(&format!("data/{d}"));
+        std::fs::remove_dir(&inside).unwrap();
+        std::os::unix::fs::symlink(lab.path(&format!("outside/{d}")), &inside).unwrap();
+    }
+    c.send(&ToServer::Start { at_unix_ns: 0 }).unwrap();
+    let code = loop {
+        match c.recv::<ToClient>(wire::RESULT_LIMIT).unwrap() {
+            ToClient::Started { .. } | ToClient::Alive { .. } | ToClient::Log(_) => {}
+            ToClient::Done { code, .. } => break code,
+            ToClient::Refused { .. } => break 1,
+            m => panic!("unexpected {m:?}"),
+        }
+    };
+    for (d, left) in [("c", 0), ("d", 0), ("r", 1), ("e", 0)] {
+        let n = std::fs::read_dir(lab.path(&format!("outside/{d}")))
+            .unwrap()
+            .count();
+        assert_eq!(n, left, "outside/{d} was touched");
+    }
+    assert!(lab.path("outside/r/gone").is_dir());
+    assert_ne!(code, 0, "the jobs should have failed");
+    for d in subs {
+        std::fs::remove_file(lab.path(&format!("data/{d}"))).unwrap();
+    }
+    let _ = std::fs::remove_file(lab.path("data/e.bin"));
     still_serves(&lab, &s);
 }
 

@@ -39,6 +39,7 @@ pub struct E4defragEngine {
     donor: Option<File>,
     /// The donor's block size (st_blksize).
     bsz: u64,
+    confine: Option<std::sync::Arc<crate::sys::confine::Confine>>,
 }
 
 impl E4defragEngine {
@@ -53,6 +54,7 @@ impl E4defragEngine {
             extent: o.regions.iter().map(|r| r.end).max().unwrap_or(0),
             donor: None,
             bsz: 4096,
+            confine: o.confine.clone(),
         })
     }
 
@@ -105,15 +107,20 @@ impl IoEngine for E4defragEngine {
                 "e4defrag needs donorname= (the donor file)",
             )
         })?;
-        let donor = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o644)
-            .open(path)
-            .map_err(|e| {
-                io::Error::new(e.kind(), format!("donor file '{}': {e}", path.display()))
-            })?;
+        // On a server the donor is created beneath the allowed directories (openat2),
+        // as the data files are: a symlink swapped in after admission leads nowhere.
+        let donor = match &self.confine {
+            Some(c) => c
+                .open_raw(path, libc::O_WRONLY | libc::O_CREAT, 0o644)
+                .map(File::from),
+            None => std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o644)
+                .open(path),
+        }
+        .map_err(|e| io::Error::new(e.kind(), format!("donor file '{}': {e}", path.display())))?;
         if !self.inplace && self.extent > 0 {
             // SAFETY: fallocate on the donor we just opened; no memory passed.
             if unsafe { libc::fallocate(donor.as_raw_fd(), 0, 0, self.extent as i64) } != 0 {

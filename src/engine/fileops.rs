@@ -8,6 +8,7 @@
 //! fio 3.37 (dirstat and dirdelete make their directories before the run).
 
 use super::{EngineOptions, IoEngine, IoUnit, Queued};
+use crate::sys::confine::Confine;
 use ferrio_config::ext::local::StatType;
 use std::collections::VecDeque;
 use std::ffi::CString;
@@ -16,6 +17,7 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The operation an engine performs on each name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +55,10 @@ pub struct FileOpsEngine {
     max_open: usize,
     /// The last queued I/O carried an operation.
     last_timed: bool,
+    /// On a server: every operation beneath the allowed directories (openat2
+    /// RESOLVE_BENEATH, mkdirat/unlinkat in a parent opened so), so a name swapped
+    /// for a symlink after admission leads nowhere.
+    confine: Option<Arc<Confine>>,
 }
 
 impl FileOpsEngine {
@@ -65,11 +71,15 @@ impl FileOpsEngine {
             open: VecDeque::new(),
             max_open: o.local.openfiles.map_or(usize::MAX, |n| n.max(1) as usize),
             last_timed: false,
+            confine: o.confine.clone(),
         }
     }
 
     /// The operation on `path`: Ok, or the errno.
     fn operate(&mut self, path: &Path) -> io::Result<()> {
+        if let Some(c) = self.confine.clone() {
+            return self.operate_confined(&c, path);
+        }
         match self.op {
             FileOp::CreateFile => {
                 let f = std::fs::OpenOptions::new()
@@ -79,12 +89,7 @@ impl FileOpsEngine {
                     .truncate(false)
                     .mode(0o600)
                     .open(path)?;
-                if self.open.len() == self.max_open {
-                    // Closed before the next create, as fio closes a file it is done
-                    // with when openfiles is reached (not timed).
-                    self.open.pop_front();
-                }
-                self.open.push_back(f);
+                self.keep_open(f);
                 Ok(())
             }
             FileOp::StatFile | FileOp::StatDir => stat(path, self.stat_type),
@@ -92,6 +97,74 @@ impl FileOpsEngine {
             FileOp::CreateDir => std::fs::DirBuilder::new().mode(0o700).create(path),
             FileOp::DeleteDir => std::fs::remove_dir(path),
         }
+    }
+
+    /// The same operations on a server, beneath the allowed directories.
+    fn operate_confined(&mut self, c: &Confine, path: &Path) -> io::Result<()> {
+        match self.op {
+            FileOp::CreateFile => {
+                let flags = libc::O_RDWR | libc::O_CREAT;
+                let f = File::from(c.open_raw(path, flags, 0o600)?);
+                self.keep_open(f);
+                Ok(())
+            }
+            FileOp::StatFile | FileOp::StatDir => {
+                // A handle beneath the root (lstat: on the name itself), then stat it.
+                let nofollow = match self.stat_type {
+                    StatType::Lstat => libc::O_NOFOLLOW,
+                    _ => 0,
+                };
+                let fd = c.open_raw(path, libc::O_PATH | nofollow, 0)?;
+                stat_fd(&fd, self.stat_type)
+            }
+            FileOp::DeleteFile => c.remove(path, false),
+            FileOp::CreateDir => c.mkdir(path, 0o700),
+            FileOp::DeleteDir => c.remove(path, true),
+        }
+    }
+
+    /// filecreate's file stays open until the pass ends (or openfiles= is reached).
+    fn keep_open(&mut self, f: File) {
+        {
+            if self.open.len() == self.max_open {
+                // Closed before the next create, as fio closes a file it is done
+                // with when openfiles is reached (not timed).
+                self.open.pop_front();
+            }
+            self.open.push_back(f);
+        }
+    }
+}
+
+/// stat_type's call on a handle opened beneath a root (fstat, or statx with
+/// AT_EMPTY_PATH).
+fn stat_fd(fd: &std::os::fd::OwnedFd, how: StatType) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let ret = match how {
+        StatType::Stat | StatType::Lstat => {
+            let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+            // SAFETY: a descriptor we own and a writable stat buffer that outlives the call.
+            unsafe { libc::fstat(fd.as_raw_fd(), st.as_mut_ptr()) }
+        }
+        StatType::Statx => {
+            let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
+            // SAFETY: a descriptor we own, an empty NUL-terminated path with
+            // AT_EMPTY_PATH (the descriptor itself is stat'ed) and a writable buffer.
+            unsafe {
+                libc::statx(
+                    fd.as_raw_fd(),
+                    c"".as_ptr(),
+                    libc::AT_EMPTY_PATH,
+                    libc::STATX_ALL,
+                    stx.as_mut_ptr(),
+                )
+            }
+        }
+    };
+    if ret == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 
@@ -144,7 +217,11 @@ impl IoEngine for FileOpsEngine {
         // dirstat and dirdelete need their directories (fio's setup_dirs).
         if matches!(self.op, FileOp::StatDir | FileOp::DeleteDir) {
             for p in &self.paths {
-                match std::fs::DirBuilder::new().mode(0o700).create(p) {
+                let made = match &self.confine {
+                    Some(c) => c.mkdir(p, 0o700),
+                    None => std::fs::DirBuilder::new().mode(0o700).create(p),
+                };
+                match made {
                     Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
                         return Err(io::Error::new(
                             e.kind(),
@@ -249,6 +326,47 @@ mod tests {
         let mut u = unit(0);
         e.queue(0, &mut u);
         assert_eq!(u.result, -(libc::ENOENT as i64));
+    }
+
+    /// On a server every operation works beneath the root, and none reaches through
+    /// a symlink to the outside (stat included: it would tell what exists there).
+    #[test]
+    fn confined_operations_stay_beneath_the_root() {
+        let base = tempfile::tempdir().unwrap();
+        let (root, out) = (base.path().join("root"), base.path().join("out"));
+        std::fs::create_dir(&root).unwrap();
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("f0"), b"x").unwrap();
+        let c = Arc::new(Confine::new(&[root.canonicalize().unwrap()]).unwrap());
+        let run = |op, dir: &Path, stat_type| {
+            let mut o = EngineOptions {
+                paths: vec![dir.join("f0")],
+                confine: Some(c.clone()),
+                ..Default::default()
+            };
+            o.local.stat_type = stat_type;
+            let mut e = FileOpsEngine::new(op, &o);
+            let mut u = unit(0);
+            e.queue(0, &mut u);
+            u.result
+        };
+        let ok = 4096;
+        assert_eq!(run(FileOp::CreateFile, &root, StatType::Stat), ok);
+        for how in [StatType::Stat, StatType::Lstat, StatType::Statx] {
+            assert_eq!(run(FileOp::StatFile, &root, how), ok);
+        }
+        assert_eq!(run(FileOp::DeleteFile, &root, StatType::Stat), ok);
+        assert_eq!(run(FileOp::CreateDir, &root, StatType::Stat), ok);
+        assert_eq!(run(FileOp::DeleteDir, &root, StatType::Stat), ok);
+        assert!(!root.join("f0").exists());
+        std::os::unix::fs::symlink(&out, root.join("sub")).unwrap();
+        let sub = root.join("sub");
+        for op in [FileOp::StatFile, FileOp::DeleteFile, FileOp::CreateFile] {
+            assert!(run(op, &sub, StatType::Statx) < 0, "{op:?}");
+        }
+        assert!(run(FileOp::CreateDir, &root.join("sub/d"), StatType::Stat) < 0);
+        assert_eq!(std::fs::read(out.join("f0")).unwrap(), b"x");
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
     }
 
     #[test]

@@ -266,6 +266,9 @@ pub struct EngineOptions {
     /// How many threads that do I/O (every engine but the no-data ones) have not
     /// finished yet, started or not: cpuio's exit_on_io_done waits for 0.
     pub io_threads_left: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// On a server: the allowed directories, so the engines that act on names (the
+    /// metadata engines, e4defrag's donor) do so beneath them at run time.
+    pub confine: Option<std::sync::Arc<crate::sys::confine::Confine>>,
     /// The run's state shared per target (a zoned device is one for every job on it).
     pub targets: std::sync::Arc<zone::Targets>,
 }

@@ -46,6 +46,8 @@ struct Ctx {
     ssh: ssh::Options,
     /// --debug=net.
     debug: bool,
+    /// Each host's latest cumulative report (its heartbeats'), for --status-interval.
+    latest: super::interval::Latest,
 }
 
 enum Event {
@@ -104,7 +106,7 @@ fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
 pub fn exit_code(results: &[HostResult]) -> i32 {
     let clean = results
         .iter()
-        .all(|r| matches!(r.outcome, Outcome::Done { code: 0, .. }));
+        .all(|r| matches!(r.outcome, Outcome::Done { code: 0, .. }) && r.log_errors == 0);
     i32::from(!clean)
 }
 
@@ -154,6 +156,8 @@ pub fn run_hosts(
         (String::new(), None)
     };
     let nhosts = hosts.len();
+    let labels: Vec<String> = hosts.iter().map(|h| h.0.clone()).collect();
+    let tags = super::logs::host_tags(&labels);
     let ctx = Arc::new(Ctx {
         board: status::Board::new(nhosts),
         token,
@@ -164,18 +168,24 @@ pub fn run_hosts(
             flags,
             (hosts.iter()).map(|h| (h.0.as_str(), h.2.iter().map(|f| f.name.as_str()).collect())),
         ),
+        latest: Arc::new(std::sync::Mutex::new(vec![None; nhosts])),
     });
     let (tx, rx) = mpsc::channel();
     let mut starts = Vec::new();
     let mut handles = Vec::new();
-    for (i, (label, target, files, remote)) in hosts.into_iter().enumerate() {
+    for (i, ((label, target, files, remote), tag)) in hosts.into_iter().zip(tags).enumerate() {
         let (stx, srx) = mpsc::channel::<Option<i128>>();
         starts.push(stx);
         let (ctx, tx) = (ctx.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
             // Whatever happens in drive, the barrier hears of this host.
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                drive(&label, &target, &files, &remote, &ctx, &tx, i, &srx)
+                let host = HostCtx {
+                    label: &label,
+                    tag: &tag,
+                    target: &target,
+                };
+                drive(&host, &files, &remote, &ctx, &tx, i, &srx)
             }))
             .unwrap_or_else(|_| {
                 HostResult::failed(
@@ -213,6 +223,15 @@ pub fn run_hosts(
     for s in &starts {
         let _ = s.send(go.then_some(at));
     }
+    let reporter = match (go, flags.live.status_interval_ms) {
+        (true, Some(ms)) => Some(super::interval::Reporter::start(
+            flags.clone(),
+            labels.clone(),
+            ctx.latest.clone(),
+            Duration::from_millis(ms.max(1)),
+        )?),
+        _ => None,
+    };
     for (i, ev) in rx {
         if let Event::Finished(r) = ev {
             results[i] = Some(*r);
@@ -220,6 +239,9 @@ pub fn run_hosts(
     }
     for h in handles {
         let _ = h.join();
+    }
+    if let Some(r) = reporter {
+        r.stop();
     }
     if let Some(s) = status {
         s.stop();
@@ -307,10 +329,15 @@ fn read_failure(label: &str, e: std::io::Error, ctx: &Ctx) -> (&'static str, Str
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Who one host thread talks to: its label, its log files' host tag, its address.
+struct HostCtx<'a> {
+    label: &'a str,
+    tag: &'a str,
+    target: &'a Target,
+}
+
 fn drive(
-    label: &str,
-    target: &Target,
+    host: &HostCtx,
     files: &[JobText],
     remote: &[String],
     ctx: &Ctx,
@@ -318,6 +345,7 @@ fn drive(
     index: usize,
     start: &mpsc::Receiver<Option<i128>>,
 ) -> HostResult {
+    let (label, target) = (host.label, host.target);
     let res = HostResult::failed(label.to_string(), "connect", String::new());
     crate::runner::debug_hooks::net(ctx.debug, format_args!("client: connect to host {label}"));
     let mut conn = match connect(target, ctx) {
@@ -400,7 +428,22 @@ fn drive(
                 res.heartbeats += 1;
                 if let Some(p) = &progress {
                     ctx.board.progress(index, p);
+                    if let Ok(mut l) = ctx.latest.lock() {
+                        l[index] = Some(p.clone());
+                    }
                     res.partial = progress;
+                }
+            }
+            Ok(ToClient::Log(log)) => {
+                let written = super::logs::accept(&log, files, !remote.is_empty())
+                    .and_then(|()| match &log.note {
+                        Some(why) => Err(format!("'{}{}': {why}", log.prefix, log.suffix)),
+                        None => Ok(()),
+                    })
+                    .and_then(|()| super::logs::write(&log, host.tag, Some(offset.offset_ns)));
+                if let Err(e) = written {
+                    eprintln!("ferrio: host {label}: log file: {e}");
+                    res.log_errors += 1;
                 }
             }
             Ok(ToClient::Done { report, code }) => {

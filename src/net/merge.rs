@@ -28,6 +28,8 @@ pub fn add_job(dst: &mut JobReport, src: &JobReport) {
     if dst.error == 0 {
         dst.error = src.error;
     }
+    // ferrio's extra statistics (sim buffers, pacer period), each by its own rule.
+    ferrio_report::extra::merge(&mut dst.extra, &src.extra);
     if let (Some(d), Some(s)) = (&mut dst.errors, &src.errors) {
         d.total += s.total;
         if d.first_error == 0 {
@@ -233,5 +235,32 @@ mod tests {
         assert_eq!(t.iops, 4.0);
         assert!(t.p99_ns() >= 8_000_000, "{}", t.p99_ns());
         assert!(all_clients(&[]).is_none());
+    }
+
+    #[test]
+    fn extra_statistics_of_all_clients_combine_by_their_rules() {
+        use ferrio_report::extra::{ExtraMerge, ExtraStat};
+        let with = |inflight: f64, pool: f64| {
+            let mut r = report(1, &[1_000]);
+            r.jobs[0].extra = vec![
+                ExtraStat::new(
+                    "sim_buffers_in_flight_mean",
+                    "sim",
+                    "in_flight_mean",
+                    inflight,
+                ),
+                ExtraStat::new("sim_buffers", "sim", "buffers", pool).merged_by(ExtraMerge::Max),
+            ];
+            r
+        };
+        let (a, b, c) = (with(1.5, 8.0), with(2.25, 16.0), report(1, &[1_000]));
+        let all = all_clients(&[&a, &b, &c]).unwrap();
+        let x = &all.jobs[0].extra;
+        assert_eq!(x.len(), 2, "{x:?}");
+        assert_eq!(x[0].value, 3.75);
+        assert_eq!(x[1].value, 16.0);
+        // A host without them first: the others' still reach the aggregate.
+        let all = all_clients(&[&c, &a]).unwrap();
+        assert_eq!(all.jobs[0].extra.len(), 2);
     }
 }

@@ -10,6 +10,8 @@
 pub mod client;
 pub mod clock;
 pub mod guard;
+pub mod interval;
+pub mod logs;
 pub mod merge;
 pub mod mpi;
 pub mod outcome;

@@ -35,6 +35,8 @@ pub struct HostResult {
     /// The latest cumulative results it sent during the run (what is left of a host
     /// that fails mid-run).
     pub partial: Option<Box<RunReport>>,
+    /// Log files it sent back that could not be written here (each printed).
+    pub log_errors: u32,
     pub outcome: Outcome,
 }
 
@@ -49,6 +51,7 @@ impl HostResult {
             clock: None,
             heartbeats: 0,
             partial: None,
+            log_errors: 0,
             outcome: Outcome::Failed { stage, reason },
         }
     }

@@ -21,16 +21,55 @@ pub fn write_all(flags: &GlobalFlags, results: &[HostResult]) -> Result<(), Stri
             eprintln!("ferrio: host {}: {stage}: {reason}", r.label);
         }
     }
-    let mut out: Box<dyn Write> = match &flags.output {
-        Some(p) => Box::new(
-            std::fs::File::create(p)
-                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
-        ),
-        None => Box::new(std::io::stdout()),
-    };
+    let mut out = output(flags, flags.live.status_interval_ms.is_some())?;
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+/// Where reports go: --output (appended to, after --status-interval's reports, which
+/// truncated it first) or stdout.
+pub fn output(flags: &GlobalFlags, append: bool) -> Result<Box<dyn Write>, String> {
+    Ok(match &flags.output {
+        Some(p) => Box::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(p)
+                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout()),
+    })
+}
+
+/// One `--status-interval` report of the hosts that have sent results so far (their
+/// latest cumulative ones): as the final report, without the closing summary (no host
+/// has finished) and without the hosts tables' totals of a finished run.
+pub fn render_interval(f: OutputFormat, flags: &GlobalFlags, results: &[HostResult]) -> String {
+    match f {
+        OutputFormat::Normal => {
+            let reports: Vec<&RunReport> = done(results).iter().map(|(_, r)| *r).collect();
+            let all = merge::all_clients(&reports);
+            let mut s = String::new();
+            for (r, report) in done(results) {
+                for line in normal::render(report).lines() {
+                    match line.is_empty() {
+                        true => s.push('\n'),
+                        false => {
+                            let _ = writeln!(s, "<{}> {line}", r.label);
+                        }
+                    }
+                }
+            }
+            if let Some(a) = &all {
+                s.push_str(&normal::render(a));
+            }
+            s
+        }
+        f => render(f, flags, results),
+    }
 }
 
 fn done(results: &[HostResult]) -> Vec<(&HostResult, &RunReport)> {

@@ -34,6 +34,24 @@ struct Shared {
     /// Held for the length of a run.
     run_turn: Mutex<()>,
     host: String,
+    /// Added to every wall-clock time this server tells its clients (0 but in tests:
+    /// `FERRIO_TEST_SERVER_CLOCK_SKEW_NS` plays a host whose clock is off).
+    skew_ns: i64,
+}
+
+impl Shared {
+    /// This server's wall clock as its clients see it.
+    fn now(&self) -> u64 {
+        (wire::unix_ns() as i64).saturating_add(self.skew_ns).max(0) as u64
+    }
+}
+
+/// The test hook's skew (an integer of nanoseconds; anything else is 0).
+fn test_skew() -> i64 {
+    std::env::var("FERRIO_TEST_SERVER_CLOCK_SKEW_NS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Serve until killed (or one session with `--server-once`/`--server-stdio`); the exit code.
@@ -65,6 +83,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
             token: None,
             run_turn: Mutex::new(()),
             host,
+            skew_ns: test_skew(),
         };
         exit_on_signals(None)?;
         let conn = Conn::new(Box::new(Pipes {
@@ -120,6 +139,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         token,
         run_turn: Mutex::new(()),
         host,
+        skew_ns: test_skew(),
     });
     let active = Arc::new(AtomicUsize::new(0));
     let once = flags.net.once;
@@ -267,7 +287,7 @@ fn session(
     authenticated();
     conn.send(&ToClient::Welcome {
         host: shared.host.clone(),
-        unix_ns: wire::unix_ns(),
+        unix_ns: shared.now(),
     })
     .map_err(|e| e.to_string())?;
     let limit = shared.limits.max_job_bytes as usize + 64 * 1024;
@@ -278,7 +298,7 @@ fn session(
             Ok(ToServer::Clock) if rounds < super::clock::MAX_ROUNDS => {
                 rounds += 1;
                 conn.send(&ToClient::Clock {
-                    unix_ns: wire::unix_ns(),
+                    unix_ns: shared.now(),
                 })
                 .map_err(|e| e.to_string())?;
             }
@@ -287,8 +307,13 @@ fn session(
             Err(e) => return refuse(&mut conn, format!("job files refused: {e}")),
         }
     };
-    let (inv, threads) = match guard::admit(&files, &remote, &shared.limits) {
+    let (mut inv, threads) = match guard::admit(&files, &remote, &shared.limits) {
         Ok(x) => x,
+        Err(e) => return refuse(&mut conn, e),
+    };
+    // Logs go to a private directory of this server's, and back to the client.
+    let logs = match super::logs::redirect(&mut inv) {
+        Ok(l) => l,
         Err(e) => return refuse(&mut conn, e),
     };
     eprintln!("ferrio: server: {peer}: {threads} threads admitted");
@@ -298,13 +323,15 @@ fn session(
     .map_err(|e| e.to_string())?;
     // The client's barrier: wait (without a limit) for every host to be ready.
     match conn.recv::<ToServer>(wire::HELLO_LIMIT) {
-        Ok(ToServer::Start { at_unix_ns }) => wait_until(at_unix_ns),
+        Ok(ToServer::Start { at_unix_ns }) => {
+            wait_until((at_unix_ns as i64).saturating_sub(shared.skew_ns).max(0) as u64)
+        }
         Ok(_) => return refuse(&mut conn, "expected start".into()),
         Err(e) => return Err(format!("the client left before the start: {e}")),
     }
     let turn = shared.run_turn.lock().unwrap_or_else(|p| p.into_inner());
     conn.send(&ToClient::Started {
-        unix_ns: wire::unix_ns(),
+        unix_ns: shared.now(),
     })
     .map_err(|e| e.to_string())?;
     let conn = Arc::new(Mutex::new(conn));
@@ -312,13 +339,21 @@ fn session(
     let progress: crate::app::Progress = Arc::new(Mutex::new(None));
     let beat = {
         let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
-        std::thread::spawn(move || heartbeat(&conn, &done, &progress))
+        let skew = shared.skew_ns;
+        std::thread::spawn(move || heartbeat(&conn, &done, &progress, skew))
     };
     let result = crate::app::run_captured(inv, progress, shared.limits.confine.clone());
     done.store(true, Ordering::SeqCst);
     let _ = beat.join();
     drop(turn);
     let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
+    if let (Ok(_), Some(logs)) = (&result, &logs) {
+        logs.send_each(&mut |log| {
+            conn.send(&ToClient::Log(Box::new(log)))
+                .map_err(|e| e.to_string())
+        })?;
+    }
+    drop(logs);
     let msg = match result {
         Ok((report, code)) => ToClient::Done {
             report: Box::new(report),
@@ -339,17 +374,20 @@ fn wait_until(at_unix_ns: u64) {
     }
 }
 
-/// "Still running", once a second, until the run ends, with the latest results.
-fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress) {
+/// "Still running", at least once a second, until the run ends, with the latest results.
+fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress, skew: i64) {
     let mut ticks = 0u32;
     while !done.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         ticks += 1;
-        if ticks.is_multiple_of(20) {
-            let latest = progress.lock().ok().and_then(|mut p| p.take());
+        // New results go out at once (the client's status line and --status-interval
+        // see them without waiting for the next beat); otherwise a bare beat a second.
+        let latest = progress.lock().ok().and_then(|mut p| p.take());
+        if latest.is_some() || ticks >= 20 {
+            ticks = 0;
             let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
             if c.send(&ToClient::Alive {
-                unix_ns: wire::unix_ns(),
+                unix_ns: (wire::unix_ns() as i64).saturating_add(skew).max(0) as u64,
                 progress: latest.map(Box::new),
             })
             .is_err()

@@ -8,13 +8,30 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// Bumped whenever a message changes; both sides must agree.
-pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL: u32 = 3;
 
 /// The most a message before authentication may be (a token and a version).
 pub const HELLO_LIMIT: usize = 4096;
 
 /// A result can be large (histograms of many jobs); it is still bounded.
 pub const RESULT_LIMIT: usize = 256 << 20;
+
+/// The most one log file may be to be sent back to the client (larger ones are
+/// reported, not sent).
+pub const LOG_LIMIT: u64 = 64 << 20;
+
+/// One log file coming back: the job's own name for it, split into the prefix the
+/// job gave and the suffix the run added (`_bw.1.log`; empty for write_iolog).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct LogBack {
+    pub prefix: String,
+    pub suffix: String,
+    /// Wall-clock times (log_unix_epoch): the client shifts them by the clock offset.
+    pub epoch: bool,
+    pub data: Vec<u8>,
+    /// Why the data is missing (over [`LOG_LIMIT`], unreadable).
+    pub note: Option<String>,
+}
 
 /// A job file sent by the client: its name (for messages) and text.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -60,6 +77,9 @@ pub enum ToClient {
         unix_ns: u64,
         progress: Option<Box<RunReport>>,
     },
+    /// One log file the run wrote (sent before Done, each within [`LOG_LIMIT`]);
+    /// the client writes it as `<name>.<host>`.
+    Log(Box<LogBack>),
     /// Finished: the report and the exit code a local run would have had.
     Done { report: Box<RunReport>, code: i32 },
     /// Refused or failed, with the reason; the server closes the session.

@@ -43,6 +43,7 @@ pub fn engine_options(
         runtime_us: spec.runtime_us,
         directory: spec.directory.clone(),
         io_threads_left,
+        confine: plan.confine.clone(),
         targets: plan.targets.clone(),
     }
 }

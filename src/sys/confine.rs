@@ -156,15 +156,22 @@ impl Confine {
         Ok(File::from(fd))
     }
 
-    /// Remove the file (or, with `dir`, the empty directory) `path`, confined: its
-    /// parent is opened beneath a root and the name unlinked there.
-    pub fn remove(&self, path: &Path, dir: bool) -> io::Result<()> {
+    /// Open `path` with raw open(2) `flags` and `mode` (the metadata engines' own:
+    /// filecreate's 0600, O_PATH handles to stat), confined to the roots.
+    pub fn open_raw(&self, path: &Path, flags: i32, mode: u32) -> io::Result<OwnedFd> {
         let (root, rel) = self.locate(path)?;
-        let name = rel
-            .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "cannot remove a root"))?;
+        openat2(&root.dir, &rel, flags, mode, RESOLVE).map_err(|e| escaped(e, path))
+    }
+
+    /// The directory holding `path`, opened beneath its root, and the last name in it
+    /// (for the *at calls that act on a name without following it: unlinkat, mkdirat).
+    fn parent_of(&self, path: &Path, what: &str) -> io::Result<(OwnedFd, CString)> {
+        let (root, rel) = self.locate(path)?;
+        let name = rel.file_name().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, format!("cannot {what} a root"))
+        })?;
         if root.only.is_some() {
-            // A device or file allowed by name: never removed.
+            // A device or file allowed by name: never removed or replaced.
             return Err(io::Error::from_raw_os_error(libc::EPERM));
         }
         let parent = rel.parent().filter(|p| !p.as_os_str().is_empty());
@@ -178,9 +185,28 @@ impl Confine {
         .map_err(|e| escaped(e, path))?;
         let c = CString::new(name.as_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the path"))?;
+        Ok((parent, c))
+    }
+
+    /// Remove the file (or, with `dir`, the empty directory) `path`, confined: its
+    /// parent is opened beneath a root and the name unlinked there.
+    pub fn remove(&self, path: &Path, dir: bool) -> io::Result<()> {
+        let (parent, c) = self.parent_of(path, "remove")?;
         let flags = if dir { libc::AT_REMOVEDIR } else { 0 };
         // SAFETY: a descriptor we own and a NUL-terminated name with no '/'.
         let r = unsafe { libc::unlinkat(parent.as_raw_fd(), c.as_ptr(), flags) };
+        if r != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// Make the directory `path` (mode `mode`), confined: mkdirat in its parent opened
+    /// beneath a root (mkdirat never follows a symlink in the name's place).
+    pub fn mkdir(&self, path: &Path, mode: u32) -> io::Result<()> {
+        let (parent, c) = self.parent_of(path, "create")?;
+        // SAFETY: a descriptor we own and a NUL-terminated name with no '/'.
+        let r = unsafe { libc::mkdirat(parent.as_raw_fd(), c.as_ptr(), mode as libc::mode_t) };
         if r != 0 {
             return Err(io::Error::last_os_error());
         }

@@ -149,6 +149,23 @@ impl Lab {
 
     /// A server run through `prefix` (e.g. `ip netns exec NS`) listening on `addr`.
     pub fn server_in(&self, prefix: &[&str], addr: &str, extra: &[&str]) -> Server {
+        let args = self.server_args(addr, extra);
+        match prefix.split_first() {
+            None => Server::start(ferrio(), &args),
+            Some((program, rest)) => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(env!("CARGO_BIN_EXE_ferrio"));
+                Server::start(c, &args)
+            }
+        }
+    }
+
+    /// A server on loopback started from `cmd` (a working directory, environment).
+    pub fn server_cmd(&self, cmd: Command, extra: &[&str]) -> Server {
+        Server::start(cmd, &self.server_args("127.0.0.1", extra))
+    }
+
+    fn server_args(&self, addr: &str, extra: &[&str]) -> Vec<String> {
         let mut args = vec![
             format!("--server={addr},0"),
             format!("--tls-cert={}", self.p("cert.pem")),
@@ -165,14 +182,7 @@ impl Lab {
             .filter(|e| *e != "--no-token")
             .collect();
         args.extend(extra.iter().map(|s| s.to_string()));
-        match prefix.split_first() {
-            None => Server::start(ferrio(), &args),
-            Some((program, rest)) => {
-                let mut c = Command::new(program);
-                c.args(rest).arg(env!("CARGO_BIN_EXE_ferrio"));
-                Server::start(c, &args)
-            }
-        }
+        args
     }
 
     /// `ferrio --client ...` with the lab's CA and token (unless `args` name others).
@@ -186,6 +196,14 @@ impl Lab {
             a.push(format!("--auth-token-file={}", self.p("token")));
         }
         ferrio().args(&a).output().unwrap()
+    }
+
+    /// [`Lab::client`] run in `cwd` (where the hosts' log files land).
+    pub fn client_in(&self, cwd: &Path, args: &[&str]) -> Output {
+        let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        a.push(format!("--tls-ca={}", self.p("ca.pem")));
+        a.push(format!("--auth-token-file={}", self.p("token")));
+        ferrio().args(&a).current_dir(cwd).output().unwrap()
     }
 }
 

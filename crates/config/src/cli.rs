@@ -474,11 +474,14 @@ fn net_command(raw: &mut Raw) -> Result<Option<Command>, ConfigError> {
         }
         return Ok(Some(Command::Server(raw.flags.clone())));
     }
-    if raw.flags.output_formats.contains(&OutputFormat::Interval)
-        || raw.flags.live.status_interval_ms.is_some()
-    {
+    if raw.flags.output_formats.contains(&OutputFormat::Interval) {
         return Err(ConfigError(
-            "--output-format=interval and --status-interval are not available with --client (its status line shows the hosts' progress)".into(),
+            "--output-format=interval is not available with --client (its status line shows the hosts' progress; --status-interval prints their cumulative reports)".into(),
+        ));
+    }
+    if raw.flags.live.status_interval_ms.is_some() && raw.flags.reports.is_series() {
+        return Err(ConfigError(
+            "--status-interval is not available with --client and --sweep/--repeat (the sweep prints one table at the end)".into(),
         ));
     }
     if raw.flags.reports.is_series() {

@@ -32,8 +32,12 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
         Ok(Command::CrcTest(t)) if t == ["md5", "sha1"]
     ));
     assert!(err(&["--crctest=murmur3"], &[]).contains("allowed: md5, crc64"));
-    assert!(err(&["--client=h", "j.fio", "--status-interval=1"], &[])
-        .contains("not available with --client"));
+    assert!(err(
+        &["--client=h", "j.fio", "--status-interval=1", "--repeat=2"],
+        &[]
+    )
+    .contains("not available with --client and --sweep/--repeat"));
+    assert!(run(&["--client=h", "j.fio", "--status-interval=1"], &[]).is_ok());
     assert!(err(&["--latency-log=x", "--name=t"], &[]).contains("use write_lat_log"));
     let i = inv(
         &[
