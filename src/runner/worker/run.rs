@@ -69,6 +69,9 @@ pub struct Worker<'a> {
     // PACING
     pacer: crate::runner::pacing::Pacer,
     waiter: crate::runner::pacing::Waiter<'a>,
+    /// Anything paces this job (rate, think time, flow, replay timing...): when not,
+    /// the loop skips every pacing hook with this one test (fixed for the run).
+    paced: bool,
     // ZONES: zonemode=zbd, and the writes completed since it last looked.
     zbd: Option<crate::runner::zones::Zbd>,
     zoned: bool,
@@ -91,7 +94,7 @@ impl<'a> Worker<'a> {
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
         let lim = Limits::new(plan, begin_ns);
-        Worker {
+        let mut w = Worker {
             plan,
             clock,
             acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
@@ -131,6 +134,7 @@ impl<'a> Worker<'a> {
             // PACING
             pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
             waiter: Default::default(),
+            paced: false,
             zbd: None,
             zoned: false,
             zone_done: Vec::new(),
@@ -142,7 +146,9 @@ impl<'a> Worker<'a> {
             )
             .filter(|_| !plan.caps.diskless),
             io,
-        }
+        };
+        w.paced = !w.pacer.idle() || w.pacer.flow.is_some() || plan.replay.is_some();
+        w
     }
 
     /// Run until a stopping rule fires; hand back what was measured.
@@ -202,7 +208,7 @@ impl<'a> Worker<'a> {
             }
             self.last_read = None;
             // PACING: flow control across jobs holds this turn back (flow=).
-            if self.pacer.flow.is_some() && self.flow_held() {
+            if self.paced && self.pacer.flow.is_some() && self.flow_held() {
                 now = self.clock.now_ns();
                 continue;
             }
@@ -210,7 +216,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             // PACING: think time and the rate_min check, after each step as in fio.
-            if !self.pacer.idle() && !self.after_step() {
+            if self.paced && !self.pacer.idle() && !self.after_step() {
                 break;
             }
             // The checks above need no fresh reading: the step's last one (usually
@@ -411,14 +417,21 @@ impl<'a> Worker<'a> {
         }
         // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
         let left = self.lim.pass_bytes.saturating_sub(self.st.pass_issued);
-        self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
+        if self.paced {
+            self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
+        }
         let Some(io) = self.next_io(left) else {
             self.io.units.free.push(idx);
             return None;
         };
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
-        let Ok(due_ns) = self.pace(io.op, io.len) else {
+        let paced = if self.paced {
+            self.pace(io.op, io.len)
+        } else {
+            Ok(None)
+        };
+        let Ok(due_ns) = paced else {
             // The runtime ended (or a stop came) during the wait: not issued.
             self.io.units.free.push(idx);
             return None;
@@ -537,7 +550,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Account unit `idx`, completed at `now`.
-    #[inline]
+    #[inline(always)]
     fn complete(&mut self, idx: usize, now: u64) {
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
@@ -572,9 +585,10 @@ impl<'a> Worker<'a> {
         let t = self.read_clock();
         let units = &mut self.io.units;
         self.acct.committed(self.st.inflight, units.pending.len());
+        let measured = !self.st.ramping;
         for &idx in &units.pending {
             let times = &mut units.times[idx];
-            if !self.st.ramping {
+            if measured {
                 self.acct.submitted(units.io[idx].op, t - times.start_ns);
             }
             times.issue_ns = t;
