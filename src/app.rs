@@ -210,6 +210,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
 
     let disk_names = disk_names(&threads);
     let disks_before = diskstats::snapshot();
+    runner::debug_hooks::disk_counters(&inv.flags.debug, &disk_names, &disks_before);
     let idle_before = inv.flags.idle_prof.map(|_| crate::tools::idle::snapshot());
     let mut factories = Factories::default();
     factories.0.push(Box::new(steadystate.clone()));
@@ -253,6 +254,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let mut out = live.stop().ok_or("the live reporter failed")?;
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
+    runner::debug_hooks::disk_counters(&inv.flags.debug, &disk_names, &disks_after);
 
     let info = run_info(&inv, &clock, &results, started);
     let disks = collect::disk_utils(&disk_names, &disks_before, &disks_after, results.wall_ms);
@@ -447,8 +449,13 @@ fn disk_names(threads: &[plan::ThreadPlan]) -> Vec<String> {
                 f.path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
             };
             if let Some((maj, min)) = file::device_numbers(&probe) {
+                let d = t.spec.compat.debug.has(DebugCategory::Diskutil);
                 if let Some(n) = diskstats::disk_name(maj, min) {
-                    if !names.contains(&n) {
+                    let new = !names.contains(&n);
+                    if d {
+                        runner::debug_hooks::disk_found(&f.path, (maj, min), &n, new);
+                    }
+                    if new {
                         names.push(n);
                     }
                 }

@@ -11,6 +11,7 @@ fn main() {
             for w in &parsed.warnings {
                 eprintln!("ferrio: warning: {w}");
             }
+            ferrio::runner::debug_hooks::parse_lines(&parsed.debug_lines);
             dispatch(parsed.command)
         }
         Err(e) => {

@@ -125,9 +125,14 @@ fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
     );
     assert!(process[1].contains("thread exited: 4 I/Os"), "{err}");
     let files = with("file");
-    assert_eq!(files.len(), 1, "{err}");
+    // The layout (on a thread of its own), then the job's setup.
+    assert_eq!(files.len(), 2, "{err}");
     assert!(
-        files[0].contains(&format!("setup file {file}: offset=0x0, size=0x4000")),
+        files[0].contains(&format!("extend file {file}, size=16384")),
+        "{err}"
+    );
+    assert!(
+        files[1].contains(&format!("setup file {file}: offset=0x0, size=0x4000")),
         "{err}"
     );
     assert_eq!(with("mem").len(), 1, "{err}");

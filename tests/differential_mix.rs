@@ -456,9 +456,6 @@ fn fio_percentage_random_continues_from_the_last_io() {
 }
 
 #[test]
-#[ignore = "bug: with percentage_random, ferrio continues a sequential I/O from the last \
-            sequential one, fio 3.33 from the last I/O (50: 25% of I/Os follow their \
-            predecessor instead of 50%)"]
 fn percentage_random_continues_from_the_last_io() {
     check_percentage_random("ferrio", false);
 }

@@ -370,7 +370,7 @@ fn openfiles_below_nrfiles_is_refused_for_engines_that_hold_files_open() {
     let out = ferrio()
         .args([
             "--name=o",
-            "--ioengine=psync",
+            "--ioengine=falloc",
             "--nrfiles=4",
             "--openfiles=1",
             "--size=64k",
@@ -381,7 +381,7 @@ fn openfiles_below_nrfiles_is_refused_for_engines_that_hold_files_open() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("openfiles=1") && err.contains("filecreate"),
+        err.contains("openfiles=1") && err.contains("ioengine=falloc") && err.contains("psync"),
         "{err}"
     );
     assert!(listing(d.path()).is_empty(), "nothing touched");

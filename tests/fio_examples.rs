@@ -212,3 +212,51 @@ fn cpuio_exec_falloc_and_ftruncate_examples_run() {
         }
     }
 }
+
+/// (prioclass, prio) of each read priority a job reported, in order.
+fn read_prios(j: &serde_json::Value) -> Vec<(u64, u64)> {
+    j["read"]["prios"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|p| {
+                    (
+                        p["prioclass"].as_u64().unwrap(),
+                        p["prio"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn fio_cmdprio_percentage() {
+    let v = run_example("cmdprio-percentage.fio");
+    // The job's own idle class first, then the realtime reads.
+    assert_eq!(
+        read_prios(&v["jobs"][0]),
+        vec![(3, 0), (1, 0)],
+        "{}",
+        v["jobs"][0]["read"]
+    );
+}
+
+#[test]
+fn fio_cmdprio_bssplit() {
+    let v = run_example("cmdprio-bssplit.fio");
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(read_prios(&jobs[0]), vec![(0, 0), (1, 0)]);
+    // 64 KiB reads are only 40 % of 4 MiB's few reads: an entry may see none, but
+    // whatever was reported is the job's own priority or one the split names.
+    for (j, own) in [(&jobs[1], (0, 0)), (&jobs[2], (2, 7))] {
+        for p in read_prios(j) {
+            assert!([own, (1, 1), (3, 2)].contains(&p), "{p:?} in {}", j["read"]);
+        }
+        assert!(
+            j["write"].get("prios").is_none(),
+            "writes have no split: {}",
+            j["write"]
+        );
+    }
+}

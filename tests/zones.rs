@@ -378,7 +378,8 @@ fn refused_before_any_file_is_laid_out() {
     let d = scratch();
     for opts in [
         &["--zonesize=256k", "--offset=4k", "--size=256k"][..],
-        &["--zonesize=256k", "--size=1m", "--nrfiles=2"][..],
+        // Two files of 128k: each smaller than a zone.
+        &["--zonesize=256k", "--size=256k", "--nrfiles=2"][..],
         &["--size=1m"][..],
     ] {
         for extra in [&[][..], &["--parse-only"][..]] {

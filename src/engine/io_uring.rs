@@ -37,6 +37,9 @@ pub struct IoUringEngine {
     fixed_files: bool,
     fixed_bufs: bool,
     rw_flags: i32,
+    /// Per unit: the I/O priority its reads and writes carry (cmdprio, prio=);
+    /// empty: 0, the kernel's "none" (the submitter's own priority).
+    ioprio: Vec<u16>,
     /// I/Os queued since the ring was last told; for force_async.
     issued: u32,
     /// Submission entries written but not yet submitted.
@@ -57,6 +60,19 @@ fn err(msg: String) -> io::Error {
     io::Error::other(msg)
 }
 
+/// RWF_DONTCACHE (Linux 6.14): buffered I/O that drops its pages once done. fio 3.33
+/// sends 0x40 for uncached=1, which is RWF_ATOMIC on today's kernels (docs/engines.md).
+pub const RWF_DONTCACHE: i32 = 0x80;
+
+/// The rw_flags of every read and write: nowait, and uncached on buffered I/O.
+fn rw_flags(nowait: bool, uncached: bool) -> i32 {
+    let mut f = if nowait { libc::RWF_NOWAIT } else { 0 };
+    if uncached {
+        f |= RWF_DONTCACHE;
+    }
+    f
+}
+
 impl IoUringEngine {
     pub fn new(opts: &EngineOptions) -> IoUringEngine {
         let tuning = opts.tuning.clone();
@@ -65,7 +81,8 @@ impl IoUringEngine {
             hipri: opts.hipri,
             direct: opts.direct,
             uses_trim: opts.directions[2],
-            rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
+            rw_flags: rw_flags(tuning.nowait, opts.uncached && !opts.direct),
+            ioprio: Vec::new(),
             tuning,
             ring: None,
             iovecs: Vec::new(),
@@ -247,6 +264,15 @@ impl IoEngine for IoUringEngine {
     }
 
     #[inline]
+    fn set_ioprio(&mut self, index: usize, ioprio: u16, _chosen: bool) {
+        // fio sets sqe->ioprio on every read and write: the submission may run in
+        // the kernel's poller thread, which has no ioprio_set of its own.
+        if self.ioprio.len() <= index {
+            self.ioprio.resize(index + 1, 0);
+        }
+        self.ioprio[index] = ioprio;
+    }
+
     fn queue(&mut self, index: usize, u: &mut IoUnit) -> Queued {
         let Some(ring) = self.ring.as_mut() else {
             u.result = -(libc::EBADFD as i64);
@@ -266,6 +292,7 @@ impl IoEngine for IoUringEngine {
         let off = u.offset;
         let len = u.len as u32;
         let flags = self.rw_flags;
+        let prio = self.ioprio.get(index).copied().unwrap_or(0);
         let entry = match u.op {
             IoOp::Read | IoOp::Write => {
                 let write = u.op == IoOp::Write;
@@ -275,11 +302,13 @@ impl IoEngine for IoUringEngine {
                         with_fd!(|fd| opcode::WriteFixed::new(fd, u.buf, len, bi)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     } else {
                         with_fd!(|fd| opcode::ReadFixed::new(fd, u.buf, len, bi)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     }
                 } else if self.nonvectored {
@@ -287,11 +316,13 @@ impl IoEngine for IoUringEngine {
                         with_fd!(|fd| opcode::Write::new(fd, u.buf, len)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     } else {
                         with_fd!(|fd| opcode::Read::new(fd, u.buf, len)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     }
                 } else {
@@ -303,11 +334,13 @@ impl IoEngine for IoUringEngine {
                         with_fd!(|fd| opcode::Writev::new(fd, iov, 1)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     } else {
                         with_fd!(|fd| opcode::Readv::new(fd, iov, 1)
                             .offset(off)
                             .rw_flags(flags)
+                            .ioprio(prio)
                             .build())
                     }
                 }

@@ -22,6 +22,8 @@ pub struct LibaioEngine {
     in_flight: usize,
     events: Vec<IoEvent>,
     rw_flags: i32,
+    /// Per unit: the priority cmdprio chose for its I/O (0: none, the thread's own).
+    ioprio: Vec<u16>,
     userspace_reap: bool,
     /// iodepth_batch_complete_min=0: never block in io_getevents; spin on
     /// non-blocking reaps until the loop's minimum is met (fio's libaio does this).
@@ -43,6 +45,7 @@ impl LibaioEngine {
             in_flight: 0,
             events: Vec::new(),
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
+            ioprio: Vec::new(),
             userspace_reap: tuning.userspace_reap,
             poll: tuning.iodepth_batch_complete_min == 0,
         }
@@ -76,6 +79,13 @@ impl IoEngine for LibaioEngine {
         Ok(())
     }
 
+    fn set_ioprio(&mut self, index: usize, ioprio: u16, chosen: bool) {
+        if self.ioprio.len() <= index {
+            self.ioprio.resize(index + 1, 0);
+        }
+        self.ioprio[index] = if chosen { ioprio } else { 0 };
+    }
+
     #[inline]
     fn queue(&mut self, index: usize, u: &mut IoUnit) -> Queued {
         let opcode = match u.op {
@@ -103,8 +113,12 @@ impl IoEngine for LibaioEngine {
         if self.pending.len() >= self.iocbs.len() {
             return Queued::Busy;
         }
+        // cmdprio: IOCB_FLAG_IOPRIO only on the I/Os it chose, as fio.
+        let prio = self.ioprio.get(index).copied().unwrap_or(0);
         let cb = &mut self.iocbs[index];
         *cb = Iocb {
+            aio_reqprio: prio as i16,
+            aio_flags: if prio != 0 { aio::IOCB_FLAG_IOPRIO } else { 0 },
             aio_data: index as u64,
             aio_rw_flags: if matches!(u.op, IoOp::Read | IoOp::Write) {
                 self.rw_flags

@@ -112,12 +112,37 @@ impl IoEngine for MmapEngine {
             })
             .collect();
         for i in 0..self.maps.len() {
-            let r = self.remap(i);
+            // (A file not open yet (openfiles) is mapped when it is opened.)
+            let r = if self.maps[i].fd >= 0 {
+                self.remap(i)
+            } else {
+                0
+            };
             if r < 0 {
                 return Err(io::Error::from_raw_os_error(-r as i32));
             }
         }
         Ok(())
+    }
+
+    fn file_changed(&mut self, file: usize, fd: RawFd) -> io::Result<()> {
+        let Some(m) = self.maps.get_mut(file) else {
+            return Ok(());
+        };
+        if !m.addr.is_null() {
+            // SAFETY: addr/len is a mapping we created; no I/O uses it any more.
+            unsafe { libc::munmap(m.addr.cast(), m.len) };
+            m.addr = std::ptr::null_mut();
+            m.len = 0;
+        }
+        m.fd = fd;
+        if fd < 0 {
+            return Ok(());
+        }
+        match self.remap(file) {
+            r if r < 0 => Err(io::Error::from_raw_os_error(-r as i32)),
+            _ => Ok(()),
+        }
     }
 
     #[inline]

@@ -163,11 +163,22 @@ pub trait IoEngine: Send {
     fn setup(&mut self, _fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
         Ok(())
     }
+    /// openfiles < nrfiles: file `file` was opened (`fd`) or is about to be closed
+    /// (`fd` = -1) during the run; `setup` saw -1 for every file not open then.
+    /// Engines that hold something per file (a mapping) take or drop it here.
+    fn file_changed(&mut self, _file: usize, _fd: RawFd) -> io::Result<()> {
+        Ok(())
+    }
     /// I/Os per direction the engine knows were lost on the way (a UDP reader's gaps
     /// in its sender's sequence numbers): the job's drop_ios, read at its end.
     fn dropped(&self) -> [u64; 3] {
         [0; 3]
     }
+    /// The I/O priority (`class << 13 | level`) unit `index`'s next reads and writes
+    /// carry, told before they are queued: `chosen` when cmdprio chose it for this
+    /// I/O, else the job's own (prio/prioclass). Engines that send a priority per
+    /// command (io_uring, libaio) keep it; the others ignore it.
+    fn set_ioprio(&mut self, _index: usize, _ioprio: u16, _chosen: bool) {}
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())
@@ -183,8 +194,8 @@ pub trait IoEngine: Send {
     ) -> io::Result<()> {
         Ok(())
     }
-    /// The zoned device behind the engine, if it is one (docs/zones.md).
-    fn zoned(&mut self) -> Option<&mut dyn zone::ZonedDevice> {
+    /// The zoned device behind the engine's file `file`, if it is one (docs/zones.md).
+    fn zoned(&mut self, _file: usize) -> Option<zone::SharedZoned> {
         None
     }
     /// A new pass over the files begins (loops, a time_based wrap): fio closes and
@@ -229,6 +240,8 @@ pub struct EngineOptions {
     pub tuning: EngineTuning,
     /// The simulated device's options (`sim_*`), for ioengine=sim.
     pub sim: SimSpec,
+    /// uncached=1 (io_uring, pvsync2): RWF_DONTCACHE on buffered reads and writes.
+    pub uncached: bool,
     /// The network engines' options (net, netsplice), resolved by the config.
     pub net: ferrio_config::ext::net::NetSpec,
     /// The run's stop request (signals, exitall), for engines that wait on a peer.
@@ -253,6 +266,8 @@ pub struct EngineOptions {
     /// How many threads that do I/O (every engine but the no-data ones) have not
     /// finished yet, started or not: cpuio's exit_on_io_done waits for 0.
     pub io_threads_left: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// The run's state shared per target (a zoned device is one for every job on it).
+    pub targets: std::sync::Arc<zone::Targets>,
 }
 
 /// Create an engine by name (see [`registry::ENGINES`]).

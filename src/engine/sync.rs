@@ -21,7 +21,8 @@ pub enum Flavor {
 
 pub struct SyncEngine {
     flavor: Flavor,
-    /// RWF_* flags for pvsync2 (RWF_HIPRI with hipri, RWF_NOWAIT with nowait).
+    /// RWF_* flags for pvsync2 (RWF_HIPRI with hipri, RWF_NOWAIT with nowait,
+    /// RWF_DONTCACHE with uncached).
     rwf_flags: i32,
     /// hipri_percentage below 100: the share of I/Os that get RWF_HIPRI.
     hipri_pct: u64,
@@ -33,6 +34,9 @@ impl SyncEngine {
         let mut rwf_flags = if opts.hipri { libc::RWF_HIPRI } else { 0 };
         if opts.tuning.nowait {
             rwf_flags |= libc::RWF_NOWAIT;
+        }
+        if opts.uncached && !opts.direct {
+            rwf_flags |= super::io_uring::RWF_DONTCACHE; // uncached=1, buffered only
         }
         let hipri_pct = if opts.hipri {
             opts.tuning.hipri_percentage as u64

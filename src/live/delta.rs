@@ -37,6 +37,19 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
             due_lat: a.due_lat.delta(&b.due_lat),
             bw_samples: Default::default(),
             iops_samples: Default::default(),
+            // cmdprio: each priority's slot minus the same slot then.
+            prios: a
+                .prios
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ferrio_stats::PrioLat {
+                    ioprio: p.ioprio,
+                    lat: match b.prios.get(i) {
+                        Some(q) if q.ioprio == p.ioprio => p.lat.delta(&q.lat),
+                        _ => p.lat.clone(),
+                    },
+                })
+                .collect(),
         }
     });
     let (da, db) = (&now.depth, &then.depth);

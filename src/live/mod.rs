@@ -8,6 +8,7 @@
 
 pub mod delta;
 pub mod eta;
+mod helper_debug;
 pub mod hub;
 pub mod prometheus;
 pub mod publish;
@@ -114,6 +115,9 @@ impl Live {
             eta_newline: flags.live.eta_newline_ms.map(Duration::from_millis),
             status_every: status_period(&flags.live, &formats),
             out_is_stdout,
+            debug: flags
+                .debug
+                .contains(&ferrio_config::DebugCategory::Helperthread),
         };
         let infos = threads.iter().map(eta::ThreadInfo::of).collect();
         let thread = {
@@ -191,6 +195,8 @@ struct LoopConfig {
     eta_newline: Option<Duration>,
     status_every: Option<Duration>,
     out_is_stdout: bool,
+    /// --debug=helperthread.
+    debug: bool,
 }
 
 /// The status line on stdout, rewritten in place.
@@ -262,6 +268,9 @@ fn run_loop(
     let mut next_eta = t0 + cfg.eta_every;
     let mut next_newline = cfg.eta_newline.map(|d| t0 + d);
     let mut next_status = cfg.status_every.map(|d| t0 + d);
+    if cfg.debug {
+        helper_debug::started(cfg);
+    }
     loop {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -276,6 +285,9 @@ fn run_loop(
             } else {
                 Kind::Signal
             };
+            if cfg.debug {
+                helper_debug::report(periodic, now - t0);
+            }
             let text = match reporter.lock() {
                 Ok(mut r) => r.periodic(kind),
                 Err(_) => String::new(),
@@ -303,6 +315,9 @@ fn run_loop(
             line.show(&eta::format_line(&facts), newline);
             next_eta = now + cfg.eta_every;
         }
+    }
+    if cfg.debug {
+        helper_debug::exiting();
     }
     if cfg.eta && line.shown {
         let facts = eta.facts(hub, (Instant::now() - t0).as_nanos() as u64);

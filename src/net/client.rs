@@ -44,6 +44,8 @@ struct Ctx {
     tls: Option<Arc<rustls::ClientConfig>>,
     timeout: Duration,
     ssh: ssh::Options,
+    /// --debug=net.
+    debug: bool,
 }
 
 enum Event {
@@ -158,6 +160,10 @@ pub fn run_hosts(
         tls,
         timeout: Duration::from_millis(flags.net.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
         ssh: ssh::Options::from_flags(flags),
+        debug: crate::runner::debug_hooks::net_hosts(
+            flags,
+            (hosts.iter()).map(|h| (h.0.as_str(), h.2.iter().map(|f| f.name.as_str()).collect())),
+        ),
     });
     let (tx, rx) = mpsc::channel();
     let mut starts = Vec::new();
@@ -313,10 +319,12 @@ fn drive(
     start: &mpsc::Receiver<Option<i128>>,
 ) -> HostResult {
     let res = HostResult::failed(label.to_string(), "connect", String::new());
+    crate::runner::debug_hooks::net(ctx.debug, format_args!("client: connect to host {label}"));
     let mut conn = match connect(target, ctx) {
         Ok(c) => c,
         Err(e) => return res.fail("connect", e),
     };
+    crate::runner::debug_hooks::net(ctx.debug, format_args!("client: {label} connected"));
     let mut res = res;
     let t0 = wire::unix_ns() as i128;
     let hello = ToServer::Hello {

@@ -38,13 +38,17 @@ fn refused_option(key: &str, exec: bool) -> Option<&'static str> {
     if k.starts_with("trigger") {
         return Some("it runs a command on the server");
     }
-    if (k.starts_with("write_") && k.ends_with("_log")) || k == "write_iolog" || k == "read_iolog" {
+    if (k.starts_with("write_") && k.ends_with("_log"))
+        || k == "write_iolog"
+        || k == "read_iolog"
+        || k == "merge_blktrace_file"
+    {
         return Some("it reads or writes a log file on the server");
     }
     if k == "verify_state_load" {
         return Some("it reads a verify state file from the server's working directory");
     }
-    if k == "ioscheduler" || k == "cgroup" {
+    if k == "ioscheduler" || k == "cgroup" || k == "cgroup_weight" {
         return Some("it changes the server's system settings");
     }
     None

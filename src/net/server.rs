@@ -124,6 +124,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     let active = Arc::new(AtomicUsize::new(0));
     let once = flags.net.once;
     let finished = Arc::new(AtomicBool::new(false));
+    let debug = flags.debug.contains(&ferrio_config::DebugCategory::Net);
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if active.load(Ordering::SeqCst) >= MAX_SESSIONS {
@@ -139,6 +140,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         );
         let h = std::thread::spawn(move || {
             let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
+            crate::runner::debug_hooks::net(debug, format_args!("server: connection from {peer}"));
             if let Err(e) = tls_session(stream, config, &shared, &peer) {
                 eprintln!("ferrio: server: {peer}: {e}");
             } else {

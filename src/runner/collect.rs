@@ -46,7 +46,52 @@ struct Acc {
     usage: Usage,
 }
 
-fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
+/// A thread's I/O priority (fio's td->ioprio: prio/prioclass, else 0).
+fn thread_ioprio(plan: &ThreadPlan) -> u32 {
+    plan.spec.lifecycle.ioprio_value().unwrap_or(0)
+}
+
+/// fio's init_per_prio_stats: which reports keep per-priority statistics — those
+/// with a thread that uses cmdprio, or whose threads run at different priorities.
+/// One flag per thread, the same for every thread of a group_reporting group.
+fn prio_stats_wanted(results: &RunResults) -> Vec<bool> {
+    let mut group: BTreeMap<u32, (u32, bool)> = BTreeMap::new();
+    for (plan, _) in &results.threads {
+        let want = plan.spec.prio.cmdprio_in_use();
+        if plan.spec.group_reporting {
+            let e = group
+                .entry(plan.groupid)
+                .or_insert((thread_ioprio(plan), false));
+            e.1 |= want || e.0 != thread_ioprio(plan);
+        }
+    }
+    results
+        .threads
+        .iter()
+        .map(|(plan, _)| match group.get(&plan.groupid) {
+            Some(&(_, w)) if plan.spec.group_reporting => w,
+            _ => plan.spec.prio.cmdprio_in_use(),
+        })
+        .collect()
+}
+
+/// One direction's per-priority latencies as the thread adds them to its report:
+/// its cmdprio slots, or (fio's single-prio case) all its I/Os at the thread's own.
+fn thread_prios(plan: &ThreadPlan, s: &ThreadStats, d: usize) -> Vec<ferrio_stats::PrioLat> {
+    if !s.dir[d].prios.is_empty() {
+        return s.dir[d].prios.clone();
+    }
+    let lat = if plan.spec.lat_percentiles {
+        &s.dir[d].lat
+    } else {
+        &s.dir[d].clat
+    };
+    let mut out = Vec::new();
+    ferrio_stats::prio::add_prio(&mut out, thread_ioprio(plan), lat);
+    out
+}
+
+fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo, prios: bool) -> Acc {
     let spec = &plan.spec;
     let s = &r.stats;
     let dir: [DirReport; 3] = std::array::from_fn(|d| DirReport {
@@ -63,6 +108,11 @@ fn job_report_for(plan: &ThreadPlan, r: &ThreadResult, info: &RunInfo) -> Acc {
         bw_samples: s.dir[d].bw_samples.clone(),
         iops_samples: s.dir[d].iops_samples.clone(),
         bw_agg_pct: 0.0,
+        prios: if prios && d < 2 {
+            thread_prios(plan, s, d)
+        } else {
+            Vec::new()
+        },
     });
     let report = JobReport {
         name: spec.name.clone(),
@@ -172,8 +222,9 @@ pub fn build(results: &RunResults, info: RunInfo, disks: Vec<DiskUtil>) -> RunRe
     // first job; otherwise each thread is reported on its own.
     let mut accs: Vec<Acc> = Vec::new();
     let mut group_slot: BTreeMap<u32, usize> = BTreeMap::new();
-    for (plan, r) in &results.threads {
-        let acc = job_report_for(plan, r, &info);
+    let prios = prio_stats_wanted(results);
+    for ((plan, r), &prios) in results.threads.iter().zip(&prios) {
+        let acc = job_report_for(plan, r, &info, prios);
         if plan.spec.group_reporting {
             if let Some(&slot) = group_slot.get(&plan.groupid) {
                 merge_into(&mut accs[slot], acc);

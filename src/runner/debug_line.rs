@@ -15,3 +15,18 @@ pub fn line(category: &str, tid: u32, msg: std::fmt::Arguments) {
 pub fn random_line(msg: std::fmt::Arguments) {
     line("random", thread_id(), msg);
 }
+
+/// `--debug=file`: a file opened or closed during the run (fio's `fd open` and
+/// `fd close` lines), on the calling thread.
+pub fn file_event(plan: &super::plan::ThreadPlan, f: usize, open: bool) {
+    if plan
+        .spec
+        .compat
+        .debug
+        .has(ferrio_config::DebugCategory::File)
+    {
+        let what = if open { "open" } else { "close" };
+        let path = plan.files[f].path.display();
+        line("file", thread_id(), format_args!("fd {what} {path}"));
+    }
+}

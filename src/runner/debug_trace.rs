@@ -46,16 +46,24 @@ impl DebugTrace {
 
 impl ObserverFactory for DebugTrace {
     fn observers(&self, plan: &ThreadPlan, _start_ns: u64) -> Vec<Box<dyn Observer>> {
+        // --debug=job:N: the thread's spec says whether it writes at all.
+        let d = plan.spec.compat.debug;
+        let this = DebugTrace {
+            process: self.process && d.has(DebugCategory::Process),
+            file: self.file && d.has(DebugCategory::File),
+            mem: self.mem && d.has(DebugCategory::Mem),
+            io: self.io && d.has(DebugCategory::Io),
+        };
         let tid = thread_id();
         let name = &plan.spec.name;
-        if self.process {
+        if this.process {
             line(
                 "process",
                 tid,
                 format_args!("thread started: job '{name}', clone {}", plan.clone),
             );
         }
-        if self.file {
+        if this.file {
             for f in &plan.files {
                 let kind = if f.block_device {
                     "block device"
@@ -76,7 +84,7 @@ impl ObserverFactory for DebugTrace {
                 );
             }
         }
-        if self.mem {
+        if this.mem {
             let bytes = buffer_bytes(&plan.spec, plan.caps.synchronous);
             line(
                 "mem",
@@ -87,7 +95,7 @@ impl ObserverFactory for DebugTrace {
                 ),
             );
         }
-        if !(self.process || self.io) {
+        if !(this.process || this.io) {
             return Vec::new();
         }
         let files = plan
@@ -97,8 +105,8 @@ impl ObserverFactory for DebugTrace {
             .collect();
         vec![Box::new(TraceObserver {
             tid,
-            io: self.io,
-            process: self.process,
+            io: this.io,
+            process: this.process,
             files,
         })]
     }
@@ -164,7 +172,10 @@ mod tests {
     #[test]
     fn only_debug_io_asks_for_every_completion() {
         // (Each completion costs the hot path a call: only --debug=io wants them.)
-        let plan = plan_of("size=64k", true);
+        let mut plan = plan_of("size=64k", true);
+        let all: Vec<DebugCategory> = DebugCategory::all().collect();
+        std::sync::Arc::make_mut(&mut plan.spec).compat.debug =
+            ferrio_config::DebugSet::of(&all, None);
         let wants = |cats: &[DebugCategory]| {
             let t = DebugTrace::for_categories(cats).unwrap();
             let obs = t.observers(&plan, 0);

@@ -20,6 +20,7 @@ pub fn engine_options(
         iodepth: spec.iodepth,
         hipri: spec.hipri,
         direct: spec.direct,
+        uncached: spec.prio.uncached,
         // A replayed log's own directions (its trims may come with reads).
         directions: plan
             .replay
@@ -42,6 +43,7 @@ pub fn engine_options(
         runtime_us: spec.runtime_us,
         directory: spec.directory.clone(),
         io_threads_left,
+        targets: plan.targets.clone(),
     }
 }
 

@@ -2,10 +2,13 @@
 //! created and extended; if a job will read it (or overwrite=1), the new part is
 //! written with the job's buffer contents (as fio: docs/buffers.md) so reads hit real
 //! blocks. An existing file that is large enough, and any block or character device,
-//! is left untouched.
+//! is left untouched. With create_serialize=0 each job's files are laid out on a
+//! thread of their own, all jobs at once; otherwise one file after another.
 
 use super::buffers::BufferPolicy;
+use super::debug_line;
 use super::plan::ThreadPlan;
+use crate::sys::affinity::thread_id;
 use crate::sys::file::{self, OpenFlags};
 use ferrio_config::Fallocate;
 use std::collections::BTreeMap;
@@ -30,6 +33,8 @@ struct Need {
     /// file_append writers only: the file grows with their writes (created empty
     /// when missing, with fio's layout line).
     append: bool,
+    /// The first thread wanting this file (whose job's name the lines carry).
+    owner: usize,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -52,6 +57,7 @@ pub fn lay_out(
             let n = needs.entry(f.path.clone()).or_default();
             if n.job.is_empty() {
                 n.job = t.spec.name.clone();
+                n.owner = i;
             }
             if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
                 n.unbounded = true;
@@ -80,21 +86,97 @@ pub fn lay_out(
     // A server's run: every open and unlink below stays beneath its allowed directories.
     let confine = threads.iter().find_map(|t| t.confine.clone());
     let confine = confine.as_deref();
-    let create = OpenFlags {
-        write: true,
-        create: true,
-        ..Default::default()
-    };
+    // create_serialize=0: each job's files are laid out on a thread of their own, all
+    // at once (fio lays them out in each job's thread); the others one after another
+    // first, as fio does before it starts the threads.
+    let mut serial = Vec::new();
+    let mut groups: BTreeMap<usize, Vec<(PathBuf, Need)>> = BTreeMap::new();
+    for (path, need) in needs {
+        let owner = need.filler.unwrap_or(need.owner);
+        if threads[owner].spec.local.create_serialize {
+            serial.push((path, need));
+        } else {
+            groups.entry(owner).or_default().push((path, need));
+        }
+    }
     // Each filling thread's buffer policy, carried from one of its files to the next.
     let mut policies: BTreeMap<usize, BufferPolicy> = BTreeMap::new();
-    for (path, need) in needs {
-        let current = std::fs::metadata(&path).ok().map(|m| m.len());
+    let mut out = Laying {
+        threads,
+        confine,
+        stop,
+        log,
+        policies: &mut policies,
+    };
+    for (path, need) in serial {
+        out.one(&path, need)?;
+    }
+    let done: Vec<_> = std::thread::scope(|s| {
+        let runs: Vec<_> = groups
+            .into_values()
+            .map(|paths| {
+                s.spawn(move || {
+                    let (mut log, mut policies) = (Vec::new(), BTreeMap::new());
+                    let mut job = Laying {
+                        threads,
+                        confine,
+                        stop,
+                        log: &mut log,
+                        policies: &mut policies,
+                    };
+                    let r = paths.into_iter().try_for_each(|(p, n)| job.one(&p, n));
+                    (r, log, policies)
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|h| h.join().expect("layout thread"))
+            .collect()
+    });
+    // Their lines in job order, whatever order they ran in.
+    let mut first_err = Ok(());
+    for (r, lines, laid) in done {
+        let _ = log.write_all(&lines);
+        policies.extend(laid);
+        if first_err.is_ok() {
+            first_err = r;
+        }
+    }
+    first_err?;
+    // The threads' writes go on from where their layout left the streams.
+    for (i, policy) in policies {
+        if let Ok(mut slot) = threads[i].buffers.laid_out.lock() {
+            *slot = Some(policy);
+        }
+    }
+    Ok(())
+}
+
+/// Where one run of layouts writes (the caller's thread, or a job's own).
+struct Laying<'a, 'b> {
+    threads: &'a [ThreadPlan],
+    confine: Option<&'a crate::sys::confine::Confine>,
+    stop: &'a AtomicBool,
+    log: &'b mut dyn Write,
+    policies: &'b mut BTreeMap<usize, BufferPolicy>,
+}
+
+impl Laying<'_, '_> {
+    /// Create, extend and fill one file as `need` says.
+    fn one(&mut self, path: &std::path::Path, need: Need) -> Result<(), String> {
+        let (confine, log, threads) = (self.confine, &mut *self.log, self.threads);
+        let create = OpenFlags {
+            write: true,
+            create: true,
+            ..Default::default()
+        };
+        let current = std::fs::metadata(path).ok().map(|m| m.len());
         if need.unbounded && need.size == 0 {
             if current.is_none() && need.create_allowed && !need.readonly {
                 if need.append {
                     let _ = writeln!(log, "{}: Laying out IO file (1 file / 0MiB)", need.job);
                 }
-                file::open_in(confine, &path, create).map_err(|e| {
+                file::open_in(confine, path, create).map_err(|e| {
                     format!(
                         "job '{}': cannot create '{}': {e}",
                         need.job,
@@ -102,10 +184,10 @@ pub fn lay_out(
                     )
                 })?;
             }
-            continue;
+            return Ok(());
         }
         if current.is_some_and(|c| c >= need.size) {
-            continue;
+            return Ok(());
         }
         if need.readonly {
             return Err(format!(
@@ -127,12 +209,26 @@ pub fn lay_out(
             need.job,
             need.size >> 20
         );
+        if threads[need.owner]
+            .spec
+            .compat
+            .debug
+            .has(ferrio_config::DebugCategory::File)
+        {
+            // --debug=file: which thread lays the file out (create_serialize=0: the
+            // job's own).
+            debug_line::line(
+                "file",
+                thread_id(),
+                format_args!("extend file {}, size={}", path.display(), need.size),
+            );
+        }
         // fio writes a laid-out file with the job's buffer contents (compressible,
         // dedupable, zeroes or a pattern as asked), one largest-write block at a time.
         let filler = match need.filler {
             Some(i) => {
                 let t = &threads[i];
-                let policy = match policies.remove(&i) {
+                let policy = match self.policies.remove(&i) {
                     Some(p) => p,
                     None => BufferPolicy::new_for_thread(t)
                         .map_err(|e| format!("job '{}': {e}", t.spec.name))?,
@@ -145,29 +241,29 @@ pub fn lay_out(
             read: true,
             ..create
         };
-        let laid = file::open_in(confine, &path, rw).and_then(|f| {
+        let laid = file::open_in(confine, path, rw).and_then(|f| {
             extend(
                 &f,
                 current.unwrap_or(0),
                 need.size,
                 filler,
-                &mut policies,
+                self.policies,
                 need.fallocate,
-                stop,
+                self.stop,
             )
         });
         if let Err(e) = laid {
             // Leave the file as it was: a half-filled file would pass for laid out next time.
             match current {
                 None => {
-                    let _ = file::remove_in(confine, &path, false);
+                    let _ = file::remove_in(confine, path, false);
                 }
                 Some(len) => {
                     let write = OpenFlags {
                         write: true,
                         ..Default::default()
                     };
-                    let _ = file::open_in(confine, &path, write).and_then(|f| f.set_len(len));
+                    let _ = file::open_in(confine, path, write).and_then(|f| f.set_len(len));
                 }
             }
             return Err(format!(
@@ -176,14 +272,8 @@ pub fn lay_out(
                 path.display()
             ));
         }
+        Ok(())
     }
-    // The threads' writes go on from where their layout left the streams.
-    for (i, policy) in policies {
-        if let Ok(mut slot) = threads[i].buffers.laid_out.lock() {
-            *slot = Some(policy);
-        }
-    }
-    Ok(())
 }
 
 fn extend(

@@ -3,7 +3,10 @@
 
 pub mod blockinfo;
 pub mod buffers;
+pub mod cgroup;
+pub mod cmdprio;
 pub mod collect;
+pub mod debug_hooks;
 pub mod debug_line;
 pub mod debug_trace;
 pub mod direct_io;
@@ -33,6 +36,7 @@ pub mod worker;
 pub mod zones;
 
 use ferrio_clock::Clock;
+use ferrio_config::DebugCategory;
 use observer::ObserverFactory;
 use plan::ThreadPlan;
 use recorder::ThreadResult;
@@ -55,6 +59,11 @@ pub fn execute(
     factory: Arc<dyn ObserverFactory>,
 ) -> RunResults {
     let t0 = clock.now_ns();
+    // cgroup=: made (v2: the process moved) now, removed when this run ends.
+    let cgroups = match cgroup::Cgroups::prepare(&threads) {
+        Ok(c) => c.map(Arc::new),
+        Err(e) => return cgroup::Cgroups::refused(threads, e),
+    };
     // cpuio's exit_on_io_done: the threads that do I/O and have not finished.
     let io_left = Arc::new(AtomicUsize::new(
         threads.iter().filter(|p| does_io(p)).count(),
@@ -71,20 +80,27 @@ pub fn execute(
     // Whether the current job starts: not when it is sized at its start and cannot be
     // (the error is its threads'), or the run was stopped before.
     let mut starts: Result<bool, String> = Ok(true);
+    let mutex = threads
+        .iter()
+        .any(|p| debug_hooks::on(&p.spec, DebugCategory::Mutex));
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
         if first_of_job {
             if plan.spec.stonewall {
                 // Wait for every earlier job to finish.
+                let m = debug_hooks::Wait::on(mutex, "stonewall");
                 join_where(&mut handles, &mut results, |_| true);
+                m.done();
             }
             if let Some(name) = &plan.spec.wait_for {
                 let name = name.clone();
                 let waits: Vec<bool> = (0..handles.len())
                     .map(|j| threads[j].spec.name == name)
                     .collect();
+                let m = debug_hooks::Wait::on(mutex, "wait_for");
                 join_where(&mut handles, &mut results, |j| waits[j]);
+                m.done();
             }
             let job = threads[i].job_index;
             let end = i + threads[i..]
@@ -114,13 +130,32 @@ pub fn execute(
         let stops = stops.clone();
         let factory = factory.clone();
         let io_left = io_left.clone();
+        let cgroups = cgroups.clone();
         let handle = std::thread::Builder::new()
             .name(format!("{}.{}", plan.spec.name, plan.clone))
             .spawn(move || {
                 let mut r = if sleep_start_delay(&plan, &stop) {
                     ThreadResult::default()
                 } else {
-                    worker::run_thread(&plan, &clock, &stop, factory.as_ref(), &io_left)
+                    match cgroups.as_deref().map(|c| c.enter(&plan)).transpose() {
+                        Err(e) => ThreadResult {
+                            error: Some((libc::EINVAL, e)),
+                            ..Default::default()
+                        },
+                        Ok(origin) => {
+                            let r = worker::run_thread(
+                                &plan,
+                                &clock,
+                                &stop,
+                                factory.as_ref(),
+                                &io_left,
+                            );
+                            if let Some(c) = &cgroups {
+                                c.leave(origin.flatten());
+                            }
+                            r
+                        }
+                    }
                 };
                 if does_io(&plan) {
                     io_left.fetch_sub(1, Ordering::SeqCst);
@@ -138,7 +173,10 @@ pub fn execute(
             .expect("spawn a job thread");
         handles.push(Some(handle));
     }
+    let m = debug_hooks::Wait::on(mutex, "job threads");
     join_where(&mut handles, &mut results, |_| true);
+    m.done();
+    drop(cgroups);
     stops.finish();
     if let Some(f) = forwarder {
         let _ = f.join();

@@ -35,6 +35,9 @@ pub struct Completion {
     pub slat_ns: u64,
     pub clat_ns: u64,
     pub lat_ns: u64,
+    /// The I/O's priority (`class << 13 | level`): the job's own, or cmdprio's choice
+    /// (fio's io_u->ioprio, the logs' priority column).
+    pub ioprio: u32,
 }
 
 /// A per-thread observer of the I/O loop.

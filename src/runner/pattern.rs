@@ -169,6 +169,9 @@ pub struct Pattern {
     /// Which files are open (fio opens a file when it is first chosen in a pass and
     /// closes it when it is done), at most `openfiles` at once.
     open: files::OpenFiles,
+    /// The caller can wait for a file (fio's EBUSY), and this generation did.
+    busy_ok: bool,
+    file_busy: bool,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
     /// A pass ends when every file is done (no io_size= that asks for more), and the
@@ -288,11 +291,13 @@ impl Pattern {
             reseed_each_pass: spec.randrepeat && !spec.randseed_set,
             time_based: spec.time_based,
             rng,
-            trace_random: spec.compat.debug_random,
+            trace_random: spec.compat.debug.has(ferrio_config::DebugCategory::Random),
             iolog: None,
             replay: None,
             strided,
             open: files::OpenFiles::new(regions.len(), spec.local.openfiles),
+            busy_ok: false,
+            file_busy: false,
             zbd: None,
             end_when_done: spec.io_size.is_none() && !spec.time_based,
             ran_out: false,
@@ -539,7 +544,10 @@ impl Pattern {
     #[inline(never)]
     fn next_io_general(&mut self, max_len: u64) -> Option<NextIo> {
         let end_ok = self.end_when_done || self.fio_passes;
-        let io = self.generate(max_len, end_ok)?;
+        self.busy_ok = true;
+        let io = self.generate(max_len, end_ok);
+        self.busy_ok = false;
+        let io = io?;
         self.log_io(&io);
         Some(io)
     }
@@ -583,7 +591,10 @@ impl Pattern {
         // and direction included. Once every file is done they all start over.
         let mut attempts = 0;
         let (file, d, rel, busy_ok) = loop {
-            let file = self.pick_file();
+            let Some(file) = self.pick_file() else {
+                self.file_busy = true;
+                return None;
+            };
             let as_write = self.zbd.as_ref().is_some_and(|z| z.reads_as_writes);
             let d = self.pick_ddir().max(usize::from(as_write));
             if let Some(s) = &mut self.strided {

@@ -43,6 +43,9 @@ pub struct ThreadPlan {
     /// On a server: every open and unlink of the files stays beneath its
     /// `--server-allow` directories (openat2), whatever changed since admission.
     pub confine: Option<Arc<crate::sys::confine::Confine>>,
+    /// The run's state shared per target (zones/: one zone table per zoned file or
+    /// device, the sim's zoned devices), one registry for every thread of a run.
+    pub targets: Arc<crate::engine::zone::Targets>,
 }
 
 // The buffer policy a planned thread starts with is built here rather than in

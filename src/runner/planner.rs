@@ -79,7 +79,7 @@ pub fn plan_confined(
             // fio numbers threads from 1 in creation order, clones right after their job.
             let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             out.push(ThreadPlan {
-                spec: spec.clone(),
+                spec: super::debug_hooks::for_thread(&spec, out.len() as u64 + 1),
                 job_index,
                 clone,
                 groupid,
@@ -98,6 +98,7 @@ pub fn plan_confined(
                 sized_at_start,
                 confine: confine.clone(),
                 file_locks: Default::default(),
+                targets: Default::default(),
             });
         }
     }
@@ -268,9 +269,22 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
 /// The job's directions and block sizes become the log's, as in fio.
 fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
     let Some(path) = &spec.logs.read_iolog else {
+        if let Some(m) = &spec.logs.merge.file {
+            return Err(format!(
+                "job '{}': merge_blktrace_file={m} needs read_iolog=TRACE1:TRACE2:... (the traces to merge)",
+                spec.name
+            ));
+        }
         return Ok(None);
     };
     let log = super::replay::load(path, &spec.logs)?;
+    let trace = spec.logs.merge.file.is_some()
+        || super::replay::blktrace::detect(std::path::Path::new(path)).is_some();
+    if trace && super::debug_hooks::on(spec, ferrio_config::DebugCategory::Blktrace) {
+        for e in &log.entries {
+            super::debug_hooks::blktrace_stored(&super::replay::blktrace::debug_store(e));
+        }
+    }
     spec.rw.kind = log.rw_kind();
     // Buffers are sized from the block sizes: make them the log's.
     let (min, max) = log.len_range();

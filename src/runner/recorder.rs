@@ -3,7 +3,7 @@
 //! locks, no allocation.
 
 use crate::sys::rusage::Usage;
-use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, SampleStats};
+use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, PrioLat, SampleStats};
 
 /// One direction's counters and distributions.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +23,28 @@ pub struct DirStats {
     pub due_lat: LatencyHistogram,
     pub bw_samples: SampleStats,
     pub iops_samples: SampleStats,
+    /// cmdprio: latencies per I/O priority, in the slots' order (runner/cmdprio.rs);
+    /// empty when the direction gives no I/O a per-command priority.
+    pub prios: Vec<PrioLat>,
+}
+
+impl DirStats {
+    /// cmdprio: one latency of priority slot `slot`; `slots` are every slot's ioprio
+    /// value (the entries are made on the first sample, and again after a ramp reset).
+    pub fn record_prio(&mut self, slots: &[u32], slot: usize, ns: u64) {
+        if self.prios.len() != slots.len() {
+            self.prios = slots
+                .iter()
+                .map(|&ioprio| PrioLat {
+                    ioprio,
+                    lat: LatencyHistogram::new(),
+                })
+                .collect();
+        }
+        if let Some(p) = self.prios.get_mut(slot) {
+            p.lat.record(ns);
+        }
+    }
 }
 
 /// Everything one thread measured.

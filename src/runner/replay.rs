@@ -13,6 +13,9 @@
 //! transform the log as fio does (replay_skip as fio after 3.33, which honours it
 //! for iologs too; 3.33 only for blktraces).
 //!
+//! A blktrace (binary, told by its magic) is read by `blktrace`, whole, with fio's
+//! rules for traces; `merge_blktrace_file` merges several into one first.
+//!
 //! The log is parsed whole into memory, or with `read_iolog_chunked=1` read a chunk
 //! of entries at a time as the replay goes on (`stream`); both go through the same
 //! line `Parser` and replay options.
@@ -25,6 +28,7 @@ use ferrio_config::RwKind;
 use std::io::Read;
 use std::path::PathBuf;
 
+pub mod blktrace;
 mod stream;
 pub use stream::Cursor;
 
@@ -297,6 +301,19 @@ impl Summary {
 /// options. With read_iolog_chunked=1 the log is only read through here (its files,
 /// directions and sizes noted) and the replay reads it again a chunk at a time.
 pub fn load(path: &str, logs: &LogSpec) -> Result<IoLog, String> {
+    // A blktrace (by its magic), or several merged into one first: read whole.
+    if let Some(out) = &logs.merge.file {
+        blktrace::merge(path, logs, out)?;
+        let swap = blktrace::detect(std::path::Path::new(out)).ok_or_else(|| {
+            format!(
+                "merge_blktrace_file={out}: the traces in read_iolog={path} have no I/O to merge"
+            )
+        })?;
+        return blktrace::load(out, logs, swap);
+    }
+    if let Some(swap) = blktrace::detect(std::path::Path::new(path)) {
+        return blktrace::load(path, logs, swap);
+    }
     if logs.read_iolog_chunked {
         return stream::Chunked::load(path, logs, stream::CHUNK);
     }

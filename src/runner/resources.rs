@@ -281,6 +281,7 @@ mod tests {
             sized_at_start: false,
             file_locks: Default::default(),
             confine: None,
+            targets: Default::default(),
         }
     }
 

@@ -14,6 +14,8 @@ pub const IOCB_CMD_FSYNC: u16 = 2;
 pub const IOCB_CMD_FDSYNC: u16 = 3;
 pub const IOCB_CMD_PREADV: u16 = 7;
 pub const IOCB_CMD_PWRITEV: u16 = 8;
+/// `aio_flags`: `aio_reqprio` holds the I/O's priority (linux/aio_abi.h).
+pub const IOCB_FLAG_IOPRIO: u32 = 1 << 1;
 
 /// `struct iocb` (linux/aio_abi.h), little-endian layout.
 #[repr(C)]

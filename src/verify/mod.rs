@@ -7,6 +7,7 @@
 pub mod block;
 pub mod checksum;
 pub mod crctest;
+mod debug;
 pub mod fill;
 pub mod header;
 pub mod log;
@@ -63,6 +64,8 @@ pub struct Verifier {
     /// fio checks the blocks in the order written when it keeps a random map (its
     /// io_piece list), else by offset (its rbtree): the order the state applies in.
     write_order: bool,
+    /// --debug=verify: write fio's verify lines (checked once per block, never per byte).
+    debug: bool,
 }
 
 impl Verifier {
@@ -110,6 +113,7 @@ impl Verifier {
             write_order: spec.rw.random
                 && !spec.norandommap
                 && spec.random_generator != ferrio_config::RandomGenerator::Lfsr,
+            debug: spec.compat.debug.has(ferrio_config::DebugCategory::Verify),
         })
     }
 
@@ -122,6 +126,9 @@ impl Verifier {
         let seq = self.tracker.writes;
         self.tracker.wrote(file, offset);
         self.layout.fill(buf, offset, seed, nio, time_ns);
+        if self.debug {
+            debug::filled(&self.layout, buf);
+        }
         // verify=null logs too: its blocks are read back, and pass (fio's "pretend").
         self.log.insert(Piece {
             file,
@@ -193,6 +200,13 @@ impl Verifier {
         });
     }
 
+    /// --debug=verify: the verify pass starts (fio's "starting loop") or ends.
+    pub fn debug_phase(&self, starts: bool) {
+        if self.debug {
+            debug::phase(starts);
+        }
+    }
+
     /// The verify phase's block at (file, offset), if any.
     pub fn phase_piece(&self, file: usize, offset: u64) -> Option<Piece> {
         self.phase
@@ -229,6 +243,9 @@ impl Verifier {
                     header: true,
                 }],
             };
+        }
+        if self.debug {
+            debug::checked(&self.layout, buf, !self.inline_reads);
         }
         let exp = Expect {
             offset: p.offset,

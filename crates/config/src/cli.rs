@@ -16,7 +16,7 @@ use crate::table;
 use std::path::PathBuf;
 
 pub use crate::error::ConfigError;
-pub use debug::DebugCategory;
+pub use debug::{DebugCategory, DebugSet};
 pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 pub use net::{ClientGroup, NetFlags, DEFAULT_PORT};
@@ -25,6 +25,7 @@ mod debug;
 mod doc;
 mod enghelp;
 mod flags;
+mod profile;
 mod reports;
 mod row;
 
@@ -134,6 +135,8 @@ pub struct GlobalFlags {
     pub eta: EtaMode,
     /// --debug=... categories, in the order given (`all` expanded).
     pub debug: Vec<DebugCategory>,
+    /// --debug=job:N: only job N's threads (from 1, fio's thread numbers) write lines.
+    pub debug_job: Option<u32>,
     /// --readonly: every job was checked not to write or trim.
     pub readonly: bool,
     /// --status-interval, --eta-newline, --eta-interval and friends.
@@ -189,6 +192,7 @@ impl Default for GlobalFlags {
             terse_version: 3,
             eta: EtaMode::Auto,
             debug: Vec::new(),
+            debug_job: None,
             readonly: false,
             live: Default::default(),
             json_lines: false,
@@ -268,6 +272,8 @@ struct Raw {
     special: Option<Command>,
     /// Notes for stderr about flags accepted without effect.
     warnings: Vec<String>,
+    /// --profile=NAME and its options: jobs appended after the command line's.
+    profile: profile::Profile,
 }
 
 /// A parsed command line: what to do, and notes for stderr.
@@ -275,6 +281,9 @@ struct Raw {
 pub struct Parsed {
     pub command: Command,
     pub warnings: Vec<String>,
+    /// `--debug=parse` and `--debug=profile`: the lines' categories and messages,
+    /// for stderr in fio's line shape.
+    pub debug_lines: Vec<(DebugCategory, String)>,
 }
 
 /// Parse the process arguments (without argv[0]); `fio_compat` is drop-in mode.
@@ -295,13 +304,28 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
             let w = std::mem::take(&mut raw.warnings);
             (raw, w)
         }
-        Err((command, warnings)) => return Ok(Parsed { command, warnings }),
+        Err((command, warnings)) => {
+            return Ok(Parsed {
+                command,
+                warnings,
+                debug_lines: Vec::new(),
+            })
+        }
     };
-    let command = build_command(raw, env)?;
-    Ok(Parsed { command, warnings })
+    let mut debug_lines = Vec::new();
+    let command = build_command(raw, env, &mut debug_lines)?;
+    Ok(Parsed {
+        command,
+        warnings,
+        debug_lines,
+    })
 }
 
-fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
+fn build_command(
+    mut raw: Raw,
+    env: &Env,
+    debug_lines: &mut Vec<(DebugCategory, String)>,
+) -> Result<Command, ConfigError> {
     if raw.flags.reports.compare {
         return reports::compare(&raw);
     }
@@ -312,7 +336,31 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
     for f in &raw.files {
         file_sections.push(jobfile::parse_file(f, env)?);
     }
+    if raw.flags.debug.contains(&DebugCategory::Parse) {
+        let files: Vec<_> = raw
+            .files
+            .iter()
+            .cloned()
+            .zip(file_sections.clone())
+            .collect();
+        let parse = debug::parse_trace(&raw.sections, &files);
+        debug_lines.extend(parse.into_iter().map(|l| (DebugCategory::Parse, l)));
+    }
+    if let Some(p) = raw.profile.def {
+        if raw.flags.debug.contains(&DebugCategory::Profile) {
+            // fio's load_profile line.
+            let line = format!("loading profile '{}'", p.name);
+            debug_lines.insert(0, (DebugCategory::Profile, line));
+        }
+    }
     if raw.showcmd {
+        if raw.profile.def.is_some() {
+            // The command line's sections and the profile's (a job's name is its own).
+            let mut secs = raw.sections.clone();
+            secs.iter_mut()
+                .for_each(|s| s.options.retain(|o| o.key != "name"));
+            return Ok(Command::Print(showcmd(&secs) + "\n"));
+        }
         if file_sections.is_empty() {
             return Err(ConfigError("--showcmd needs job files to show".into()));
         }
@@ -346,11 +394,7 @@ fn build_command(mut raw: Raw, env: &Env) -> Result<Command, ConfigError> {
         }
     }
     let mut jobs = a.jobs;
-    if raw.flags.debug.contains(&DebugCategory::Random) {
-        for j in &mut jobs {
-            j.compat.debug_random = true;
-        }
-    }
+    debug::mark_jobs(&raw.flags, &mut jobs);
     let inv = Invocation {
         flags: raw.flags,
         jobs,
@@ -498,6 +542,7 @@ fn lex_args(
         parse_only: false,
         showcmd: false,
         special: None,
+        profile: profile::scan(args)?,
     };
     let mut i = 0;
     let mut files_only = false;
@@ -522,6 +567,20 @@ fn lex_args(
                 )))
             }
         };
+        if raw.profile.owns(&key) {
+            // A profile's own option (`--size` is tiobench's); only `prep` is bare.
+            let value = match (inline, key.as_str()) {
+                (Some(v), _) => Some(v),
+                (None, "prep") => None,
+                (None, _) if i < args.len() => {
+                    i += 1;
+                    Some(args[i - 1].clone())
+                }
+                (None, _) => None,
+            };
+            raw.profile.opts.push((key, value));
+            continue;
+        }
         let key = if arg.starts_with("--") {
             expand_prefix(&key)?
         } else {
@@ -588,6 +647,14 @@ fn lex_args(
         };
         if let Some(s) = raw.sections.last_mut() {
             s.options.push(opt);
+        }
+    }
+    if raw.profile.def.is_some() {
+        if matches!(raw.special, Some(Command::Print(_))) && args.iter().any(|a| a == "--cmdhelp") {
+            raw.special = profile::cmdhelp(&raw.profile).map(Command::Print);
+        } else {
+            let jobs = profile::sections(&raw.profile, &env.keywords)?;
+            raw.sections.extend(jobs);
         }
     }
     Ok(match raw.special.take() {

@@ -323,4 +323,8 @@ pub struct JobSpec {
     pub dropin: crate::ext::DropinSpec,
     /// log_compression, log_store_compressed, thp, gtod_cpu (issue 14).
     pub compat: crate::ext::CompatSpec,
+    /// cgroup, cgroup_weight, cgroup_nodelete.
+    pub cgroup: crate::ext::cgroup::CgroupSpec,
+    /// cmdprio_* and uncached (issue 14).
+    pub prio: crate::ext::PrioSpec,
 }

@@ -4,7 +4,7 @@
 //! NOT stored: printers derive them from bytes, counts and runtimes exactly as fio does
 //! (e.g. bw_bytes = io_bytes * 1000 / runtime_ms with integer division).
 
-use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, SampleStats};
+use ferrio_stats::{DepthHistogram, LatencyBuckets, LatencyHistogram, PrioLat, SampleStats};
 
 /// Index of a data direction in the `[_; 3]` arrays: read, write, trim (fio's DDIR order).
 pub const DDIR_READ: usize = 0;
@@ -152,6 +152,11 @@ pub struct DirReport {
     pub iops_samples: SampleStats,
     /// This job's share of its group's aggregate bandwidth, percent (normal "per=", JSON "bw_agg").
     pub bw_agg_pct: f64,
+    /// Latencies per I/O priority (fio's clat_prio: clat, or lat with
+    /// lat_percentiles), in fio's order; printed when two or more have samples
+    /// (JSON "prios"). Empty when the job's priorities are not told apart.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub prios: Vec<PrioLat>,
 }
 
 impl DirReport {
@@ -170,6 +175,9 @@ impl DirReport {
         self.due_lat.merge(&other.due_lat);
         self.bw_samples.merge_sum(&other.bw_samples);
         self.iops_samples.merge_sum(&other.iops_samples);
+        for p in &other.prios {
+            ferrio_stats::prio::add_prio(&mut self.prios, p.ioprio, &p.lat);
+        }
     }
 }
 

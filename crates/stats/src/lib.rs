@@ -8,6 +8,7 @@
 pub mod buckets;
 pub mod compare;
 pub mod histogram;
+pub mod prio;
 pub mod sample;
 pub mod steadystate;
 mod threshold;
@@ -15,4 +16,5 @@ mod welford;
 
 pub use buckets::{calc_dist, calc_lat_pct, DepthHistogram, LatencyBuckets};
 pub use histogram::{plat_idx_to_val, plat_val_to_idx, LatencyHistogram, FIO_MAX_BIN};
+pub use prio::PrioLat;
 pub use sample::SampleStats;

@@ -17,7 +17,11 @@
 //!
 //! Each job thread (each numjobs clone) has its own device and, in virtual time, its
 //! own clock. The engine is diskless: offsets and sizes come from the job as usual, no
-//! file is touched.
+//! file is touched. The zoned mode's zones are the exception: a file name is one
+//! zoned device, shared by every job and clone of the run that names it (its
+//! write pointers, open zones and limits are one device's), so `filename=zdev` with
+//! numjobs=4 is four jobs on one zoned drive; without filename= each clone's default
+//! file name is a device of its own.
 
 pub mod buffers;
 pub mod dist;
@@ -33,6 +37,7 @@ use ferrio_report::extra::{ExtraMerge, ExtraStat};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
+use std::sync::{Arc, Mutex};
 
 pub struct SimEngine {
     time: time::TimeBase,
@@ -41,8 +46,8 @@ pub struct SimEngine {
     link: Option<queue::Link>,
     channels: queue::Channels,
     ftl: Option<ftl::Ftl>,
-    /// The zoned mode's zones (sim_zonesize=).
-    zones: Option<zoned::Zones>,
+    /// The zoned mode's devices (sim_zonesize=), one per file, shared by file name.
+    zones: Vec<Arc<Mutex<zoned::Zones>>>,
     gc_bw: u64,
     /// sim_buffers: the data buffer pool, and the channel cache the next command uses.
     pool: Option<buffers::Pool>,
@@ -85,6 +90,51 @@ fn capacity_of(opts: &EngineOptions, what: &str) -> Result<u64, String> {
     }
 }
 
+/// The zoned devices of the thread's files: each file name's device, made by the
+/// first thread that names it (sized by its region, or sim_capacity=); a later
+/// thread must agree on the geometry and fit in the device.
+fn zoned_devices(opts: &EngineOptions) -> Result<Vec<Arc<Mutex<zoned::Zones>>>, String> {
+    let sim = &opts.sim;
+    let mut cap = capacity_of(opts, "sim_zonesize")?;
+    if sim.capacity == 0 && sim.zoned.size > 0 {
+        // The job's region need not end on a zone: the device ends on the next one.
+        cap = cap.div_ceil(sim.zoned.size) * sim.zoned.size;
+    }
+    let at = |e: String| format!("job '{}': {e}", opts.job);
+    let names = if opts.paths.is_empty() {
+        vec![std::path::PathBuf::new()]
+    } else {
+        opts.paths.clone()
+    };
+    let mut out = Vec::new();
+    for (i, path) in names.iter().enumerate() {
+        let key = format!("sim-zoned:{}", path.display());
+        let dev = opts
+            .targets
+            .get_or_make(&key, || zoned::Zones::new(&sim.zoned, cap).map(Mutex::new));
+        let dev = dev.map_err(at)?;
+        {
+            let d = dev.lock().unwrap_or_else(|e| e.into_inner());
+            if !d.is(&sim.zoned) {
+                return Err(at(format!(
+                    "the zoned sim device {} is shared with a job of another sim_zonesize/sim_zonecap/sim_max_open_zones/sim_max_active_zones/sim_conv_zones",
+                    path.display()
+                )));
+            }
+            let end = opts.regions.get(i).map_or(0, |r| r.end);
+            if end > d.capacity() {
+                return Err(at(format!(
+                    "the job addresses {} up to {end}, past the end of its shared zoned sim device ({} bytes; set sim_capacity=)",
+                    path.display(),
+                    d.capacity()
+                )));
+            }
+        }
+        out.push(dev);
+    }
+    Ok(out)
+}
+
 impl SimEngine {
     pub fn new(opts: &EngineOptions) -> Result<SimEngine, String> {
         let sim: &SimSpec = &opts.sim;
@@ -109,15 +159,9 @@ impl SimEngine {
             None
         };
         let zones = if sim.zoned.zoned() {
-            let mut cap = capacity_of(opts, "sim_zonesize")?;
-            if sim.capacity == 0 && sim.zoned.size > 0 {
-                // The job's region need not end on a zone: the device ends on the next one.
-                cap = cap.div_ceil(sim.zoned.size) * sim.zoned.size;
-            }
-            let z = zoned::Zones::new(&sim.zoned, cap);
-            Some(z.map_err(|e| format!("job '{}': {e}", opts.job))?)
+            zoned_devices(opts)?
         } else {
-            None
+            Vec::new()
         };
         let delay = match sim.delay {
             Some((ns, pct)) if pct < 100.0 => {
@@ -208,7 +252,9 @@ impl IoEngine for SimEngine {
             _ => unit.len as i64,
         };
         // A zoned device checks each command in submission order.
-        if let Some(z) = &mut self.zones {
+        let dev = self.zones.get(unit.file).or(self.zones.first());
+        if let Some(z) = dev {
+            let mut z = z.lock().unwrap_or_else(|e| e.into_inner());
             let (off, len) = (unit.offset, unit.len as u64);
             let r = match unit.op {
                 IoOp::Write => z.write(off, len),
@@ -247,12 +293,34 @@ impl IoEngine for SimEngine {
     /// With sim_buffers: the pool's size and how many of its buffers this job's
     /// commands held on average over the device's life (the study's "Bufs
     /// in-flight"; the jobs of a group add up).
+    /// A zoned device's counters (the whole shared device's, so jobs combine by max:
+    /// the most zones open and active at once, the writes it refused).
     fn extra_stats(&self) -> Vec<ExtraStat> {
+        let mut out = Vec::new();
+        if let Some(z) = self.zones.first() {
+            use super::zone::ZonedDevice;
+            let c = z.lock().unwrap_or_else(|e| e.into_inner()).counters();
+            for (key, name, v) in [
+                ("sim_zones_open_max", "zones_open_max", c.max_open as f64),
+                (
+                    "sim_zones_active_max",
+                    "zones_active_max",
+                    c.max_active as f64,
+                ),
+                (
+                    "sim_zone_writes_refused",
+                    "zone_writes_refused",
+                    c.refused as f64,
+                ),
+            ] {
+                out.push(ExtraStat::new(key, "sim", name, v).merged_by(ExtraMerge::Max));
+            }
+        }
         let Some(pool) = &self.pool else {
-            return Vec::new();
+            return out;
         };
         let span = self.time.now().max(self.horizon).max(1);
-        vec![
+        out.extend([
             ExtraStat::new("sim_buffers", "sim", "buffers", self.buffers as f64)
                 .merged_by(ExtraMerge::Max),
             ExtraStat::new(
@@ -261,13 +329,13 @@ impl IoEngine for SimEngine {
                 "in_flight_mean",
                 pool.held_ns() as f64 / span as f64,
             ),
-        ]
+        ]);
+        out
     }
 
-    fn zoned(&mut self) -> Option<&mut dyn super::zone::ZonedDevice> {
-        self.zones
-            .as_mut()
-            .map(|z| z as &mut dyn super::zone::ZonedDevice)
+    fn zoned(&mut self, file: usize) -> Option<super::zone::SharedZoned> {
+        let z = self.zones.get(file)?.clone();
+        Some(z)
     }
 
     fn reap(

@@ -15,8 +15,11 @@
 //!   finish fills them.
 //!
 //! Checks happen when a command is queued, in submission order, as a device sees them.
+//! One device serves every job that targets it (the engine shares it by file name,
+//! src/engine/sim/mod.rs), so the rules hold across jobs; the device counts the most
+//! zones open and active at once and the writes it refused ([`ZoneCounters`]).
 
-use crate::engine::zone::{ZoneCond, ZoneInfo, ZoneType, ZonedDevice};
+use crate::engine::zone::{ZoneCond, ZoneCounters, ZoneInfo, ZoneType, ZonedDevice};
 use ferrio_config::ext::SimZoneSpec;
 use std::io;
 
@@ -35,6 +38,7 @@ pub struct Zones {
     max_open: u32,
     max_active: u32,
     zones: Vec<Zone>,
+    counters: ZoneCounters,
 }
 
 fn err(errno: i32) -> io::Error {
@@ -86,6 +90,7 @@ impl Zones {
             max_open: spec.max_open,
             max_active: spec.max_active,
             zones,
+            counters: ZoneCounters::default(),
         })
     }
 
@@ -126,9 +131,39 @@ impl Zones {
         Ok(())
     }
 
+    /// The device's size in bytes.
+    pub fn capacity(&self) -> u64 {
+        self.zones.len() as u64 * self.size
+    }
+
+    /// Whether `spec` describes this device's geometry and limits.
+    pub fn is(&self, spec: &SimZoneSpec) -> bool {
+        let conv = self.zones.iter().filter(|z| z.conventional).count() as u32;
+        (self.size, self.cap, self.max_open, self.max_active, conv)
+            == (
+                spec.size,
+                spec.cap(),
+                spec.max_open,
+                spec.max_active,
+                spec.conventional,
+            )
+    }
+
     /// A write of `len` bytes at `offset`: checked and applied, or the errno a real
-    /// zoned device returns.
+    /// zoned device returns (and counted as refused).
     pub fn write(&mut self, offset: u64, len: u64) -> io::Result<()> {
+        let r = self.apply_write(offset, len);
+        if r.is_err() {
+            self.counters.refused += 1;
+        }
+        let (open, active) = (self.open_count(), self.active_count());
+        let c = &mut self.counters;
+        c.max_open = c.max_open.max(open);
+        c.max_active = c.max_active.max(active);
+        r
+    }
+
+    fn apply_write(&mut self, offset: u64, len: u64) -> io::Result<()> {
         let i = (offset / self.size) as usize;
         let Some(z) = self.zones.get(i) else {
             return Err(err(libc::EIO));
@@ -218,6 +253,10 @@ impl ZonedDevice for Zones {
 
     fn limits(&self) -> (u32, u32) {
         (self.max_open, self.max_active)
+    }
+
+    fn counters(&self) -> ZoneCounters {
+        self.counters
     }
 
     fn reset(&mut self, start: u64, len: u64) -> io::Result<()> {
@@ -315,6 +354,7 @@ mod tests {
             ]
         );
         assert_eq!(d.open_count(), 2);
+        assert_eq!(d.counters().max_open, 2);
     }
 
     #[test]
@@ -326,6 +366,8 @@ mod tests {
         // A full zone is no longer active.
         d.write(64 * K + 4 * K, 44 * K).unwrap();
         d.write(3 * 64 * K, 4 * K).unwrap();
+        let c = d.counters();
+        assert_eq!((c.max_active, c.refused), (2, 1));
     }
 
     #[test]

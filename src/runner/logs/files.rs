@@ -53,6 +53,8 @@ pub struct Store {
     pub packed: Option<usize>,
     pub offset: bool,
     pub prio: bool,
+    /// --debug=compress.
+    pub debug: bool,
 }
 
 impl Store {
@@ -61,6 +63,7 @@ impl Store {
             packed: compat.log_store_compressed.then(|| compat.chunk_bytes()),
             offset: logs.offset,
             prio: logs.prio,
+            debug: compat.debug.has(ferrio_config::DebugCategory::Compress),
         }
     }
 }
@@ -95,7 +98,9 @@ fn open(
     let f = File::create(&path)
         .map_err(|e| format!("cannot create log file '{}': {e}", path.display()))?;
     let sink = match store.packed {
-        Some(chunk) => Sink::Packed(Packer::new(f, store.offset, store.prio, chunk)),
+        Some(chunk) => {
+            Sink::Packed(Packer::new(f, store.offset, store.prio, chunk).traced(store.debug, &path))
+        }
         None => Sink::Text(BufWriter::with_capacity(BUF, f)),
     };
     let f = LogFile(Arc::new(Mutex::new(sink)));

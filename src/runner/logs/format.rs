@@ -20,6 +20,8 @@ pub struct Columns {
 
 /// One entry: `time, value[, max], ddir, bs[, offset], prio[, issue_time]`.
 /// Averaged entries have bs, offset and issue time 0 and priority 0, as in fio.
+/// `ioprio` is the I/O's priority: printed whole with log_prio, else as fio's
+/// realtime-class bit.
 #[allow(clippy::too_many_arguments)]
 pub fn sample_line(
     out: &mut String,
@@ -31,6 +33,7 @@ pub fn sample_line(
     bs: u64,
     offset: u64,
     issue_ns: u64,
+    ioprio: u32,
 ) {
     let _ = write!(out, "{time_ms}, {value}");
     if c.both {
@@ -41,9 +44,9 @@ pub fn sample_line(
         let _ = write!(out, ", {offset}");
     }
     if c.prio {
-        out.push_str(", 0x0000");
+        let _ = write!(out, ", 0x{ioprio:04x}");
     } else {
-        out.push_str(", 0");
+        let _ = write!(out, ", {}", u8::from(ioprio >> 13 == 1));
     }
     if c.issue_time {
         let _ = write!(out, ", {issue_ns}");
@@ -94,7 +97,7 @@ mod tests {
     #[test]
     fn sample_columns_like_fio() {
         let mut s = String::new();
-        sample_line(&mut s, Columns::default(), 500, 15860424, 0, 0, 0, 0, 0);
+        sample_line(&mut s, Columns::default(), 500, 15860424, 0, 0, 0, 0, 0, 0);
         assert_eq!(s, "500, 15860424, 0, 0, 0\n");
         s.clear();
         let all = Columns {
@@ -103,8 +106,17 @@ mod tests {
             prio: true,
             issue_time: true,
         };
-        sample_line(&mut s, all, 300, 10, 20, 1, 0, 0, 0);
+        sample_line(&mut s, all, 300, 10, 20, 1, 0, 0, 0, 0);
         assert_eq!(s, "300, 10, 20, 1, 0, 0, 0x0000, 0\n");
+        // An I/O's priority: whole with log_prio, else the realtime-class bit.
+        s.clear();
+        sample_line(&mut s, all, 1, 2, 2, 0, 4096, 0, 9, (1 << 13) | 4);
+        assert_eq!(s, "1, 2, 2, 0, 4096, 0, 0x2004, 9\n");
+        for (prio, bit) in [((1 << 13) | 4, "1"), ((2 << 13) | 4, "0"), (3 << 13, "0")] {
+            s.clear();
+            sample_line(&mut s, Columns::default(), 1, 2, 2, 0, 4096, 0, 0, prio);
+            assert_eq!(s, format!("1, 2, 0, 4096, {bit}\n"));
+        }
     }
 
     #[test]

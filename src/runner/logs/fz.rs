@@ -136,6 +136,9 @@ pub struct Packer {
     pending: Vec<u8>,
     /// A line split across two writes (never happens with whole-line writes).
     partial: String,
+    /// --debug=compress: the log's name, and the streams written so far.
+    trace: Option<String>,
+    seq: u32,
 }
 
 impl Packer {
@@ -147,7 +150,16 @@ impl Packer {
             chunk: chunk.max(Sample::size(offset)),
             pending: Vec::new(),
             partial: String::new(),
+            trace: None,
+            seq: 0,
         }
+    }
+
+    /// --debug=compress: write fio's lines for each stream, when `on`.
+    pub fn traced(mut self, on: bool, path: &std::path::Path) -> Packer {
+        // fio names the log as its text file would be called (no .fz).
+        self.trace = on.then(|| path.display().to_string().trim_end_matches(".fz").into());
+        self
     }
 
     /// Whole text lines from the log writer.
@@ -173,11 +185,18 @@ impl Packer {
         if self.pending.is_empty() {
             return;
         }
+        self.seq += 1;
         let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
+        let (seq, input, trace) = (self.seq, self.pending.len(), self.trace.as_deref());
         let out = z
             .write_all(&self.pending)
             .and_then(|_| z.finish())
-            .and_then(|bytes| self.file.write_all(&bytes));
+            .and_then(|bytes| {
+                if let Some(log) = trace {
+                    super::super::debug_hooks::deflated(log, seq, input, bytes.len());
+                }
+                self.file.write_all(&bytes)
+            });
         if let Err(e) = out {
             eprintln!("ferrio: cannot write compressed log: {e}");
         }

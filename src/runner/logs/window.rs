@@ -151,14 +151,14 @@ impl WindowLogger {
                 let kib = (db as u128 * 1_000_000_000 / spent as u128 / 1024) as u64;
                 self.line.clear();
                 let v = self.pick(kib, kib);
-                sample_line(&mut self.line, cols, t, v, kib, d, 0, 0, 0);
+                sample_line(&mut self.line, cols, t, v, kib, d, 0, 0, 0, 0);
                 f.write(&self.line);
             }
             if let Some(f) = &self.files.iops {
                 let iops = (di as u128 * 1_000_000_000 / spent as u128) as u64;
                 self.line.clear();
                 let v = self.pick(iops, iops);
-                sample_line(&mut self.line, cols, t, v, iops, d, 0, 0, 0);
+                sample_line(&mut self.line, cols, t, v, iops, d, 0, 0, 0, 0);
                 f.write(&self.line);
             }
             if let (Some(files), Some(prev)) = (&self.files.lat, &self.marks[d].lat) {
@@ -178,7 +178,7 @@ impl WindowLogger {
                     let avg = (w.mean() + 0.5) as u64;
                     self.line.clear();
                     let v = self.pick(avg, w.max());
-                    sample_line(&mut self.line, cols, t, v, w.max(), d, 0, 0, 0);
+                    sample_line(&mut self.line, cols, t, v, w.max(), d, 0, 0, 0, 0);
                     file.write(&self.line);
                 }
             }
@@ -271,7 +271,7 @@ impl Observer for WindowLogger {
         let entry = |line: &mut String, file: &super::files::LogFile, value: u64| {
             line.clear();
             sample_line(
-                line, cols, t, value, value, c.ddir, c.bytes, c.offset, issue,
+                line, cols, t, value, value, c.ddir, c.bytes, c.offset, issue, c.ioprio,
             );
             file.write(line);
         };

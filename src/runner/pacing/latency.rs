@@ -47,6 +47,8 @@ pub struct LatTarget {
     failed: u64,
     /// A ramp-down happened: the worker empties the queue (fio quiesces there).
     pub quiesce: bool,
+    /// --debug=rate: write fio's lines at each step of the search.
+    debug: bool,
 }
 
 impl LatTarget {
@@ -68,13 +70,34 @@ impl LatTarget {
                 window_ios: 0,
                 failed: 0,
                 quiesce: false,
+                debug: false,
             };
             t.init(now, 0);
             t
         })
     }
 
+    /// --debug=rate: the search writes fio's `rate` lines from now on.
+    pub fn with_debug(mut self, on: bool) -> LatTarget {
+        self.debug = on;
+        self.say(format_args!("Latency target={}", self.target_ns));
+        self
+    }
+
+    #[cold]
+    fn say_cold(&self, msg: std::fmt::Arguments) {
+        crate::runner::debug_hooks::say(ferrio_config::DebugCategory::Rate, msg);
+    }
+
+    #[inline]
+    fn say(&self, msg: std::fmt::Arguments) {
+        if self.debug {
+            self.say_cold(msg);
+        }
+    }
+
     fn init(&mut self, now: u64, ios: u64) {
+        self.say(format_args!("Latency target={}", self.target_ns));
         self.final_run = false;
         self.qd = 1;
         self.qd_low = 1;
@@ -128,6 +151,8 @@ impl LatTarget {
         }
         self.qd = (self.qd + self.qd_low) / 2;
         self.stable = 0;
+        let (l, q, h) = (self.qd_low, self.qd, self.qd_high);
+        self.say(format_args!("Ramped down: {l} {q} {h}"));
         self.quiesce = true;
         self.new_window(now, ios);
         false
@@ -151,11 +176,15 @@ impl LatTarget {
             self.qd * 2
         };
         self.qd = self.qd.min(self.iodepth);
+        let (l, q, h) = (self.qd_low, self.qd, self.qd_high);
+        self.say(format_args!("Ramped up: {l} {q} {h}"));
         let mut step = Step::Go;
         if !self.keep_running && self.qd == before {
             step = if self.final_run {
+                self.say(format_args!("We are done"));
                 Step::Done
             } else {
+                self.say(format_args!("Quiesce and final run"));
                 self.final_run = true;
                 Step::FinalRun
             };
@@ -172,7 +201,10 @@ impl LatTarget {
         }
         let n = ios.saturating_sub(self.window_ios);
         // fio divides by the count: a window without completions is a failure (NaN).
-        let ok = n > 0 && (n - self.failed.min(n)) as f64 * 100.0 / n as f64 >= self.percentile;
+        let rate = (n - self.failed.min(n)) as f64 * 100.0 / n as f64;
+        let pct = self.percentile;
+        self.say(format_args!("Success rate: {rate:.2}% (target {pct:.2}%)"));
+        let ok = n > 0 && rate >= pct;
         if ok {
             self.ramp_up(now, ios)
         } else {

@@ -56,7 +56,14 @@ impl Pacer {
         let p = &plan.spec.pacing;
         let min_bs = [0, 1, 2].map(|d| plan.spec.bs[d].min.max(1));
         Pacer {
-            rate: Rate::new(p, min_bs, &plan.seeds, begin_ns),
+            rate: Rate::new(p, min_bs, &plan.seeds, begin_ns).map(|r| {
+                r.with_debug(
+                    plan.spec
+                        .compat
+                        .debug
+                        .has(ferrio_config::DebugCategory::Rate),
+                )
+            }),
             adaptive: Adaptive::new(p, begin_ns),
             think: Think::new(p, begin_ns),
             min_rate: MinRate::new(p, &plan.spec.name, begin_ns),

@@ -23,6 +23,8 @@ pub struct Rate {
     next: [u64; 3],
     base_ns: u64,
     poisson: Option<[FioRand; 3]>,
+    /// --debug=rate: each poisson gap is written as fio's `poisson rate` line.
+    debug: bool,
 }
 
 impl Rate {
@@ -50,7 +52,14 @@ impl Rate {
             next: [0; 3],
             base_ns,
             poisson,
+            debug: false,
         })
+    }
+
+    /// --debug=rate: write fio's lines from now on.
+    pub fn with_debug(mut self, on: bool) -> Rate {
+        self.debug = on;
+        self
     }
 
     /// The absolute due time of direction `dir`'s next I/O (None: not paced).
@@ -75,6 +84,12 @@ impl Rate {
                 let g = &mut gens[dir];
                 let u = (g.draw() as f64 + 1.0) / (g.max() as f64 + 1.0);
                 let gap_us = (mean_us * -(u as f32).ln()) as u64;
+                if self.debug && gap_us > 0 {
+                    crate::runner::debug_hooks::say(
+                        ferrio_config::DebugCategory::Rate,
+                        format_args!("poisson rate iops={}, ddir={dir}", 1_000_000 / gap_us),
+                    );
+                }
                 self.next[dir] + gap_us * 1000
             }
             None => (self.issued[dir] as u128 * NS / bps as u128) as u64,

@@ -7,6 +7,7 @@
 //! group_reporting (fio's rule). The window judges the criteria and, when all hold,
 //! every member stops. See `docs/steadystate.md`.
 
+mod debug;
 pub mod report;
 pub mod window;
 
@@ -14,7 +15,7 @@ use super::observer::{Observer, ObserverFactory, Verdict};
 use super::plan::ThreadPlan;
 use super::recorder::ThreadResult;
 use super::recorder::ThreadStats;
-use ferrio_config::ClockSource;
+use ferrio_config::{ClockSource, DebugCategory};
 use ferrio_stats::steadystate::SparseHistogram;
 use ferrio_stats::LatencyHistogram;
 use std::collections::BTreeMap;
@@ -77,7 +78,10 @@ impl SteadyStateFactory {
                 let lockstep = t.spec.clocksource == Some(ClockSource::Virtual);
                 (
                     k,
-                    Arc::new(Window::new(t.spec.steadystate.clone(), n, lockstep)),
+                    Arc::new(
+                        Window::new(t.spec.steadystate.clone(), n, lockstep)
+                            .with_debug(t.spec.compat.debug.has(DebugCategory::Steadystate)),
+                    ),
                 )
             })
             .collect();

@@ -164,6 +164,8 @@ pub struct Window {
     /// Real clocks: the members' common time origin (the first member's start), so
     /// that interval k is the same span of time for every member.
     epoch_ns: Mutex<Option<u64>>,
+    /// --debug=steadystate: each measurement and judgement is written.
+    debug: bool,
 }
 
 /// How long virtual-time members wait for a missing member before going on alone.
@@ -183,7 +185,14 @@ impl Window {
             cond: Condvar::new(),
             attained: AtomicBool::new(false),
             epoch_ns: Mutex::new(None),
+            debug: false,
         }
+    }
+
+    /// --debug=steadystate: write fio's lines for this window.
+    pub fn with_debug(mut self, on: bool) -> Window {
+        self.debug = on;
+        self
     }
 
     /// Whether steady state was attained (cheap; polled by the members).
@@ -296,6 +305,10 @@ impl Window {
         }
         st.measured += 1;
         st.done_upto = index + 1;
+        if self.debug {
+            let p = st.points.back().expect("pushed");
+            super::debug::measured(p.index, p.iops, p.bw, st.points.len(), n);
+        }
         if st.points.len() < n {
             return;
         }
@@ -304,6 +317,9 @@ impl Window {
         for (i, c) in self.spec.criteria.iter().enumerate() {
             let ys: Vec<u64> = st.values[i].iter().copied().collect();
             let j = judge(&ys, window_test(c), c.limit, c.pct);
+            if self.debug {
+                super::debug::judged(&ys, window_test(c), &j, c.limit);
+            }
             all &= j.met;
             js.push(j);
         }

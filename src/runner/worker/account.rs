@@ -4,11 +4,12 @@
 
 use super::units::UnitTimes;
 use crate::engine::{Accounting as Counts, IoOp, IoUnit};
+use crate::runner::debug_hooks;
 use crate::runner::observer::{Completion, Observers, Verdict};
 use crate::runner::pacing::LatTarget;
 use crate::runner::recorder::{Recording, Sampler, ThreadStats};
 use ferrio_config::ext::errors::{ErrorPolicy, ErrorType};
-use ferrio_config::JobSpec;
+use ferrio_config::{DebugCategory, JobSpec};
 use std::path::Path;
 
 pub struct Accounting {
@@ -37,6 +38,9 @@ pub struct Accounting {
     pub lat_target: Option<LatTarget>,
     /// What the engine's completions count for (data, file operations, no data).
     counts: Counts,
+    /// The priority of the I/O being accounted (the job's own unless cmdprio sets it
+    /// per I/O): the per-I/O logs' priority column.
+    pub ioprio: u32,
     /// Any of due_lat, max_latency, latency_target or a per-I/O observer is on: only
     /// then does a completion look at them (one test per I/O instead of four).
     extras: bool,
@@ -79,9 +83,11 @@ impl Accounting {
             iops_avg_ms: spec.iops_avg_time_ms,
             due_lat: spec.pacing.due_lat,
             max_lat_ns: spec.pacing.max_latency_ns,
-            lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns),
+            lat_target: LatTarget::new(&spec.pacing, spec.iodepth, begin_ns)
+                .map(|t| t.with_debug(debug_hooks::on(spec, DebugCategory::Rate))),
             counts,
             extras: false,
+            ioprio: spec.lifecycle.ioprio_value().unwrap_or(0),
         };
         a.extras = a.due_lat
             || a.max_lat_ns.iter().any(|&m| m > 0)
@@ -299,6 +305,7 @@ impl Accounting {
                 slat_ns: t.issue_ns - t.start_ns,
                 clat_ns: clat,
                 lat_ns: lat,
+                ioprio: self.ioprio,
             });
         }
     }

@@ -76,7 +76,7 @@ pub fn run_thread(
         }
     };
     // ZONES: zonemode=zbd against the engine's zoned device, or emulated zones.
-    let zbd = match crate::runner::zones::Zbd::setup(plan, io.engine.zoned()) {
+    let zbd = match crate::runner::zones::Zbd::setup(plan, &mut |f| io.engine.zoned(f)) {
         Ok(z) => z,
         Err(e) => {
             result.error = Some((libc::EINVAL, e));

@@ -29,6 +29,10 @@ mod passes;
 mod zones;
 // VERIFY: verify data in written blocks, the read-back (glue to crate::verify).
 mod verify;
+// CMDPRIO: per-command priorities, uncached's errors (glue to runner::cmdprio).
+mod prio;
+// openfiles < nrfiles: files opened and closed during the run.
+mod files;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -69,15 +73,19 @@ pub struct Worker<'a> {
     // PACING
     pacer: crate::runner::pacing::Pacer,
     waiter: crate::runner::pacing::Waiter<'a>,
-    /// Anything paces this job (rate, think time, flow, replay timing...): when not,
-    /// the loop skips every pacing hook with this one test (fixed for the run).
-    paced: bool,
     // ZONES: zonemode=zbd, and the writes completed since it last looked.
     zbd: Option<crate::runner::zones::Zbd>,
     zoned: bool,
-    zone_done: Vec<(u64, u64)>,
+    zone_done: Vec<(usize, u64, u64)>,
     // VERIFY
     verify: Option<crate::verify::Verifier>,
+    // CMDPRIO: per-command priorities (runner/cmdprio.rs); None when off.
+    cmdprio: Option<crate::runner::cmdprio::CmdPrio>,
+    /// openfiles < nrfiles: I/Os are counted per file so a closed file waits for
+    /// its I/Os in flight (files.rs); the file events the loop applies; fio's EBUSY.
+    lazy_files: bool,
+    file_busy: bool,
+    file_events: Vec<(usize, bool)>,
 }
 
 impl<'a> Worker<'a> {
@@ -93,8 +101,17 @@ impl<'a> Worker<'a> {
         let synchronous = plan.caps.synchronous;
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
-        let lim = Limits::new(plan, begin_ns);
-        let mut w = Worker {
+        let pacer = crate::runner::pacing::Pacer::new(plan, begin_ns);
+        let lim = Limits::new(plan, begin_ns).paced_by(&pacer, plan);
+        // CMDPRIO: without cmdprio, every I/O carries the job's own priority.
+        let cmdprio = crate::runner::cmdprio::CmdPrio::new(spec, &plan.seeds, depth);
+        if let (None, Some(v)) = (&cmdprio, spec.lifecycle.ioprio_value()) {
+            for i in 0..depth {
+                io.engine.set_ioprio(i, v as u16, false);
+            }
+        }
+        Worker {
+            cmdprio,
             plan,
             clock,
             acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
@@ -104,6 +121,9 @@ impl<'a> Worker<'a> {
             pattern: {
                 let mut p = Pattern::for_thread(plan, &regions, io.iolog.take());
                 p.fio_passes = lim.fio_passes;
+                if io.lazy {
+                    p.track_files();
+                }
                 p
             },
             synchronous,
@@ -132,9 +152,8 @@ impl<'a> Worker<'a> {
             stats_start_ns: begin_ns,
             last_read: None,
             // PACING
-            pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
+            pacer,
             waiter: Default::default(),
-            paced: false,
             zbd: None,
             zoned: false,
             zone_done: Vec::new(),
@@ -145,10 +164,14 @@ impl<'a> Worker<'a> {
                 plan.seed,
             )
             .filter(|_| !plan.caps.diskless),
+            lazy_files: spec
+                .local
+                .openfiles
+                .is_some_and(|n| (n as usize) < regions.len()),
+            file_busy: false,
+            file_events: Vec::new(),
             io,
-        };
-        w.paced = !w.pacer.idle() || w.pacer.flow.is_some() || plan.replay.is_some();
-        w
+        }
     }
 
     /// Run until a stopping rule fires; hand back what was measured.
@@ -208,7 +231,7 @@ impl<'a> Worker<'a> {
             }
             self.last_read = None;
             // PACING: flow control across jobs holds this turn back (flow=).
-            if self.paced && self.pacer.flow.is_some() && self.flow_held() {
+            if self.lim.paced && self.pacer.flow.is_some() && self.flow_held() {
                 now = self.clock.now_ns();
                 continue;
             }
@@ -216,7 +239,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             // PACING: think time and the rate_min check, after each step as in fio.
-            if self.paced && !self.pacer.idle() && !self.after_step() {
+            if self.lim.paced && !self.pacer.idle() && !self.after_step() {
                 break;
             }
             // The checks above need no fresh reading: the step's last one (usually
@@ -245,7 +268,8 @@ impl<'a> Worker<'a> {
                     self.st.files_done = true;
                     return true;
                 }
-                return false; // ZONES: no zone left to do I/O in
+                // openfiles: no file to use until an I/O completes (files.rs).
+                return self.wait_for_file(); // ZONES: or no zone left to do I/O in
             };
             let queued = if self.overlaps_in_flight(idx) {
                 Queued::Busy // fio: FIO_Q_BUSY, retried after a reap
@@ -254,6 +278,9 @@ impl<'a> Worker<'a> {
                 let _lock = self.plan.file_locks.hold(u.file, u.op); // lockfile=
                 self.io.engine.queue(idx, &mut self.io.units.io[idx])
             };
+            if self.zoned && queued != Queued::Busy {
+                self.zone_issued(); // ZONES: the zone is the others' again
+            }
             match queued {
                 Queued::Completed => {
                     let done = self.read_clock();
@@ -276,6 +303,7 @@ impl<'a> Worker<'a> {
                         }
                         Residual::Dropped => {
                             self.acct.queue_completed(self.st.inflight);
+                            self.file_released(idx);
                             self.io.units.free.push(idx);
                         }
                     }
@@ -356,7 +384,10 @@ impl<'a> Worker<'a> {
     /// than iodepth_low are in flight. An error is recorded and ends the wait.
     fn wait_for_completions(&mut self) {
         let b = self.batching;
-        let full = self.io.units.free.is_empty() || self.st.busy.is_some() || self.depth_capped();
+        let full = self.io.units.free.is_empty()
+            || self.st.busy.is_some()
+            || self.file_busy
+            || self.depth_capped();
         if !(full || b.polling) {
             return;
         }
@@ -417,21 +448,18 @@ impl<'a> Worker<'a> {
         }
         // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
         let left = self.lim.pass_bytes.saturating_sub(self.st.pass_issued);
-        if self.paced {
-            self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
-        }
+        self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
         let Some(io) = self.next_io(left) else {
             self.io.units.free.push(idx);
             return None;
         };
+        if self.lazy_files && !self.file_for_io(io.file) {
+            self.io.units.free.push(idx);
+            return None;
+        }
         let work = self.io.units.point(idx, io, self.io.fds[io.file]);
         // PACING: wait for the I/O's due time before its start is stamped.
-        let paced = if self.paced {
-            self.pace(io.op, io.len)
-        } else {
-            Ok(None)
-        };
-        let Ok(due_ns) = paced else {
+        let Ok(due_ns) = self.pace(io.op, io.len) else {
             // The runtime ended (or a stop came) during the wait: not issued.
             self.io.units.free.push(idx);
             return None;
@@ -464,6 +492,9 @@ impl<'a> Worker<'a> {
         };
         self.st
             .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
+        if self.cmdprio.is_some() {
+            self.prio_issue(idx, io.op, io.len); // CMDPRIO
+        }
         Some(idx)
     }
 
@@ -552,9 +583,13 @@ impl<'a> Worker<'a> {
     /// Account unit `idx`, completed at `now`.
     #[inline(always)]
     fn complete(&mut self, idx: usize, now: u64) {
+        let t = self.io.units.times[idx];
+        if self.cmdprio.is_some() {
+            self.prio_complete(idx, t, now); // CMDPRIO
+        }
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
-            self.zone_done.push((u.offset, u.len as u64));
+            self.zone_done.push((u.file, u.offset, u.len as u64));
         }
         if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
             self.st.note_write(u.file, u.offset, u.result as u64);
@@ -562,8 +597,11 @@ impl<'a> Worker<'a> {
         let files = &self.plan.files;
         let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
-        let t = self.io.units.times[idx];
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
+        if u.result < 0 {
+            self.explain_error(idx);
+        }
+        self.file_released(idx);
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads
         }
@@ -585,10 +623,9 @@ impl<'a> Worker<'a> {
         let t = self.read_clock();
         let units = &mut self.io.units;
         self.acct.committed(self.st.inflight, units.pending.len());
-        let measured = !self.st.ramping;
         for &idx in &units.pending {
             let times = &mut units.times[idx];
-            if measured {
+            if !self.st.ramping {
                 self.acct.submitted(units.io[idx].op, t - times.start_ns);
             }
             times.issue_ns = t;
@@ -628,7 +665,10 @@ impl<'a> Worker<'a> {
                     self.io.units.free.push(idx);
                 }
                 Residual::Again => self.st.retry.push(idx),
-                Residual::Failed | Residual::Dropped => self.io.units.free.push(idx),
+                Residual::Failed | Residual::Dropped => {
+                    self.file_released(idx);
+                    self.io.units.free.push(idx);
+                }
             }
         }
         self.st.inflight -= n;
@@ -741,10 +781,11 @@ impl<'a> Worker<'a> {
         };
         // ZONES: resets issued. PACING: the flow group is left by the runner, after
         // exitall (recorder.rs).
-        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
+        result.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets());
         // The engine's and the pacer's own statistics (ferrio_report::extra).
         result.extra = self.io.engine.extra_stats();
         result.extra.extend(self.pacer.extra_stats(end));
+        result.extra.extend(self.zone_finish());
         result.held = self
             .pacer
             .flow
@@ -755,13 +796,5 @@ impl<'a> Worker<'a> {
         // Moved, not cloned: a copy would allocate (and touch) ten more histograms.
         result.stats = stats;
         result
-    }
-
-    fn sync_all_files(&mut self) {
-        for &fd in &self.io.fds {
-            if fd >= 0 {
-                let _ = crate::sys::io::sync(fd, false);
-            }
-        }
     }
 }

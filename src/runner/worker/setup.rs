@@ -22,6 +22,23 @@ pub struct Io {
     pub units: Units,
     /// write_iolog's writer, opened with the files (taken by the pattern).
     pub iolog: Option<IoLogWriter>,
+    /// openfiles < nrfiles: no file is open at the start; the loop opens and closes
+    /// them as the pattern says ([`Io::open_file`], [`Io::close_file`]).
+    pub lazy: bool,
+}
+
+/// Whether the thread's files are opened and closed during the run (openfiles below
+/// nrfiles, with an engine that opens files) instead of all held open.
+pub fn lazy_files(plan: &ThreadPlan) -> bool {
+    let caps = plan.caps;
+    let by_name = caps.accounting == crate::engine::Accounting::FileOps;
+    !caps.diskless
+        && !by_name
+        && plan
+            .spec
+            .local
+            .openfiles
+            .is_some_and(|n| (n as usize) < plan.files.len())
 }
 
 impl Io {
@@ -33,11 +50,14 @@ impl Io {
         // filestat and filedelete never open their files, so nrfiles may exceed
         // the descriptor limit.
         let by_name = caps.accounting == crate::engine::Accounting::FileOps;
+        let lazy = lazy_files(plan);
         let (files, fds) = if caps.diskless || by_name {
             (
                 plan.files.iter().map(|_| None).collect(),
                 vec![-1; plan.files.len()],
             )
+        } else if lazy {
+            check_files(plan)?
         } else {
             open_files(plan)?
         };
@@ -46,7 +66,7 @@ impl Io {
         } else {
             spec.iodepth.max(1) as usize
         };
-        if spec.direct && !caps.diskless && !by_name {
+        if spec.direct && !caps.diskless && !by_name && !lazy {
             direct_io::check_direct_alignment(plan, &files)?;
         }
         let units = Units::new(plan, depth, !caps.diskless || caps.fills_buffers)?;
@@ -62,64 +82,119 @@ impl Io {
             fds,
             units,
             iolog: IoLogWriter::for_plan(plan).map_err(|e| (libc::EIO, e))?,
+            lazy,
         })
+    }
+
+    /// Open file `f` now (openfiles < nrfiles), as at the start of a run.
+    pub fn open_file(&mut self, plan: &ThreadPlan, f: usize) -> Result<(), (i32, String)> {
+        if self.files[f].is_none() {
+            let handle = open_one(plan, f)?;
+            self.fds[f] = handle.as_raw_fd();
+            self.files[f] = Some(handle);
+        }
+        Ok(())
+    }
+
+    /// Close file `f` (openfiles < nrfiles): its I/Os have completed; with
+    /// fsync_on_close a job that writes syncs it first, as fio's put_file.
+    pub fn close_file(&mut self, plan: &ThreadPlan, f: usize) {
+        if let Some(handle) = self.files[f].take() {
+            if plan.spec.fsync_on_close && plan.spec.writes() {
+                let _ = crate::sys::io::sync(handle.as_raw_fd(), false);
+            }
+        }
+        self.fds[f] = -1;
     }
 }
 
 type Opened = (Vec<Option<File>>, Vec<i32>);
 
 fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
-    let spec = &plan.spec;
     let mut files = Vec::with_capacity(plan.files.len());
     let mut fds = Vec::with_capacity(plan.files.len());
-    for f in &plan.files {
-        let flags = OpenFlags {
-            // fio opens O_RDWR for any job that writes (mmap needs it to map shared
-            // and writable).
-            read: true,
-            write: spec.writes(),
-            create: spec.allow_file_create,
-            direct: spec.direct,
-            sync: spec.sync,
-        };
-        let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
-            (
-                e.raw_os_error().unwrap_or(libc::EIO),
-                format!("cannot open '{}': {e}", f.path.display()),
-            )
-        })?;
-        let life = &spec.lifecycle;
-        // pre_read fills the page cache, so dropping it would undo it (fio turns
-        // invalidate off with it too).
-        if spec.invalidate && !spec.direct && !life.pre_read {
-            file::invalidate_cache(&handle);
-        }
-        match life.fadvise_hint {
-            FadviseHint::None => {}
-            FadviseHint::ByPattern => file::advise_pattern(&handle, spec.rw.random),
-            FadviseHint::Random => file::advise_pattern(&handle, true),
-            FadviseHint::Sequential => file::advise_pattern(&handle, false),
-        }
-        if let Some(hint) = life.write_hint {
-            file::set_write_hint(&handle, hint.kernel_value()).map_err(|e| {
-                (
-                    e.raw_os_error().unwrap_or(libc::EINVAL),
-                    format!("write_hint on '{}': {e}", f.path.display()),
-                )
-            })?;
-        }
-        if life.pre_read {
-            pre_read(plan, &f.path, f.region.start, f.region.len).map_err(|e| {
-                (
-                    e.raw_os_error().unwrap_or(libc::EIO),
-                    format!("pre_read of '{}': {e}", f.path.display()),
-                )
-            })?;
-        }
+    for i in 0..plan.files.len() {
+        let handle = open_one(plan, i)?;
+        pre_read_file(plan, i)?;
         fds.push(handle.as_raw_fd());
         files.push(Some(handle));
     }
     Ok((files, fds))
+}
+
+/// openfiles < nrfiles: nothing stays open, but each file is opened once, alone,
+/// so a missing file or a direct=1 mismatch stops the job before any I/O, and
+/// pre_read reads it.
+fn check_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
+    for i in 0..plan.files.len() {
+        let handle = open_one(plan, i)?;
+        if plan.spec.direct {
+            let mut only: Vec<Option<File>> = plan.files.iter().map(|_| None).collect();
+            only[i] = Some(handle);
+            direct_io::check_direct_alignment(plan, &only)?;
+        }
+        pre_read_file(plan, i)?;
+    }
+    Ok((
+        plan.files.iter().map(|_| None).collect(),
+        vec![-1; plan.files.len()],
+    ))
+}
+
+fn pre_read_file(plan: &ThreadPlan, i: usize) -> Result<(), (i32, String)> {
+    let f = &plan.files[i];
+    if !plan.spec.lifecycle.pre_read {
+        return Ok(());
+    }
+    pre_read(plan, &f.path, f.region.start, f.region.len).map_err(|e| {
+        (
+            e.raw_os_error().unwrap_or(libc::EIO),
+            format!("pre_read of '{}': {e}", f.path.display()),
+        )
+    })
+}
+
+/// Open the plan's file `i` with the job's flags, hints and cache rules (fio's
+/// td_io_open_file, at every open).
+fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
+    let spec = &plan.spec;
+    let f = &plan.files[i];
+    let flags = OpenFlags {
+        // fio opens O_RDWR for any job that writes (mmap needs it to map shared
+        // and writable).
+        read: true,
+        write: spec.writes(),
+        create: spec.allow_file_create,
+        direct: spec.direct,
+        sync: spec.sync,
+    };
+    let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
+        (
+            e.raw_os_error().unwrap_or(libc::EIO),
+            format!("cannot open '{}': {e}", f.path.display()),
+        )
+    })?;
+    let life = &spec.lifecycle;
+    // pre_read fills the page cache, so dropping it would undo it (fio turns
+    // invalidate off with it too).
+    if spec.invalidate && !spec.direct && !life.pre_read {
+        file::invalidate_cache(&handle);
+    }
+    match life.fadvise_hint {
+        FadviseHint::None => {}
+        FadviseHint::ByPattern => file::advise_pattern(&handle, spec.rw.random),
+        FadviseHint::Random => file::advise_pattern(&handle, true),
+        FadviseHint::Sequential => file::advise_pattern(&handle, false),
+    }
+    if let Some(hint) = life.write_hint {
+        file::set_write_hint(&handle, hint.kernel_value()).map_err(|e| {
+            (
+                e.raw_os_error().unwrap_or(libc::EINVAL),
+                format!("write_hint on '{}': {e}", f.path.display()),
+            )
+        })?;
+    }
+    Ok(handle)
 }
 
 /// pre_read: read `len` bytes from `start` through the page cache (a buffered handle of

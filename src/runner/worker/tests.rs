@@ -63,6 +63,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         sized_at_start: false,
         file_locks: Default::default(),
         confine: None,
+        targets: Default::default(),
     }
 }
 

@@ -7,10 +7,13 @@
 
 pub mod adjust;
 pub mod strided;
+pub mod table;
+pub mod trace;
 pub mod zbd;
 
 pub use adjust::{Adjusted, ZoneHost};
 pub use strided::Strided;
+pub use table::ZoneTable;
 pub use zbd::Zbd;
 
 /// zonemode=zbd's hooks in the offset generator: a drawn read becomes a write while

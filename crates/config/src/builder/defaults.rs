@@ -122,7 +122,9 @@ impl JobSpec {
             local: Default::default(),
             dropin: Default::default(),
             compat: Default::default(),
+            prio: Default::default(),
             net: Default::default(),
+            cgroup: Default::default(),
         }
     }
 

@@ -4,6 +4,8 @@
 use super::*;
 use crate::spec::*;
 
+mod bad_values;
+mod prio;
 mod sections;
 
 fn raw(line: &str, n: usize) -> RawOpt {
@@ -603,15 +605,30 @@ fn unknown_unsupported_and_noop() {
         bad(&["iodepht=4"]),
         "job 'j': unknown option 'iodepht' (at t.fio:2); did you mean 'iodepth'?"
     );
+    let j = job(&["cgroup=/fio/a", "cgroup_weight=200", "cgroup_nodelete=1"]);
     assert_eq!(
-        bad(&["cgroup=x"]),
-        "job 'j': option 'cgroup' is not supported by ferrio yet (at t.fio:2)"
+        (j.cgroup.name.as_deref(), j.cgroup.weight, j.cgroup.nodelete),
+        (Some("fio/a"), 200, true)
     );
-    assert!(bad(&["profile=tiobench"]).contains("not supported by ferrio yet"));
+    assert_eq!(job(&["cgroup_weight=100"]).cgroup.target("j"), Some("j"));
+    assert_eq!(job(&[]).cgroup.target("j"), None);
+    assert!(job(&["profile=tiobench"]).job_options.len() == 1);
+    assert!(
+        bad(&["profile=act"]).contains("--profile=act (the command-line flag) writes ACT's jobs")
+    );
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));
-    assert!(bad(&["merge_blktrace_file=x"]).contains("not supported by ferrio yet"));
+    let j = job(&[
+        "merge_blktrace_file=m.bin",
+        "merge_blktrace_scalars=50:100.7",
+        "merge_blktrace_iters=2:1",
+    ]);
+    assert_eq!(j.logs.merge.file.as_deref(), Some("m.bin"));
+    assert_eq!(
+        (j.logs.merge.scalars.clone(), j.logs.merge.iters.clone()),
+        (vec![50, 100], vec![2, 1])
+    );
     assert!(!job(&["disk_util=0"]).disk_util);
     let j = job(&["create_serialize=0", "unique_filename=0"]);
     assert_eq!(j.job_options.len(), 2);
@@ -732,43 +749,4 @@ fn unlink_each_loop_is_refused_with_engines_that_hold_the_files() {
             .dropin
             .unlink_each_loop
     );
-}
-
-/// This round's new options refuse a bad value by naming the option and the value.
-#[test]
-fn new_options_name_themselves_and_the_value_on_bad_input() {
-    for (line, why) in [
-        ("pacer_period=abc", "malformed time"),
-        ("pacer_tune=1x", "unknown time unit"),
-        ("pacer_step=-1", "malformed time"),
-        ("sim_delay=zz", "malformed time"),
-        ("sim_buffers=-3", "malformed integer"),
-        ("sim_buf_cache=x", "malformed integer"),
-        ("serialize_overlap=maybe", "malformed boolean"),
-        ("verify_state_load=2x", "malformed boolean"),
-        (
-            "sync_file_range=bogus:4",
-            "allowed: wait_before, write, wait_after",
-        ),
-        ("significant_figures=11", "allowed: 1..10"),
-        ("exit_what=some", "allowed: group, stonewall, all"),
-        ("numa_mem_policy=bogus", "allowed: default, local"),
-        ("lockfile=bogus", "allowed: none, exclusive, readwrite"),
-        ("log_compression=1x", "malformed size"),
-        ("log_compression_cpus=zz", "malformed CPU list"),
-        ("log_store_compressed=maybe", "malformed boolean"),
-        ("thp=maybe", "malformed integer"),
-        ("gtod_cpu=x", "malformed integer"),
-        ("atomic=maybe", "malformed boolean"),
-        ("block_error_percentiles=maybe", "malformed boolean"),
-        ("create_serialize=maybe", "malformed boolean"),
-        ("unique_filename=maybe", "malformed boolean"),
-    ] {
-        let (name, value) = line.split_once('=').unwrap();
-        let e = bad(&["ioengine=sim", line]);
-        assert!(
-            e.contains(&format!("bad value '{value}' for option '{name}'")) && e.contains(why),
-            "{line}: {e}"
-        );
-    }
 }

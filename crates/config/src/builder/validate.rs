@@ -64,6 +64,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     }
     job.pacing.check().map_err(at)?;
     job.compat.check(&job.logs).map_err(at)?;
+    job.prio.check().map_err(at)?;
+    if job.prio.uncached && job.direct {
+        // fio sets the flag only on buffered I/O: a no-op here, as there.
+        job.warnings.push(
+            "uncached=1 has no effect with direct=1 (it applies to buffered I/O only)".into(),
+        );
+    }
     if job.compat.atomic {
         job.direct = true; // fio: OS_O_DIRECT | FIO_O_ATOMIC whatever direct= says
     }
@@ -120,21 +127,60 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// openfiles below nrfiles: the loop opens and closes files during the run, so the
+/// engine must take each I/O's descriptor as it comes (not map or register the
+/// files once at its start), and the paths that work on every file at once
+/// (verify's read-back, read_iolog, zonemode=zbd, unlink_each_loop) are refused.
+fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
+    let engine = job.ioengine.as_str();
+    let head = format!("openfiles={open} is below nrfiles={}", job.nrfiles);
+    // null and sim open no file, the metadata engines none for long: only the
+    // order of the I/Os follows openfiles.
+    if crate::table::METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine) {
+        return Ok(());
+    }
+    const PER_IO: [&str; 10] = [
+        "psync", "sync", "vsync", "pvsync", "pvsync2", "libaio", "io_uring", "posixaio", "splice",
+        "mmap",
+    ];
+    if !PER_IO.contains(&engine) {
+        return Err(format!(
+            "{head}: ioengine={engine} holds every file for the whole run (it reopens them at its start), so openfiles must be at least nrfiles; engines that open and close files during the run: {}, null, sim and the metadata engines",
+            PER_IO.join(", ")
+        ));
+    }
+    if engine == "io_uring" && (job.engine.registerfiles || job.engine.sqthread_poll) {
+        return Err(format!(
+            "{head}: io_uring with registerfiles=1 or sqthread_poll=1 registers every file with the kernel at its start, so openfiles must be at least nrfiles (or use registerfiles=0 and sqthread_poll=0)"
+        ));
+    }
+    let other = if job.verify.on() {
+        Some("verify")
+    } else if job.logs.read_iolog.is_some() {
+        Some("read_iolog")
+    } else if job.zones.mode == crate::ext::zones::ZoneMode::Zbd {
+        Some("zonemode=zbd")
+    } else if job.dropin.unlink_each_loop {
+        Some("unlink_each_loop")
+    } else {
+        None
+    };
+    if let Some(other) = other {
+        return Err(format!(
+            "{head}: {other} is not supported with files opened and closed during the run (ioengine={engine}); set openfiles to at least nrfiles"
+        ));
+    }
+    Ok(())
+}
+
 /// The local engines' rules (fio's engine init): cpuio and exec pace themselves with
 /// a think time after every I/O and use one file; cpuio needs its load, exec its
 /// program; openfiles below nrfiles only where files are not held open.
 fn local_engines(job: &mut JobSpec) -> Result<(), String> {
     let engine = job.ioengine.as_str();
     if let Some(open) = job.local.openfiles {
-        // null and sim open no file: only the order of the I/Os follows openfiles.
-        let ok =
-            crate::table::METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine);
-        if open < job.nrfiles && !ok {
-            return Err(format!(
-                "openfiles={open} is below nrfiles={}: ferrio keeps every file of a job open, so openfiles may only be smaller with the null and sim engines and the metadata engines ({}); ioengine is '{engine}'",
-                job.nrfiles,
-                crate::table::METADATA_ENGINES.join(", ")
-            ));
+        if open < job.nrfiles {
+            openfiles_below_nrfiles(job, open)?;
         }
     }
     let think_us = match engine {

@@ -1,130 +1,12 @@
-//! `--debug=` categories: fio's list, one table row each. fio accepts an unknown
-//! category with a warning and runs on; ferrio refuses it and names the allowed ones.
+//! `--debug=` values: fio's categories (the table is `ext::debug`'s). fio accepts
+//! an unknown category with a warning and runs on; ferrio refuses it and names the
+//! allowed ones. Also the `parse` category's lines, made here where the sections
+//! are known.
 
-/// One `--debug` category (fio's names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DebugCategory {
-    Process,
-    File,
-    Io,
-    Mem,
-    Blktrace,
-    Verify,
-    Random,
-    Parse,
-    Diskutil,
-    Job,
-    Mutex,
-    Profile,
-    Time,
-    Net,
-    Rate,
-    Compress,
-    Steadystate,
-    Helperthread,
-    Zbd,
-}
-
-/// A row: the category, its name, what it covers, and whether ferrio writes anything
-/// for it yet (the others are accepted so fio command lines keep working).
-struct Row(DebugCategory, &'static str, &'static str, bool);
-
-/// fio 3.33's categories, in fio's order.
-const CATEGORIES: &[Row] = &[
-    Row(
-        DebugCategory::Process,
-        "process",
-        "job threads and processes starting and ending",
-        true,
-    ),
-    Row(
-        DebugCategory::File,
-        "file",
-        "the files each thread does I/O on",
-        true,
-    ),
-    Row(DebugCategory::Io, "io", "each I/O as it completes", true),
-    Row(DebugCategory::Mem, "mem", "I/O buffer allocation", true),
-    Row(
-        DebugCategory::Blktrace,
-        "blktrace",
-        "block trace replay",
-        false,
-    ),
-    Row(DebugCategory::Verify, "verify", "data verification", false),
-    Row(
-        DebugCategory::Random,
-        "random",
-        "random offsets and distributions",
-        true,
-    ),
-    Row(
-        DebugCategory::Parse,
-        "parse",
-        "job file and option parsing",
-        false,
-    ),
-    Row(
-        DebugCategory::Diskutil,
-        "diskutil",
-        "disk utilization statistics",
-        false,
-    ),
-    Row(DebugCategory::Job, "job", "job setup and teardown", false),
-    Row(DebugCategory::Mutex, "mutex", "internal locks", false),
-    Row(
-        DebugCategory::Profile,
-        "profile",
-        "built-in job profiles",
-        false,
-    ),
-    Row(
-        DebugCategory::Time,
-        "time",
-        "the clock source: its choice, calibration and fallback",
-        true,
-    ),
-    Row(DebugCategory::Net, "net", "the network engine", false),
-    Row(DebugCategory::Rate, "rate", "rate limiting", false),
-    Row(
-        DebugCategory::Compress,
-        "compress",
-        "buffer compressibility",
-        false,
-    ),
-    Row(
-        DebugCategory::Steadystate,
-        "steadystate",
-        "steady-state detection",
-        false,
-    ),
-    Row(
-        DebugCategory::Helperthread,
-        "helperthread",
-        "the helper thread (ETA and status reports)",
-        false,
-    ),
-    Row(DebugCategory::Zbd, "zbd", "zoned block devices", false),
-];
-
-impl DebugCategory {
-    /// Every category, in fio's order.
-    pub fn all() -> impl Iterator<Item = DebugCategory> {
-        CATEGORIES.iter().map(|r| r.0)
-    }
-
-    /// fio's name for the category.
-    pub fn name(self) -> &'static str {
-        CATEGORIES.iter().find(|r| r.0 == self).map_or("", |r| r.1)
-    }
-}
-
-/// Compares with the category's name (`--debug=io` gives a category equal to "io").
-impl PartialEq<&str> for DebugCategory {
-    fn eq(&self, other: &&str) -> bool {
-        self.name() == *other
-    }
-}
+use crate::ext::debug::CATEGORIES;
+pub use crate::ext::debug::{DebugCategory, DebugSet};
+use crate::jobfile::Section;
+use std::path::PathBuf;
 
 /// What a `--debug` value asks for.
 #[derive(Debug, PartialEq, Eq)]
@@ -142,6 +24,11 @@ pub fn parse(list: &str) -> Result<DebugRequest, String> {
         let add: Vec<DebugCategory> = match item {
             "help" | "?" => return Ok(DebugRequest::Help),
             "all" => DebugCategory::all().collect(),
+            // job:N limits the lines to one job (see job_number).
+            _ if item.starts_with("job:") => match item[4..].trim().parse::<u32>() {
+                Ok(n) if n > 0 => vec![DebugCategory::Job],
+                _ => return Err(item.to_string()),
+            },
             _ => match CATEGORIES.iter().find(|r| r.1 == item) {
                 Some(r) => vec![r.0],
                 None => return Err(item.to_string()),
@@ -154,6 +41,63 @@ pub fn parse(list: &str) -> Result<DebugRequest, String> {
         }
     }
     Ok(DebugRequest::Categories(out))
+}
+
+/// `job:N` in a `--debug` list: only job N's threads (numbered from 1 in job order,
+/// each numjobs clone its own number, as fio's thread numbers) write their lines.
+pub fn job_number(list: &str) -> Option<u32> {
+    list.split(',')
+        .filter_map(|i| i.trim().strip_prefix("job:"))
+        .filter_map(|n| n.trim().parse().ok())
+        .next_back()
+}
+
+/// Each job carries the run's categories as bits (with job:N, the planner clears
+/// them in every other thread's copy: numjobs clones are numbered there).
+pub fn mark_jobs(flags: &super::GlobalFlags, jobs: &mut [crate::JobSpec]) {
+    let set = DebugSet::of(&flags.debug, flags.debug_job);
+    for j in jobs {
+        j.compat.debug = set;
+    }
+}
+
+/// `--debug=parse`: fio's parse lines for the command line's sections, then each job
+/// file's (`Parsing ini file`, `Parsing section [S]`, `dup options` for a job,
+/// `handle_option=NAME, ptr=VALUE` per option, `(null)` for a bare one, `free
+/// options`). fio's lower-level lines (`__handle_option` with its C option types,
+/// `ret=`/`out=` values) and its echo of each raw line are not written.
+pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let options = |out: &mut Vec<String>, s: &Section| {
+        for o in &s.options {
+            let v = o.value.as_deref().unwrap_or("(null)");
+            out.push(format!("handle_option={}, ptr={v}", o.key));
+        }
+    };
+    for s in cli {
+        if s.is_global() {
+            options(&mut out, s);
+            continue;
+        }
+        // (The section's options start with its --name, as fio's do.)
+        out.push("dup options".into());
+        options(&mut out, s);
+        out.push("free options".into());
+    }
+    for (path, sections) in files {
+        out.push(format!("Parsing ini file {}", path.display()));
+        for s in sections {
+            out.push(format!("Parsing section [{}]", s.name));
+            if !s.is_global() {
+                out.push("dup options".into());
+            }
+            options(&mut out, s);
+            if !s.is_global() {
+                out.push("free options".into());
+            }
+        }
+    }
+    out
 }
 
 /// The allowed values, for an error message.
@@ -171,11 +115,18 @@ pub fn help() -> String {
     }
     s += &format!("  {:<14}every category above\n", "all");
     s += &format!("  {:<14}this list (also ?)\n", "help");
-    let emitted: Vec<&str> = CATEGORIES.iter().filter(|r| r.3).map(|r| r.1).collect();
-    s += &format!(
-        "Of these, ferrio writes diagnostics for:\n  {} (the rest print nothing yet)\n",
-        emitted.join(", ")
-    );
+    // job is a filter, not lines of its own.
+    let silent: Vec<&str> = CATEGORIES
+        .iter()
+        .filter(|r| !r.3 && r.0 != DebugCategory::Job)
+        .map(|r| r.1)
+        .collect();
+    if !silent.is_empty() {
+        s += &format!(
+            "Accepted but printing nothing in ferrio yet: {}\n",
+            silent.join(", ")
+        );
+    }
     s
 }
 
@@ -208,6 +159,27 @@ mod tests {
         assert_eq!(parse("?").unwrap(), DebugRequest::Help);
         assert_eq!(parse("io,bogus").unwrap_err(), "bogus");
         assert_eq!(parse("IO").unwrap_err(), "IO");
+        assert_eq!(
+            parse("io,job:2").unwrap(),
+            DebugRequest::Categories(vec![Io, Job])
+        );
+        assert_eq!(parse("job:x").unwrap_err(), "job:x");
+        assert_eq!(parse("job:0").unwrap_err(), "job:0");
+        assert_eq!(job_number("io, job:3"), Some(3));
+        assert_eq!(job_number("io,job"), None);
+    }
+
+    #[test]
+    fn a_debug_set_holds_exactly_its_categories() {
+        use DebugCategory::*;
+        let s = DebugSet::of(&[Verify, Zbd], None);
+        for c in DebugCategory::all() {
+            assert_eq!(s.has(c), c == Verify || c == Zbd, "{c:?}");
+        }
+        assert!(DebugSet::of(&[], None).is_empty() && !s.is_empty());
+        let only2 = DebugSet::of(&[Verify], Some(2));
+        assert!(only2.for_thread(2).has(Verify) && only2.for_thread(1).is_empty());
+        assert_eq!(s.for_thread(7), s);
     }
 
     #[test]
@@ -216,10 +188,8 @@ mod tests {
         for c in DebugCategory::all() {
             assert!(h.contains(&format!("\n  {:<14}", c.name())), "{h}");
         }
-        assert!(
-            h.contains("ferrio writes diagnostics for:\n  process, file, io, mem, random, time ("),
-            "{h}"
-        );
+        // Every category writes lines now.
+        assert!(!h.contains("printing nothing"), "{h}");
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
         assert!(allowed().ends_with("zbd, all, help"));
     }

@@ -72,7 +72,7 @@ fn every_fio_flag_is_handled_or_refused_with_the_reason() {
         matches!(run(&["--memcpytest=help"], &[]), Ok(Command::Print(s)) if s.starts_with("memcpy "))
     );
     assert!(err(&["--memcpytest=fast"], &[]).contains("allowed: memcpy, memmove, simple, hybrid"));
-    // --merge-blktrace-only checks the jobs like --parse-only and runs nothing.
+    // --merge-blktrace-only plans the jobs (which merges their traces) and runs nothing.
     assert!(matches!(
         run(&["--merge-blktrace-only", "--name=t"], &[]),
         Ok(Command::Check(_))

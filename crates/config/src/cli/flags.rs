@@ -206,7 +206,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('A'),
         Arg::None,
         "",
-        "check the jobs and exit (ferrio has no blktrace\nmerging: merge_blktrace_file is refused)",
+        "merge the jobs' blktraces (merge_blktrace_file)\nand exit without running them",
         |r, _| {
             r.parse_only = true;
             Ok(())
@@ -264,6 +264,7 @@ pub(super) const FLAGS: &[Flag] = &[
                 Ok(())
             }
             Ok(DebugRequest::Categories(cats)) => {
+                r.flags.debug_job = debug::job_number(val(v)).or(r.flags.debug_job);
                 for c in cats {
                     if !r.flags.debug.contains(&c) {
                         r.flags.debug.push(c);
@@ -274,7 +275,7 @@ pub(super) const FLAGS: &[Flag] = &[
             Err(bad) => Err(flag_err(
                 "debug",
                 &bad,
-                &format!("{} (comma list)", debug::allowed()),
+                &format!("{} (comma list; job:N for job N only)", debug::allowed()),
             )),
         },
     ),
@@ -559,8 +560,9 @@ build with the cargo feature mpi); docs/multihost.md",
             Ok(())
         },
     ),
-    refused(&["profile"], 'p', Arg::Value,
-        "fio's built-in profiles (act, tiobench) are not supported by ferrio; write the jobs out"),
+    flag(&["profile"], Some('p'), Arg::Value, "NAME",
+        "run fio's built-in profile NAME (tiobench, act): its\njobs after the command line's; its options (--dir,\n--device-names, ...; --profile=NAME --cmdhelp lists\nthem) anywhere on the line (docs/dropin.md)",
+        |r, v| super::profile::flag(r, val(v))),
     flag(&["daemonize"], Some('D'), Arg::Value, "PIDFILE",
         "--server: run in the background, its pid written to\nPIDFILE (removed when it exits)",
         |r, v| { r.flags.net.daemonize = Some(net::path("daemonize", val(v))?); Ok(()) }),

@@ -192,11 +192,13 @@ pub(super) fn sweep(
             let at: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
             ConfigError(format!("sweep point {}: {e}", at.join(" ")))
         })?;
+        let mut jobs = a.jobs;
+        super::debug::mark_jobs(&raw.flags, &mut jobs);
         out.push(SweepPoint {
             labels,
             inv: Invocation {
                 flags: raw.flags.clone(),
-                jobs: a.jobs,
+                jobs,
                 global_options: a.global_options,
             },
         });

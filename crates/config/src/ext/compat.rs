@@ -23,9 +23,9 @@ pub struct CompatSpec {
     pub block_error_hist: bool,
     /// atomic=1: fio opens the files O_DIRECT (plus an O_ATOMIC bit Linux ignores).
     pub atomic: bool,
-    /// --debug=random (a run-wide flag, copied to every job): the offset generator
-    /// writes fio's `random` lines.
-    pub debug_random: bool,
+    /// --debug= categories (a run-wide flag, copied to every job): the job's threads
+    /// write the lines of these (e.g. the offset generator fio's `random` lines).
+    pub debug: super::debug::DebugSet,
 }
 
 /// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.

@@ -60,6 +60,8 @@ pub struct LogSpec {
     pub replay_skip: u8,
     /// read_iolog_chunked: the replay reads the log a chunk at a time (bounded memory).
     pub read_iolog_chunked: bool,
+    /// merge_blktrace_*: merge the read_iolog traces into one first.
+    pub merge: crate::ext::blktrace::MergeSpec,
 }
 
 impl Default for LogSpec {
@@ -86,6 +88,7 @@ impl Default for LogSpec {
             replay_time_scale: 100,
             replay_skip: 0,
             read_iolog_chunked: false,
+            merge: Default::default(),
             per_job_logs: true,
         }
     }

@@ -3,8 +3,11 @@
 //! the core spec: the engine tuning knobs, the simulated device, steady-state
 //! detection, logging, zones, buffer contents, verify and the local engines' options.
 
+pub mod blktrace;
 pub mod buffers;
+pub mod cgroup;
 pub mod compat;
+pub mod debug;
 pub mod dropin;
 pub mod engine;
 pub mod errors;
@@ -14,6 +17,7 @@ pub mod local;
 pub mod logs;
 pub mod net;
 pub mod pacing;
+pub mod prio;
 pub mod reports;
 pub mod sim;
 pub mod steadystate;
@@ -30,6 +34,7 @@ pub use live::LiveFlags;
 pub use local::LocalSpec;
 pub use logs::LogSpec;
 pub use pacing::PacingSpec;
+pub use prio::PrioSpec;
 pub use reports::{ReportFlags, SweepAxis};
 pub use sim::SimSpec;
 pub use steadystate::SteadyStateSpec;

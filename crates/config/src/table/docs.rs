@@ -140,7 +140,9 @@ mod tests {
         assert!(cmdhelp_one("blocksize").unwrap().starts_with("bs:"));
         let e = cmdhelp_one("iodepht").unwrap_err();
         assert!(e.contains("did you mean 'iodepth'"), "{e}");
-        assert!(cmdhelp_one("cgroup").unwrap().contains("not supported yet"));
+        assert!(cmdhelp_one("cmd_type")
+            .unwrap()
+            .contains("not supported yet"));
     }
 
     #[test]

@@ -21,12 +21,12 @@ pub const LOCAL: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
-    opt("create_serialize", K::Bool, C::Files, "fio: lay files out before the jobs start (1) or in each job's thread as it starts (0). ferrio lays every file out before the start either way (a job whose files an earlier job makes is sized when it starts); the layout is never timed, so results are the same. Not with zonemode=zbd when 0", |j, c, v| {
+    opt("create_serialize", K::Bool, C::Files, "Lay files out one after another (1), or each job's files on a thread of its own, all jobs at once (0; fio: in the job's thread as it starts). ferrio lays every file out before the start either way (a job whose files an earlier job makes is sized when it starts); the layout is never timed, so results are the same. Not with zonemode=zbd when 0", |j, c, v| {
         j.local.create_serialize = c.bool(v)?;
         Ok(())
     })
     .def("1"),
-    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done, and a closed file is not chosen while this many are open (as fio); below nrfiles only with the null and sim engines (the I/O order) and the metadata engines (filecreate, filestat, filedelete, dircreate, dirstat, dirdelete), which open no file for long", |j, c, v| {
+    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done (after its I/Os in flight complete), and a closed file is not chosen while this many are open (as fio); below nrfiles not with engines that hold every file for the run (falloc, e4defrag, io_uring with registerfiles or sqthread_poll), nor with verify, read_iolog, zonemode=zbd or unlink_each_loop", |j, c, v| {
         j.local.openfiles = Some(c.u32(v)?);
         Ok(())
     })

@@ -7,7 +7,9 @@
 //! The entries live in one file per category group; [`all`] chains them in
 //! documentation order.
 
+mod blktrace;
 mod buffers;
+mod cgroup;
 mod compat;
 mod docs;
 mod dropin2;
@@ -21,6 +23,8 @@ mod local;
 mod logs;
 mod net;
 mod pacing;
+mod prio;
+mod profile;
 mod random;
 mod sim;
 mod stats;
@@ -364,6 +368,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(zones::ZONES)
         .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
+        .chain(prio::PRIO)
         .chain(job::JOBS)
         .chain(job::TIME)
         .chain(steadystate::STEADYSTATE)
@@ -374,6 +379,9 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(stats::PROCESS)
         .chain(lifecycle::LIFECYCLE)
         .chain(logs::LOGS)
+        .chain(blktrace::BLKTRACE)
+        .chain(profile::PROFILE)
+        .chain(cgroup::CGROUP)
         .chain(errors::ERRORS)
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)

@@ -11,18 +11,6 @@ pub const UNSUPPORTED: &[OptSpec] = &[
     u("create_fsync", "fsync files after creating them (no-op: layout happens before timing starts)").noop("1"),
     u("softrandommap", "Continue without a random map if it cannot be allocated (no-op: ferrio always allocates the map)").noop("0"),
     // Not implemented: every other option fio 3.33 lists in --cmdhelp, plus a few engine options.
-    u("cgroup", "Control group"),
-    u("cgroup_nodelete", "fio option"),
-    u("cgroup_weight", "fio option"),
-    u("merge_blktrace_file", "fio option"),
-    u("merge_blktrace_iters", "fio option"),
-    u("merge_blktrace_scalars", "fio option"),
-    u("profile", "fio option"),
     // Engine options of fio 3.33 engines ferrio has (fio --enghelp=ENGINE lists them).
-    u("cmdprio_percentage", "io_uring, libaio: percentage of I/Os sent with high priority"),
-    u("cmdprio_class", "io_uring, libaio: I/O priority class of the high-priority I/Os"),
-    u("cmdprio", "io_uring, libaio: I/O priority level of the high-priority I/Os"),
-    u("cmdprio_bssplit", "io_uring, libaio: high-priority percentages per block size"),
-    u("uncached", "io_uring, pvsync2: RWF_UNCACHED for buffered reads and writes"),
     u("cmd_type", "io_uring_cmd: the command type"),
 ];

@@ -1,7 +1,7 @@
 //! fio's `add_ddir_status_json`: the "read"/"write"/"trim" and "sync" objects.
 
 use super::lat::lat_object;
-use super::value::Object;
+use super::value::{Object, Value};
 use crate::model::{DirReport, GroupDir, JobReport};
 
 /// fio's `convert_agg_kbytes_percent`: the job's mean bandwidth sample (KiB/s,
@@ -51,6 +51,9 @@ pub fn ddir_object(job: &JobReport, d: &DirReport, group: Option<&GroupDir>, plu
         "lat_ns",
         lat_object(&d.lat, job.lat_percentiles, list, plus),
     );
+    if let Some(prios) = prios_array(job, d, plus) {
+        o.arr("prios", prios);
+    }
 
     let bw = &d.bw_samples;
     if bw.samples() > 0 {
@@ -78,6 +81,33 @@ pub fn ddir_object(job: &JobReport, d: &DirReport, group: Option<&GroupDir>, plu
         o.obj("due_lat_ns", lat_object(&d.due_lat, true, list, plus));
     }
     o
+}
+
+/// fio's per-priority array (`prios`): one `{prioclass, prio, clat_ns|lat_ns}` per
+/// priority with samples, only when at least two have some (cmdprio in use).
+fn prios_array(job: &JobReport, d: &DirReport, plus: bool) -> Option<Vec<Value>> {
+    if ferrio_stats::prio::with_samples(&d.prios) < 2 {
+        return None;
+    }
+    let key = if job.lat_percentiles {
+        "lat_ns"
+    } else {
+        "clat_ns"
+    };
+    let pct = job.clat_percentiles || job.lat_percentiles;
+    let out = d
+        .prios
+        .iter()
+        .filter(|p| p.lat.count() > 0)
+        .map(|p| {
+            let mut o = Object::new();
+            o.int("prioclass", p.class())
+                .int("prio", p.level())
+                .obj(key, lat_object(&p.lat, pct, &job.percentile_list, plus));
+            Value::Obj(o)
+        })
+        .collect();
+    Some(out)
 }
 
 /// The "sync" object: fsync/fdatasync count and latency (percentiles when either

@@ -38,6 +38,15 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     out.push_str(&lat_line("slat", &d.slat));
     out.push_str(&lat_line("clat", &d.clat));
     out.push_str(&lat_line(" lat", &d.lat));
+    // fio prints per-priority lines when two or more priorities have samples.
+    let by_prio = ferrio_stats::prio::with_samples(&d.prios) >= 2;
+    let prio_kind = if job.lat_percentiles { "lat" } else { "clat" };
+    if by_prio {
+        for p in &d.prios {
+            let name = format!("{prio_kind} prio {}/{}", p.class(), p.level());
+            out.push_str(&lat_line(&name, &p.lat));
+        }
+    }
 
     let list = PercentileList::new(&job.percentile_list);
     if job.slat_percentiles {
@@ -48,6 +57,22 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     }
     if job.lat_percentiles {
         out.push_str(&percentiles::table(&d.lat, &list, "lat"));
+    }
+    if by_prio && (job.clat_percentiles || job.lat_percentiles) {
+        let all = if job.lat_percentiles {
+            d.lat.count()
+        } else {
+            d.clat.count()
+        };
+        for p in d.prios.iter().filter(|p| p.lat.count() > 0) {
+            let share = 100.0 * p.lat.count() as f64 / all.max(1) as f64;
+            let name = format!(
+                "{prio_kind} prio {}/{} ({share:.2}% of IOs)",
+                p.class(),
+                p.level()
+            );
+            out.push_str(&percentiles::table(&p.lat, &list, &name));
+        }
     }
     // ferrio (due_lat=1): latency from the due time, after fio's lines.
     if d.due_lat.count() > 0 {

@@ -208,6 +208,9 @@ impl<'a> Worker<'a> {
         let Some(v) = self.verify.as_mut() else {
             return false;
         };
+        if saved.is_some() {
+            v.debug_phase(false);
+        }
         if !v.each_loop {
             return false;
         }
@@ -316,6 +319,7 @@ impl<'a> Worker<'a> {
         self.st = LoopState::new(&self.lim, false);
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
+        v.debug_phase(true);
         Some(saved)
     }
 

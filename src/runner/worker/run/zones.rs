@@ -1,12 +1,12 @@
 //! ZONES: the I/O loop's side of zonemode=zbd (src/runner/zones/): each generated I/O
 //! is moved where the zone rules allow before it is queued; the zbd logic may wait
-//! for everything in flight (before a zone reset, or for a zone to close) and resets
-//! zones through the engine's zoned device.
+//! for everything in flight (before a zone reset, or for a zone to close) or for
+//! other threads on the same zoned target; the zone it picked stays held until the
+//! I/O reached the engine ([`Worker::zone_issued`]).
 
 use super::Worker;
 use crate::runner::region::NextIo;
 use crate::runner::zones::{Adjusted, Zbd, ZoneHost};
-use std::io;
 
 impl Worker<'_> {
     /// Turn zonemode=zbd on for this worker.
@@ -37,7 +37,7 @@ impl Worker<'_> {
                 }
                 Some(io)
             }
-            Adjusted::End => None,
+            Adjusted::End | Adjusted::Wait => None,
             Adjusted::Error(errno, msg) => {
                 self.acct.error.get_or_insert((errno, msg));
                 None
@@ -57,14 +57,28 @@ impl ZoneHost for Worker<'_> {
         self.st.inflight > 0
     }
 
-    fn completed(&mut self) -> Vec<(u64, u64)> {
+    fn completed(&mut self) -> Vec<(usize, u64, u64)> {
         std::mem::take(&mut self.zone_done)
     }
+}
 
-    fn reset(&mut self, start: u64, len: u64) -> io::Result<()> {
-        match self.io.engine.zoned() {
-            Some(dev) => dev.reset(start, len),
-            None => Ok(()),
+impl Worker<'_> {
+    /// The I/O last moved by zonemode=zbd reached the engine: other threads may use
+    /// its zone now.
+    pub(super) fn zone_issued(&mut self) {
+        if let Some(z) = &mut self.zbd {
+            z.issued();
         }
+    }
+
+    /// zonemode=zbd at the job's end: its last completed writes close the zones they
+    /// filled (other jobs may open others), its zones are let go, and its statistics
+    /// (the most zones open at once) are returned.
+    pub(super) fn zone_finish(&mut self) -> Vec<ferrio_report::extra::ExtraStat> {
+        let Some(mut z) = self.zbd.take() else {
+            return Vec::new();
+        };
+        z.finish(std::mem::take(&mut self.zone_done));
+        z.extra_stats()
     }
 }

@@ -1,0 +1,95 @@
+//! openfiles < nrfiles: the loop's side of fio's file opens and closes. A file is
+//! opened when the pattern first chooses it and closed when it is done (or when a
+//! pass ends); a file closed with I/Os in flight stays open, "closing", until its
+//! last one completes, and no more than openfiles are ever open (fio's
+//! td_io_open_file, td_io_close_file, put_file). Nothing here runs when every file
+//! is held open. Also the job's sync of every open file.
+
+use super::Worker;
+
+impl Worker<'_> {
+    /// fsync every file the job holds open (end_fsync, fsync_on_close at the end).
+    pub(super) fn sync_all_files(&mut self) {
+        for &fd in &self.io.fds {
+            if fd >= 0 {
+                let _ = crate::sys::io::sync(fd, false);
+            }
+        }
+    }
+    /// The generated I/O goes to `file`: apply the pattern's opens and closes (in
+    /// order, so the descriptors never exceed openfiles) and count the I/O in flight.
+    /// False when a file could not be opened (the job's error is set).
+    pub(super) fn file_for_io(&mut self, file: usize) -> bool {
+        let mut events = std::mem::take(&mut self.file_events);
+        self.pattern.take_file_events(&mut events);
+        let mut ok = true;
+        for &(f, open) in &events {
+            if !ok {
+                break;
+            }
+            if open {
+                let opened = self.io.open_file(self.plan, f).and_then(|()| {
+                    let fd = self.io.fds[f];
+                    self.io.engine.file_changed(f, fd).map_err(|e| {
+                        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                        let path = self.plan.files[f].path.display();
+                        (
+                            errno,
+                            format!("ioengine={}: '{path}': {e}", self.plan.spec.ioengine),
+                        )
+                    })
+                });
+                if let Err(e) = opened {
+                    self.acct.error.get_or_insert(e);
+                    ok = false;
+                }
+            } else {
+                // (An engine's hold on a file ends before its descriptor does.)
+                let _ = self.io.engine.file_changed(f, -1);
+                self.io.close_file(self.plan, f);
+            }
+            crate::runner::debug_line::file_event(self.plan, f, open);
+        }
+        events.clear();
+        self.file_events = events;
+        if ok {
+            self.pattern.io_started(file);
+        }
+        ok
+    }
+
+    /// A unit's I/O is over (completed or dropped): its file may close now.
+    #[inline]
+    pub(super) fn file_released(&mut self, idx: usize) {
+        if self.lazy_files {
+            let u = &self.io.units.io[idx];
+            if matches!(
+                u.op,
+                crate::engine::IoOp::Read | crate::engine::IoOp::Write | crate::engine::IoOp::Trim
+            ) {
+                self.pattern.io_finished(u.file);
+            }
+        }
+    }
+
+    /// fio's EBUSY from get_next_file with I/Os in flight: reap as when the queue is
+    /// full, then choose again. False when the generation ended for another reason.
+    pub(super) fn wait_for_file(&mut self) -> bool {
+        if !self.pattern.take_file_busy() {
+            return false;
+        }
+        // The pattern counts the units queued and not yet released, so one is in
+        // flight; were none, a wait would never end: end the job instead.
+        debug_assert!(
+            self.st.inflight > 0,
+            "waiting for a file with nothing in flight"
+        );
+        if self.st.inflight == 0 {
+            return false;
+        }
+        self.file_busy = true;
+        self.wait_for_completions();
+        self.file_busy = false;
+        true
+    }
+}

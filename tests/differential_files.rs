@@ -1,0 +1,372 @@
+//! openfiles below nrfiles with engines that open files: ferrio opens a file when it
+//! is first chosen and closes it when it is done, a file closed with I/Os in flight
+//! stays open ("closing") until they complete and is passed over meanwhile, and a
+//! choice that finds openfiles open waits for a completion (fio's EBUSY). The I/O
+//! sequence (opens and closes included) is fio 3.33's `write_iolog` line for line
+//! with psync, mmap and with libaio at iodepth 8 (buffered libaio completes every I/O
+//! inside io_submit, so fio's order does not depend on timing); io_uring's order
+//! depends on the order the kernel posts completions, so there only the rules are
+//! checked: never more than openfiles descriptors open (the `--debug=file` lines).
+//!
+//! Skipped (with a message) when fio is absent, unless FERRIO_REQUIRE_FIO or CI is set.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// The log's lines without their timestamps.
+fn lines(log: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    text.lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, r)| r).to_string())
+        .collect()
+}
+
+const COMMON: &[&str] = &[
+    "--name=j",
+    "--size=256k",
+    "--directory=data",
+    "--write_iolog=io.log",
+    "--randrepeat=0",
+    "--randseed=1234",
+    "--bsrange=4k-16k",
+    "--nrfiles=5",
+    "--loops=2",
+];
+
+/// Run one job under `tool` in `cwd` (made here); its iolog lines and stderr.
+fn run(tool: &str, cwd: &std::path::Path, opts: &[&str]) -> (Vec<String>, String) {
+    std::fs::create_dir_all(cwd.join("data")).unwrap();
+    let mut cmd = if tool == "fio" {
+        Command::new("fio")
+    } else {
+        ferrio()
+    };
+    let o = cmd
+        .current_dir(cwd)
+        .args(COMMON)
+        .args(opts)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{tool} {opts:?} failed: {err}");
+    (lines(&cwd.join("io.log")), err)
+}
+
+fn assert_same(opts: &[&str]) {
+    let d = scratch();
+    let (f, _) = run("fio", &d.path().join("f"), opts);
+    let (r, _) = run("ferrio", &d.path().join("r"), opts);
+    assert!(f.len() > 50, "{opts:?}: fio logged {f:?}");
+    assert!(
+        f.iter().filter(|l| l.ends_with(" close")).count() > 2,
+        "{opts:?}: fio closed no file during the run: {f:?}"
+    );
+    if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
+        panic!(
+            "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?} ({} vs {} lines)",
+            i + 1,
+            f.get(i),
+            r.get(i),
+            f.len(),
+            r.len()
+        );
+    }
+}
+
+/// Every job with `engine` under both tools, the jobs side by side (fio takes a
+/// third of a second to start).
+fn all_same(engine: &[&str], jobs: &[&[&str]]) {
+    std::thread::scope(|s| {
+        let runs: Vec<_> = jobs
+            .iter()
+            .map(|job| {
+                s.spawn(move || {
+                    let opts: Vec<&str> = engine.iter().chain(job.iter()).copied().collect();
+                    assert_same(&opts)
+                })
+            })
+            .collect();
+        for r in runs {
+            if let Err(e) = r.join() {
+                std::panic::resume_unwind(e);
+            }
+        }
+    });
+}
+
+#[test]
+fn psync_opens_and_closes_files_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &[
+            "--rw=randrw",
+            "--openfiles=1",
+            "--file_service_type=roundrobin",
+        ],
+        &[
+            "--rw=randrw",
+            "--openfiles=2",
+            "--file_service_type=sequential",
+        ],
+        &[
+            "--rw=read",
+            "--openfiles=2",
+            "--file_service_type=roundrobin:2",
+        ],
+        // Non-uniform choices: a file found done is closed and starts over.
+        &["--rw=read", "--openfiles=2", "--file_service_type=zipf"],
+        &["--rw=read", "--openfiles=3", "--file_service_type=normal"],
+    ];
+    all_same(&["--ioengine=psync"], jobs);
+}
+
+/// mmap maps a file when it is opened and unmaps it before it is closed.
+#[test]
+fn mmap_maps_files_as_they_open_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &["--rw=randrw", "--openfiles=2", "--file_service_type=random"],
+        &["--rw=read", "--openfiles=2", "--file_service_type=zipf"],
+    ];
+    all_same(&["--ioengine=mmap"], jobs);
+}
+
+/// iodepth 8: a file found done is closed while its I/Os are in flight; it stays
+/// open, is passed over, and a choice of a closed file reaps one completion first.
+/// With zipf/pareto/normal a closing file is not done: a choice landing on it is
+/// drawn again.
+#[test]
+fn libaio_at_depth_closes_files_when_their_ios_complete_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &[
+            "--rw=randrw",
+            "--openfiles=3",
+            "--file_service_type=random:2",
+        ],
+        &[
+            "--rw=read",
+            "--openfiles=1",
+            "--file_service_type=roundrobin:3",
+        ],
+        &["--rw=read", "--openfiles=3", "--file_service_type=zipf:1.2"],
+        &["--rw=randrw", "--openfiles=2", "--file_service_type=zipf"],
+        &["--rw=read", "--openfiles=3", "--file_service_type=normal"],
+    ];
+    all_same(&["--ioengine=libaio", "--iodepth=8"], jobs);
+}
+
+/// The most descriptors open at once, from the `--debug=file` lines, and how many
+/// opens there were.
+fn most_open(stderr: &str) -> (usize, usize) {
+    let (mut open, mut most, mut opens) = (0usize, 0usize, 0usize);
+    for l in stderr.lines().filter(|l| l.starts_with("file ")) {
+        if l.contains(" fd open ") {
+            open += 1;
+            opens += 1;
+            most = most.max(open);
+        } else if l.contains(" fd close ") {
+            open = open.checked_sub(1).expect("a close without an open");
+        }
+    }
+    (most, opens)
+}
+
+/// Never more than openfiles descriptors open, whatever the engine's completion
+/// order (checked on ferrio alone: this holds for any timing).
+#[test]
+fn no_more_than_openfiles_descriptors_are_ever_open() {
+    for engine in ["psync", "libaio", "io_uring", "posixaio", "mmap"] {
+        let cases = [
+            ("randrw", "random", 2),
+            ("read", "zipf", 2),
+            ("randrw", "roundrobin:2", 1),
+        ];
+        for (rw, fs, open) in cases {
+            let d = scratch();
+            let opts = [
+                format!("--ioengine={engine}"),
+                "--iodepth=8".into(),
+                format!("--rw={rw}"),
+                format!("--openfiles={open}"),
+                format!("--file_service_type={fs}"),
+                "--debug=file".into(),
+            ];
+            let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
+            let (log, err) = run("ferrio", d.path(), &opts);
+            let (most, opens) = most_open(&err);
+            assert!(
+                most <= open && most >= 1 && opens > open,
+                "{opts:?}: at most {most} open at once ({opens} opens), openfiles={open}: {err}"
+            );
+            // Every I/O in the log goes to a file the log says is open.
+            let mut is_open = std::collections::HashSet::new();
+            for l in log.iter().skip(1) {
+                let (file, what) = l.split_once(' ').unwrap();
+                match what {
+                    "add" => {}
+                    "open" => assert!(is_open.insert(file), "{opts:?}: {file} opened twice"),
+                    "close" => assert!(is_open.remove(file), "{opts:?}: {file} not open"),
+                    _ => assert!(is_open.contains(file), "{opts:?}: I/O to closed {file}"),
+                }
+                assert!(is_open.len() <= open, "{opts:?}: {is_open:?} open");
+            }
+        }
+    }
+}
+
+/// Engines that hold every file for the whole run, and the paths that work on all
+/// files at once, are refused with openfiles below nrfiles, touching nothing.
+#[test]
+fn engines_that_hold_files_are_refused_below_nrfiles() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--ioengine=falloc"],
+            &["ioengine=falloc", "psync", "mmap"],
+        ),
+        (
+            &["--ioengine=io_uring", "--registerfiles=1"],
+            &["registerfiles", "at least nrfiles"],
+        ),
+        (
+            &["--ioengine=psync", "--verify=crc32c", "--rw=write"],
+            &["verify"],
+        ),
+        (
+            &["--ioengine=libaio", "--unlink_each_loop=1", "--loops=2"],
+            &["unlink_each_loop"],
+        ),
+    ];
+    for (opts, wanted) in cases {
+        let d = scratch();
+        let dir = format!("--directory={}", path_str(d.path()));
+        let out = ferrio()
+            .args([
+                "--name=o",
+                "--nrfiles=4",
+                "--openfiles=2",
+                "--size=64k",
+                &dir,
+            ])
+            .args(*opts)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{opts:?}: {err}");
+        assert!(
+            err.contains("openfiles=2 is below nrfiles=4"),
+            "{opts:?}: {err}"
+        );
+        for w in *wanted {
+            assert!(err.contains(w), "{opts:?}: no {w:?} in {err}");
+        }
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            0,
+            "nothing touched"
+        );
+    }
+}
+
+/// The tids of the `--debug=file` "extend file" lines, by file name.
+fn layout_tids(stderr: &str) -> std::collections::BTreeMap<String, String> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("file ") && l.contains(" extend file "))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let tid = w.nth(1).unwrap().to_string();
+            let name = l.split(" extend file ").nth(1).unwrap();
+            (name.split(',').next().unwrap().to_string(), tid)
+        })
+        .collect()
+}
+
+/// create_serialize=0: each job's files are laid out on a thread of its own (two
+/// jobs, two distinct thread ids; with the default, one thread for all), with the
+/// same bytes (fio's, when fio is here) and sizes, and the layout lines in job order.
+#[test]
+fn create_serialize_0_lays_each_jobs_files_out_on_its_own_thread() {
+    let d = scratch();
+    let mut laid = Vec::new();
+    for serialize in ["0", "1"] {
+        let cwd = d.path().join(serialize);
+        std::fs::create_dir_all(&cwd).unwrap();
+        let o = ferrio()
+            .current_dir(&cwd)
+            .args([
+                &format!("--create_serialize={serialize}"),
+                "--randseed=7",
+                "--rw=read",
+                "--bs=4k",
+                "--size=192k",
+                "--ioengine=psync",
+                "--debug=file",
+                "--name=a",
+                "--nrfiles=2",
+                "--name=b",
+                "--nrfiles=2",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        let tids = layout_tids(&err);
+        let names: Vec<&str> = tids.keys().map(String::as_str).collect();
+        assert_eq!(names, ["a.0.0", "a.0.1", "b.0.0", "b.0.1"], "{err}");
+        let (a, b) = (&tids["a.0.0"], &tids["b.0.0"]);
+        assert_eq!(a, &tids["a.0.1"], "a job's files on one thread: {err}");
+        assert_eq!(b, &tids["b.0.1"], "{err}");
+        if serialize == "0" {
+            assert_ne!(a, b, "each job on its own thread: {err}");
+        } else {
+            assert_eq!(a, b, "one thread lays out every file: {err}");
+        }
+        let out = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<&str> = out.lines().filter(|l| l.contains("Laying out")).collect();
+        let a = "a: Laying out IO file (1 file / 0MiB)";
+        let b = "b: Laying out IO file (1 file / 0MiB)";
+        assert_eq!(lines, [a, a, b, b], "{out}");
+        let files: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(cwd.join(n)).unwrap())
+            .collect();
+        assert!(files.iter().all(|f| f.len() == 96 * 1024));
+        laid.push(files);
+    }
+    assert!(laid[0] == laid[1], "the same bytes either way");
+    if have_fio() {
+        let cwd = d.path().join("fio");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let o = Command::new("fio")
+            .current_dir(&cwd)
+            .args([
+                "--create_serialize=0",
+                "--randseed=7",
+                "--rw=read",
+                "--bs=4k",
+                "--size=192k",
+                "--ioengine=psync",
+                "--name=a",
+                "--nrfiles=2",
+                "--name=b",
+                "--nrfiles=2",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for (i, n) in ["a.0.0", "a.0.1", "b.0.0", "b.0.1"].iter().enumerate() {
+            assert!(
+                std::fs::read(cwd.join(n)).unwrap() == laid[0][i],
+                "{n}: not fio's bytes"
+            );
+        }
+    }
+}
