@@ -1,7 +1,10 @@
 //! The bench's reference loops (issue 21): `cargo run --release --example raw_loop --
-//! io_uring|libaio FILE [SECONDS] [DEPTH] [BATCH]` reads random 4 KiB blocks of FILE
-//! with nothing but the I/O; `null [SECONDS] [CLOCKSOURCE]` reads the clock twice per
-//! iteration. Prints one JSON line: {"loop", "ios", "secs", "per_sec"}.
+//! io_uring|libaio FILE [SECONDS] [DEPTH] [SUBMIT] [COMPLETE_MIN] [COMPLETE_MAX]` reads
+//! random 4 KiB blocks of FILE with nothing but the I/O, batched as fio's
+//! iodepth_batch_submit, iodepth_batch_complete_min and iodepth_batch_complete_max
+//! (defaults: depth 32, submit 32, min = submit, max = min; max 0: every completion
+//! there, as fio's t/io_uring); `null [SECONDS] [CLOCKSOURCE]` reads the clock twice
+//! per iteration. Prints one JSON line: {"loop", "ios", "secs", "per_sec"}.
 
 use ferrio::engine::raw_loop;
 use std::path::Path;
@@ -9,7 +12,7 @@ use std::time::Duration;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: raw_loop io_uring|libaio FILE [SECONDS] [DEPTH] [BATCH] | null [SECONDS] [CLOCKSOURCE]";
+    let usage = "usage: raw_loop io_uring|libaio FILE [SECONDS] [DEPTH] [SUBMIT] [COMPLETE_MIN] [COMPLETE_MAX] | null [SECONDS] [CLOCKSOURCE]";
     let kind = args
         .first()
         .map(String::as_str)
@@ -26,7 +29,14 @@ fn main() {
         "io_uring" | "libaio" => {
             let file = args.get(1).unwrap_or_else(|| fail(usage));
             let secs = Duration::from_secs_f64(num(2, 3.0));
-            let (depth, batch) = (num(3, 32.0) as u32, num(4, 32.0) as u32);
+            let depth = num(3, 32.0) as u32;
+            let submit = num(4, depth as f64) as u32;
+            let complete_min = num(5, submit as f64) as u32;
+            let batch = raw_loop::Batch {
+                submit,
+                complete_min,
+                complete_max: num(6, complete_min as f64) as u32,
+            };
             let run = if kind == "io_uring" {
                 raw_loop::uring_randread
             } else {

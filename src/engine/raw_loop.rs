@@ -3,9 +3,12 @@
 //! bench can say how close ferrio's engines, with every statistic on, come to what the
 //! machine allows. ferrio's runs never use them; `examples/raw_loop.rs` runs them.
 //!
-//! Each reads 4 KiB-aligned random blocks of one file, keeping `depth` reads in flight
-//! and reaping and resubmitting in batches (fio's `t/io_uring` with fixed buffers and
-//! registered files is the model for the ring).
+//! Each reads 4 KiB-aligned random blocks of one file, keeping `depth` reads in flight,
+//! batched as a fio job batches them ([`Batch`]: iodepth_batch_submit,
+//! iodepth_batch_complete_min/max), so that a loop and the job it is compared with make
+//! the same system calls per I/O. fio's `t/io_uring` (fixed buffers, registered files,
+//! submit and complete batches of 32, every completion there reaped) is the model for
+//! the ring; `Batch::T_IO_URING` is its batching.
 
 use ferrio_clock::Clock;
 use io_uring::{opcode, types, IoUring};
@@ -14,6 +17,59 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// How a loop batches, as fio's options for a job: prepare and submit at most `submit`
+/// reads at a time; once `depth` are in flight, wait for at least `complete_min` and
+/// take at most `complete_max` completions (0: every one there, as `t/io_uring`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub submit: u32,
+    pub complete_min: u32,
+    pub complete_max: u32,
+}
+
+impl Batch {
+    /// fio's `t/io_uring` defaults at depth 32: submit and wait in batches of 32, reap
+    /// every completion there is.
+    pub const T_IO_URING: Batch = Batch {
+        submit: 32,
+        complete_min: 32,
+        complete_max: 0,
+    };
+
+    /// A job's batching: iodepth_batch_submit=`submit`, iodepth_batch_complete_min=`min`
+    /// and iodepth_batch_complete_max left at its default (the minimum, as in fio).
+    pub fn of_job(submit: u32, min: u32) -> Batch {
+        Batch {
+            submit,
+            complete_min: min,
+            complete_max: min,
+        }
+    }
+
+    /// Within 1..=depth (0 for complete_max stays: all there are).
+    fn clamped(self, depth: u32) -> Batch {
+        Batch {
+            submit: self.submit.clamp(1, depth),
+            complete_min: self.complete_min.clamp(1, depth),
+            complete_max: if self.complete_max == 0 {
+                0
+            } else {
+                self.complete_max
+                    .clamp(self.complete_min.clamp(1, depth), depth)
+            },
+        }
+    }
+
+    /// The most completions one reap takes.
+    fn max_reap(self, depth: u32) -> usize {
+        if self.complete_max == 0 {
+            depth as usize
+        } else {
+            self.complete_max as usize
+        }
+    }
+}
 
 /// What a reference loop did: completed I/Os over `secs` seconds.
 #[derive(Clone, Copy, Debug)]
@@ -96,16 +152,18 @@ fn open_for_reads(path: &Path, bs: usize) -> io::Result<(File, Offsets)> {
 }
 
 /// io_uring: fixed buffers, a registered file, cooperative/deferred task running where
-/// the kernel has it, submit and reap in batches of `batch`.
+/// the kernel has it; prepares up to `batch.submit` reads, and when `depth` are in
+/// flight submits and waits for `batch.complete_min` in one enter (as `t/io_uring`),
+/// then reaps at most `batch.complete_max`.
 pub fn uring_randread(
     path: &Path,
     bs: usize,
     depth: u32,
-    batch: u32,
+    batch: Batch,
     run_for: Duration,
 ) -> io::Result<RawResult> {
     let depth = depth.max(1);
-    let batch = batch.clamp(1, depth);
+    let batch = batch.clamped(depth);
     let (file, mut offsets) = open_for_reads(path, bs)?;
     // Declared before the ring, so that on every path the ring (and any read still in
     // flight in it) goes first.
@@ -131,40 +189,45 @@ pub fn uring_randread(
         .build()
         .user_data(i as u64)
     };
-    for i in 0..depth {
-        let sqe = read(i, offsets.next());
-        // SAFETY: the SQE's buffer is registered buffer i, valid until the ring is dropped.
-        unsafe { ring.submission().push(&sqe) }.map_err(|_| io::Error::other("ring full"))?;
-    }
-    let mut in_flight = depth as usize;
+    let mut free: Vec<u32> = (0..depth).rev().collect();
+    let mut in_flight = 0usize;
+    let max_reap = batch.max_reap(depth);
     let outcome = (|| {
         let start = Instant::now();
         let mut ios = 0u64;
-        let mut ready = Vec::with_capacity(depth as usize);
         loop {
-            ring.submit_and_wait(batch as usize)?;
-            ready.clear();
-            ready.extend(
-                ring.completion()
-                    .map(|c| (c.user_data() as u32, c.result())),
-            );
-            in_flight -= ready.len();
-            if let Some((_, res)) = ready.iter().find(|(_, res)| *res != bs as i32) {
-                return Err(io::Error::other(format!("a read returned {res}")));
+            let mut prepped = 0;
+            while prepped < batch.submit {
+                let Some(i) = free.pop() else { break };
+                let sqe = read(i, offsets.next());
+                // SAFETY: the SQE's buffer is registered buffer i, free (not in flight)
+                // and valid until the ring is dropped.
+                unsafe { ring.submission().push(&sqe) }
+                    .map_err(|_| io::Error::other("ring full"))?;
+                prepped += 1;
             }
-            ios += ready.len() as u64;
-            if ios & 0xfff < ready.len() as u64 && start.elapsed() >= run_for {
+            in_flight += prepped as usize;
+            let wait = if free.is_empty() {
+                (batch.complete_min as usize).min(in_flight)
+            } else {
+                0
+            };
+            ring.submit_and_wait(wait)?;
+            let before = free.len();
+            for c in ring.completion().take(max_reap) {
+                if c.result() != bs as i32 {
+                    return Err(io::Error::other(format!("a read returned {}", c.result())));
+                }
+                free.push(c.user_data() as u32);
+            }
+            let n = free.len() - before;
+            in_flight -= n;
+            ios += n as u64;
+            if ios & 0xfff < n as u64 && start.elapsed() >= run_for {
                 return Ok(RawResult {
                     ios,
                     secs: start.elapsed().as_secs_f64(),
                 });
-            }
-            for &(i, _) in &ready {
-                let sqe = read(i, offsets.next());
-                // SAFETY: as above; unit i's read just completed, so its buffer is free.
-                unsafe { ring.submission().push(&sqe) }
-                    .map_err(|_| io::Error::other("ring full"))?;
-                in_flight += 1;
             }
         }
     })();
@@ -201,18 +264,21 @@ fn build_ring(depth: u32) -> io::Result<IoUring> {
     Err(last.unwrap_or_else(|| io::Error::from_raw_os_error(libc::EINVAL)))
 }
 
-/// Linux AIO: io_submit of every resubmission at once, completions read from the
-/// mapped ring where the kernel allows (else io_getevents), waiting for `batch`.
+/// Linux AIO: io_submit of up to `batch.submit` reads at a time; when `depth` are in
+/// flight, io_getevents for at least `batch.complete_min`, at most
+/// `batch.complete_max` (as a fio job, and `t/io_uring -E libaio`).
 pub fn aio_randread(
     path: &Path,
     bs: usize,
     depth: u32,
-    batch: u32,
+    batch: Batch,
     run_for: Duration,
 ) -> io::Result<RawResult> {
     use crate::sys::aio;
-    let depth = depth.max(1) as usize;
-    let batch = (batch as usize).clamp(1, depth);
+    let depth = depth.max(1);
+    let batch = batch.clamped(depth);
+    let max_reap = batch.max_reap(depth);
+    let depth = depth as usize;
     let (file, mut offsets) = open_for_reads(path, bs)?;
     let bufs = Buffers::new(depth, bs)?;
     let ctx = aio::setup(depth as u32)?;
@@ -228,20 +294,36 @@ pub fn aio_randread(
         .collect();
     let mut events = vec![aio::IoEvent::default(); depth];
     let mut ptrs: Vec<*mut aio::Iocb> = Vec::with_capacity(depth);
+    let mut free: Vec<usize> = (0..depth).rev().collect();
+    let mut in_flight = 0usize;
     let result = (|| {
-        for cb in iocbs.iter_mut() {
-            cb.aio_offset = offsets.next() as i64;
-            ptrs.push(cb);
-        }
-        submit_all(ctx, &mut ptrs)?;
         let start = Instant::now();
         let mut ios = 0u64;
         loop {
-            let mut n = 0;
-            while n < batch {
-                let got = aio::getevents(ctx, batch - n, &mut events[n..])?;
-                n += got;
+            ptrs.clear();
+            while ptrs.len() < batch.submit as usize {
+                let Some(i) = free.pop() else { break };
+                let cb = &mut iocbs[i];
+                cb.aio_offset = offsets.next() as i64;
+                ptrs.push(cb);
             }
+            submit_all(ctx, &mut ptrs)?;
+            in_flight += ptrs.len();
+            if !free.is_empty() {
+                continue;
+            }
+            let min = (batch.complete_min as usize).min(in_flight);
+            let mut n = 0;
+            while n < min {
+                n += aio::getevents(ctx, min - n, &mut events[n..max_reap])?;
+            }
+            for e in &events[..n] {
+                if e.res != bs as i64 {
+                    return Err(io::Error::other(format!("a read returned {}", e.res)));
+                }
+                free.push(e.data as usize);
+            }
+            in_flight -= n;
             ios += n as u64;
             if ios & 0xfff < n as u64 && start.elapsed() >= run_for {
                 return Ok(RawResult {
@@ -249,16 +331,6 @@ pub fn aio_randread(
                     secs: start.elapsed().as_secs_f64(),
                 });
             }
-            ptrs.clear();
-            for e in &events[..n] {
-                if e.res != bs as i64 {
-                    return Err(io::Error::other(format!("a read returned {}", e.res)));
-                }
-                let cb = &mut iocbs[e.data as usize];
-                cb.aio_offset = offsets.next() as i64;
-                ptrs.push(cb);
-            }
-            submit_all(ctx, &mut ptrs)?;
         }
     })();
     // Waits for what is still in flight before the buffers go.
@@ -323,18 +395,46 @@ mod tests {
     }
 
     #[test]
+    fn batches_stay_within_the_depth() {
+        let b = Batch::of_job(64, 40).clamped(32);
+        assert_eq!((b.submit, b.complete_min, b.complete_max), (32, 32, 32));
+        let b = Batch {
+            submit: 0,
+            complete_min: 0,
+            complete_max: 1,
+        }
+        .clamped(32);
+        assert_eq!((b.submit, b.complete_min, b.complete_max), (1, 1, 1));
+        assert_eq!(b.max_reap(32), 1);
+        let t = Batch::T_IO_URING.clamped(8);
+        assert_eq!((t.submit, t.complete_min, t.complete_max), (8, 8, 0));
+        assert_eq!(
+            t.max_reap(8),
+            8,
+            "0: every completion there (at most depth)"
+        );
+        let j = Batch::of_job(8, 8);
+        assert_eq!(
+            j.complete_max, 8,
+            "fio's complete_max defaults to the minimum"
+        );
+    }
+
+    #[test]
     fn the_loops_do_io_and_count_it() {
         let f = file_of(64);
         let short = Duration::from_millis(30);
-        let r = aio_randread(f.path(), 4096, 8, 4, short).unwrap();
-        assert!(r.ios >= 4 && r.secs > 0.0);
-        // io_uring may be forbidden in a container: only then is its absence accepted.
-        match uring_randread(f.path(), 4096, 8, 4, short) {
-            Ok(r) => assert!(r.ios >= 4),
-            Err(e) => assert!(
-                matches!(e.raw_os_error(), Some(libc::ENOSYS | libc::EPERM)),
-                "{e}"
-            ),
+        for batch in [Batch::of_job(4, 4), Batch::of_job(1, 1), Batch::T_IO_URING] {
+            let r = aio_randread(f.path(), 4096, 8, batch, short).unwrap();
+            assert!(r.ios >= 4 && r.secs > 0.0);
+            // io_uring may be forbidden in a container: only then is its absence accepted.
+            match uring_randread(f.path(), 4096, 8, batch, short) {
+                Ok(r) => assert!(r.ios >= 4),
+                Err(e) => assert!(
+                    matches!(e.raw_os_error(), Some(libc::ENOSYS | libc::EPERM)),
+                    "{e}"
+                ),
+            }
         }
         let (clock, _) = Clock::for_source(Some("clock_gettime")).unwrap();
         assert!(two_timestamps(&clock, short).ios > 0);

@@ -528,7 +528,21 @@ impl Pattern {
     /// The next I/O, or None when every file has run out of blocks before the pass's
     /// bytes were moved (a size that is not a multiple of the block size): fio ends the
     /// pass there ([`Pattern::take_ran_out`] then says so).
+    #[inline]
     pub fn next_io_or_end(&mut self, max_len: u64) -> Option<NextIo> {
+        // A plain random job's block, inlined into the loop (no call; nothing to log).
+        if self.plain_lastb > 0
+            && self.replay.is_none()
+            && self.zbd.is_none()
+            && self.iolog.is_none()
+        {
+            return Some(self.plain_block());
+        }
+        self.next_io_general(max_len)
+    }
+
+    #[inline(never)]
+    fn next_io_general(&mut self, max_len: u64) -> Option<NextIo> {
         let end_ok = self.end_when_done || self.fio_passes;
         self.busy_ok = true;
         let io = self.generate(max_len, end_ok);

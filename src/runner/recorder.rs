@@ -120,7 +120,7 @@ pub struct Recording {
 
 impl ThreadStats {
     /// Account one completed data I/O.
-    #[inline]
+    #[inline(always)]
     pub fn complete(
         &mut self,
         rec: Recording,

@@ -15,13 +15,27 @@ pub const SUBMIT_LABELS: [u32; 7] = [0, 4, 8, 16, 32, 64, 64];
 /// Index of `v` (0..=999) among the 10 ns/us buckets: the bucket whose label is the
 /// smallest edge strictly above `v` (0-1 -> "2", 2-3 -> "4", 4-9 -> "10", ...,
 /// 750-999 -> "1000").
+/// A table lookup (v < 1000 always: the callers split units at 1000).
 #[inline]
 fn sub_1000_index(v: u64) -> usize {
-    LAT_EDGES
-        .iter()
-        .position(|&e| v < e)
-        .unwrap_or(LAT_EDGES.len() - 1)
+    SUB_1000[v as usize] as usize
 }
+
+/// `sub_1000_index` for every v below 1000, built at compile time (one load per
+/// latency instead of a search of the edges).
+static SUB_1000: [u8; 1000] = {
+    let mut table = [0u8; 1000];
+    let mut v = 0;
+    while v < 1000 {
+        let mut i = 0;
+        while LAT_EDGES[i] <= v as u64 {
+            i += 1;
+        }
+        table[v] = i as u8;
+        v += 1;
+    }
+    table
+};
 
 /// fio's latency distribution buckets (`latency_ns`, `latency_us`, `latency_ms`).
 /// A latency below 1 µs goes to `ns`, below 1 ms to `us` (in whole µs), otherwise to
@@ -198,6 +212,14 @@ mod tests {
             }
         }
         unreachable!()
+    }
+
+    #[test]
+    fn the_table_is_the_search_of_the_edges() {
+        for v in 0..1000u64 {
+            let searched = LAT_EDGES.iter().position(|&e| v < e).unwrap();
+            assert_eq!(sub_1000_index(v), searched, "{v}");
+        }
     }
 
     #[test]

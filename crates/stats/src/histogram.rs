@@ -29,19 +29,14 @@ pub const PLAT_NR: usize = (64 - PLAT_BITS as usize + 1) * PLAT_VAL;
 
 /// The bucket index of a value: fio's `plat_val_to_idx` without the clamp.
 #[inline]
+///
+/// Without branches: with `e` = max(msb - 6, 0) lost bits, `val >> e` is the value
+/// itself below 128 and `64 + offset` above, so `(e << 6) + (val >> e)` is fio's
+/// `base + offset` (base = (e + 1) << 6) in every case (`val | 1`: 0 has msb 0 too).
 pub const fn plat_val_to_idx(val: u64) -> usize {
-    let msb = if val == 0 {
-        0
-    } else {
-        63 - val.leading_zeros()
-    };
-    if msb <= PLAT_BITS {
-        return val as usize;
-    }
-    let error_bits = msb - PLAT_BITS;
-    let base = ((error_bits + 1) as usize) << PLAT_BITS;
-    let offset = (PLAT_VAL - 1) & (val >> error_bits) as usize;
-    base + offset
+    let msb = 63 - (val | 1).leading_zeros();
+    let error_bits = msb.saturating_sub(PLAT_BITS);
+    ((error_bits as usize) << PLAT_BITS) + (val >> error_bits) as usize
 }
 
 /// The representative value of a bucket: fio's `plat_idx_to_val`, the midpoint
@@ -389,6 +384,38 @@ mod tests {
         }
         // ...and a non-representative is not one.
         assert_ne!(plat_idx_to_val(plat_val_to_idx(50433)), 50433);
+    }
+
+    /// fio's plat_val_to_idx as fio writes it (branches, no clamp): the branch-free
+    /// index must agree on every value.
+    fn fio_idx(val: u64) -> usize {
+        let msb = if val == 0 {
+            0
+        } else {
+            63 - val.leading_zeros()
+        };
+        if msb <= PLAT_BITS {
+            return val as usize;
+        }
+        let error_bits = msb - PLAT_BITS;
+        (((error_bits + 1) as usize) << PLAT_BITS) + ((PLAT_VAL - 1) & (val >> error_bits) as usize)
+    }
+
+    #[test]
+    fn branch_free_index_is_fios() {
+        for v in (0..70_000u64).chain((0..64).flat_map(|b| {
+            let p = 1u64 << b;
+            [
+                p - 1,
+                p,
+                p + 1,
+                p | (p >> 1),
+                p.wrapping_mul(3) / 2,
+                u64::MAX >> b,
+            ]
+        })) {
+            assert_eq!(plat_val_to_idx(v), fio_idx(v), "{v}");
+        }
     }
 
     #[test]

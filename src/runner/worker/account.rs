@@ -211,7 +211,7 @@ impl Accounting {
     /// error result goes to the error policy (`io_error`). `timed`: with an engine
     /// that does file operations, whether this I/O carried one. `path` names the
     /// unit's file, asked only for a message.
-    #[inline]
+    #[inline(always)]
     pub fn complete<'p>(
         &mut self,
         u: &IoUnit,

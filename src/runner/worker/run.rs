@@ -101,7 +101,8 @@ impl<'a> Worker<'a> {
         let synchronous = plan.caps.synchronous;
         let depth = io.units.io.len();
         let regions: Vec<Region> = plan.files.iter().map(|f| f.region).collect();
-        let lim = Limits::new(plan, begin_ns);
+        let pacer = crate::runner::pacing::Pacer::new(plan, begin_ns);
+        let lim = Limits::new(plan, begin_ns).paced_by(&pacer, plan);
         // CMDPRIO: without cmdprio, every I/O carries the job's own priority.
         let cmdprio = crate::runner::cmdprio::CmdPrio::new(spec, &plan.seeds, depth);
         if let (None, Some(v)) = (&cmdprio, spec.lifecycle.ioprio_value()) {
@@ -151,7 +152,7 @@ impl<'a> Worker<'a> {
             stats_start_ns: begin_ns,
             last_read: None,
             // PACING
-            pacer: crate::runner::pacing::Pacer::new(plan, begin_ns),
+            pacer,
             waiter: Default::default(),
             zbd: None,
             zoned: false,
@@ -230,7 +231,7 @@ impl<'a> Worker<'a> {
             }
             self.last_read = None;
             // PACING: flow control across jobs holds this turn back (flow=).
-            if self.pacer.flow.is_some() && self.flow_held() {
+            if self.lim.paced && self.pacer.flow.is_some() && self.flow_held() {
                 now = self.clock.now_ns();
                 continue;
             }
@@ -238,7 +239,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             // PACING: think time and the rate_min check, after each step as in fio.
-            if !self.pacer.idle() && !self.after_step() {
+            if self.lim.paced && !self.pacer.idle() && !self.after_step() {
                 break;
             }
             // The checks above need no fresh reading: the step's last one (usually
@@ -580,7 +581,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Account unit `idx`, completed at `now`.
-    #[inline]
+    #[inline(always)]
     fn complete(&mut self, idx: usize, now: u64) {
         let t = self.io.units.times[idx];
         if self.cmdprio.is_some() {

@@ -23,6 +23,9 @@ pub struct Limits {
     pub fio_passes: bool,
     pub total_bytes: u64,
     pub pass_cap: u64,
+    /// Anything paces the job (rate, think time, flow=, a timed replay...); when not,
+    /// the loop skips every pacing hook with this one test (see [`Limits::paced_by`]).
+    pub paced: bool,
 }
 
 impl Limits {
@@ -46,7 +49,14 @@ impl Limits {
             fio_passes: fio_passes(plan),
             total_bytes: plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1))),
             pass_cap: pass_cap(plan),
+            paced: true,
         }
+    }
+
+    /// `paced` from the job's pacer (fixed for the run).
+    pub fn paced_by(mut self, pacer: &crate::runner::pacing::Pacer, plan: &ThreadPlan) -> Limits {
+        self.paced = !pacer.idle() || pacer.flow.is_some() || plan.replay.is_some();
+        self
     }
 }
 
@@ -222,6 +232,7 @@ mod tests {
             fio_passes: true,
             total_bytes: pass_bytes * loops,
             pass_cap,
+            paced: true,
         }
     }
 

@@ -33,6 +33,9 @@ impl<'a> Worker<'a> {
     /// rate_ddir gives DDIR_INVAL then), so a time_based job of T seconds at R per
     /// second issues R×T I/Os, not one more at the deadline.
     pub(super) fn pace(&mut self, op: IoOp, len: u64) -> Result<Option<u64>, ()> {
+        if !self.lim.paced {
+            return Ok(None); // nothing paces this job: one test per I/O
+        }
         let d = ddir_of(op);
         self.pacer.last_dir = d;
         if self.pacer.rate.is_none() && self.pacer.adaptive.is_none() && self.plan.replay.is_none()
@@ -86,6 +89,9 @@ impl<'a> Worker<'a> {
     /// that is behind its rate). Only a mixed job turns, so only it pays the clock read.
     #[inline]
     pub(super) fn rate_view(&mut self) {
+        if !self.lim.paced {
+            return;
+        }
         if self.pacer.rate.is_some() && self.plan.spec.rw.kind == ferrio_config::RwKind::ReadWrite {
             let due = [self.pacer.due_ns(0), self.pacer.due_ns(1)];
             self.pattern.rate_view = Some((self.clock.now_ns(), due));
