@@ -170,3 +170,33 @@ fn write_and_verify_phases_each_have_their_own_runtime() {
         w.2
     );
 }
+
+/// The null engine keeps no data, so its verify pretends as fio's does: the read
+/// phase still reads every written block back (same bytes and I/Os as fio), and
+/// nothing fails.
+#[test]
+fn a_diskless_engines_verify_reads_back_and_checks_nothing_like_fio() {
+    let d = scratch();
+    for extra in [
+        &["--rw=randwrite", "--verify=md5"][..],
+        &["--rw=write", "--verify=crc32c", "--loops=2"],
+        &["--rw=randwrite", "--verify=null", "--iodepth=4"],
+    ] {
+        let mut args = job("nullfile", extra);
+        args.push("--ioengine=null".into());
+        let ours = dirs(&ferrio_run(d.path(), &args));
+        assert_eq!(
+            ours[0].0, ours[1].0,
+            "{extra:?}: every written byte read back"
+        );
+        assert!(ours[1].0 > 0, "{extra:?}");
+        if have_fio() {
+            let theirs = dirs(&fio_run(d.path(), &args));
+            assert_eq!(
+                (ours[0].0, ours[0].1, ours[1].0, ours[1].1),
+                (theirs[0].0, theirs[0].1, theirs[1].0, theirs[1].1),
+                "{extra:?}"
+            );
+        }
+    }
+}

@@ -69,6 +69,17 @@ pub struct Verifier {
 }
 
 impl Verifier {
+    /// The same verifier, checking nothing (verify=null's): for an engine that keeps
+    /// no data (null, sim), where fio still runs the read phase and checks nothing.
+    pub fn pretend(mut self) -> Verifier {
+        self.layout.kind = VerifyKind::Null;
+        self.layout.pattern.clear();
+        self.layout.pattern_offsets.clear();
+        self.check_seed = false;
+        self.check_numberio = false;
+        self
+    }
+
     /// The verifier of a job thread, None when the job does not verify.
     pub fn new(spec: &JobSpec, thread: u16, seed: u64) -> Option<Verifier> {
         let v = &spec.verify;
@@ -148,7 +159,8 @@ impl Verifier {
         }
     }
 
-    /// verify_only: a block the workload would write (its contents unknown).
+    /// A block written with no data to stamp (verify_only: the workload would write
+    /// it; a diskless engine: it has no buffer), logged to be read back unchecked.
     pub fn would_write(&mut self, file: usize, offset: u64, len: usize) {
         let seq = self.tracker.writes;
         self.tracker.wrote(file, offset);

@@ -157,13 +157,13 @@ impl<'a> Worker<'a> {
             zbd: None,
             zoned: false,
             zone_done: Vec::new(),
-            // VERIFY: none for a diskless engine (fio pretends to verify there).
+            // VERIFY: with no data kept (diskless) verify pretends, as fio's does.
             verify: crate::verify::Verifier::new(
                 spec,
                 (plan.job_index as u32 + plan.clone + 1) as u16,
                 plan.seed,
             )
-            .filter(|_| !plan.caps.diskless),
+            .map(|v| if plan.caps.diskless { v.pretend() } else { v }),
             lazy_files: spec
                 .local
                 .openfiles
