@@ -146,25 +146,30 @@ fn stat_fd(fd: &std::os::fd::OwnedFd, how: StatType) -> io::Result<()> {
             // SAFETY: a descriptor we own and a writable stat buffer that outlives the call.
             unsafe { libc::fstat(fd.as_raw_fd(), st.as_mut_ptr()) }
         }
-        StatType::Statx => {
-            let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
-            // SAFETY: a descriptor we own, an empty NUL-terminated path with
-            // AT_EMPTY_PATH (the descriptor itself is stat'ed) and a writable buffer.
-            unsafe {
-                libc::statx(
-                    fd.as_raw_fd(),
-                    c"".as_ptr(),
-                    libc::AT_EMPTY_PATH,
-                    libc::STATX_ALL,
-                    stx.as_mut_ptr(),
-                )
-            }
-        }
+        // The descriptor itself is stat'ed (an empty path with AT_EMPTY_PATH).
+        StatType::Statx => statx(fd.as_raw_fd(), c"", libc::AT_EMPTY_PATH),
     };
     if ret == 0 {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
+    }
+}
+
+/// statx(2) of `path` relative to `dirfd` with `flags`, every field asked for; the
+/// result is thrown away (only the call is timed).
+fn statx(dirfd: libc::c_int, path: &std::ffi::CStr, flags: libc::c_int) -> libc::c_int {
+    let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
+    // SAFETY: `path` is NUL-terminated and outlives the call; `stx` is a writable
+    // statx buffer. An invalid `dirfd` or path makes the call fail, not misbehave.
+    unsafe {
+        libc::statx(
+            dirfd,
+            path.as_ptr(),
+            flags,
+            libc::STATX_ALL,
+            stx.as_mut_ptr(),
+        )
     }
 }
 
@@ -191,18 +196,8 @@ fn stat(path: &Path, how: StatType) -> io::Result<()> {
             let abs = std::fs::canonicalize(path)?;
             let c = CString::new(abs.as_os_str().as_bytes())
                 .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-            let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
-            // SAFETY: `c` is a NUL-terminated absolute path (so the directory
-            // descriptor is not used) and `stx` a writable statx buffer.
-            unsafe {
-                libc::statx(
-                    libc::AT_FDCWD,
-                    c.as_ptr(),
-                    0,
-                    libc::STATX_ALL,
-                    stx.as_mut_ptr(),
-                )
-            }
+            // An absolute path: the directory descriptor is not used.
+            statx(libc::AT_FDCWD, &c, 0)
         }
     };
     if ret == 0 {
