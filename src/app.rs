@@ -289,7 +289,9 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         *k = Some(report);
         return Ok(code);
     }
-    let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
+    let mut md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
+    md_table.push_str(&runner::act::render(&results)); // profile=act: ACT's table
+
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
     crate::html::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {
