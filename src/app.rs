@@ -289,8 +289,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         *k = Some(report);
         return Ok(code);
     }
-    let mut md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
-    md_table.push_str(&runner::act::render(&results)); // profile=act: ACT's table
+    if inv.flags.output_formats.contains(&OutputFormat::Normal) {
+        // profile=act: ACT's table, where fio prints it (as the jobs end, before the report).
+        let act = runner::act::render(&results);
+        out.write_all(act.as_bytes())
+            .map_err(|e| format!("cannot write the report: {e}"))?;
+    }
+    let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
 
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
     crate::html::write_run_html(&inv.flags, &report)?;

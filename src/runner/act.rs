@@ -1,7 +1,7 @@
 //! ACT's per-thread latency slices (fio's `profiles/act.c`, attached by
 //! `profile=act` or `--profile=act`): each completion's latency is counted in the
 //! current hour's slice; the slices of every thread are summed after the run and
-//! printed with `ferrio_report::act`. Only a job with the report attached has a
+//! printed with `ferrio_report::act` before the normal output, as fio does. Only a job with the report attached has a
 //! counter, and the completion path looks at it behind its one extras test.
 
 use crate::runner::RunResults;
@@ -66,7 +66,7 @@ pub fn render(results: &RunResults) -> String {
     if !any {
         return String::new();
     }
-    format!("\n{}", act::render(&sum))
+    act::render(&sum)
 }
 
 #[cfg(test)]
