@@ -289,7 +289,14 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         *k = Some(report);
         return Ok(code);
     }
+    if inv.flags.output_formats.contains(&OutputFormat::Normal) {
+        // profile=act: ACT's table, where fio prints it (as the jobs end, before the report).
+        let act = runner::act::render(&results);
+        out.write_all(act.as_bytes())
+            .map_err(|e| format!("cannot write the report: {e}"))?;
+    }
     let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
+
     write_reports(&mut out, &inv, &report, &live, &md_table)?;
     crate::html::write_run_html(&inv.flags, &report)?;
     if let Some(p) = prometheus {

@@ -59,6 +59,7 @@ pub fn stats_delta(now: &ThreadStats, then: &ThreadStats) -> ThreadStats {
         // The running error count, not a difference.
         errors: now.errors,
         latency_depth: now.latency_depth,
+        act: None,
         sync_lat: now.sync_lat.delta(&then.sync_lat),
         lat_buckets: LatencyBuckets {
             ns: sub(&now.lat_buckets.ns, &then.lat_buckets.ns),

@@ -1,6 +1,7 @@
 //! The job lifecycle: plan threads, lay out files, start threads in fio's order
 //! (groups, stonewall, wait_for, startdelay), run the I/O loops, and gather results.
 
+pub mod act;
 pub mod blockinfo;
 pub mod buffers;
 pub mod cgroup;

@@ -66,6 +66,8 @@ pub struct ThreadStats {
     pub errors: ErrorCount,
     /// latency_target: the queue depth the search settled on (0: no target).
     pub latency_depth: u32,
+    /// profile=act: ACT's latency slices (runner/act.rs).
+    pub act: Option<Box<super::act::ActCounter>>,
 }
 
 /// What a thread hands back to the reporter.

@@ -395,6 +395,7 @@ fn build_command(
     }
     let mut jobs = a.jobs;
     debug::mark_jobs(&raw.flags, &mut jobs);
+    profile::mark_jobs(&raw.profile, &mut jobs);
     let inv = Invocation {
         flags: raw.flags,
         jobs,

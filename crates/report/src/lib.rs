@@ -3,6 +3,7 @@
 //! The reporters read a [`model::RunReport`] only; they never touch the runner or
 //! the engines. One module per format: `json` (json and json+), `normal`, `terse`.
 
+pub mod act;
 pub mod blockinfo;
 pub mod extra;
 pub mod html;

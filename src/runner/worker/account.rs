@@ -4,6 +4,7 @@
 
 use super::units::UnitTimes;
 use crate::engine::{Accounting as Counts, IoOp, IoUnit};
+use crate::runner::act::ActCounter;
 use crate::runner::debug_hooks;
 use crate::runner::observer::{Completion, Observers, Verdict};
 use crate::runner::pacing::LatTarget;
@@ -41,7 +42,8 @@ pub struct Accounting {
     /// The priority of the I/O being accounted (the job's own unless cmdprio sets it
     /// per I/O): the per-I/O logs' priority column.
     pub ioprio: u32,
-    /// Any of due_lat, max_latency, latency_target or a per-I/O observer is on: only
+    /// Any of due_lat, max_latency, latency_target, a per-I/O observer or ACT's
+    /// slices (profile=act) is on: only
     /// then does a completion look at them (one test per I/O instead of four).
     extras: bool,
 }
@@ -92,7 +94,9 @@ impl Accounting {
         a.extras = a.due_lat
             || a.max_lat_ns.iter().any(|&m| m > 0)
             || a.lat_target.is_some()
-            || a.observers.per_io;
+            || a.observers.per_io
+            || spec.compat.act_report.is_some();
+        a.stats.act = spec.compat.act_report.map(|n| ActCounter::new(begin_ns, n));
         if let Some(t) = &a.lat_target {
             a.stats.latency_depth = t.qd;
         }
@@ -104,6 +108,7 @@ impl Accounting {
         self.stats = ThreadStats {
             errors: self.stats.errors,
             latency_depth: self.stats.latency_depth,
+            act: self.stats.act.take().map(|c| c.restart(now)),
             ..Default::default()
         };
         if let Some(t) = &mut self.lat_target {
@@ -293,6 +298,10 @@ impl Accounting {
         // measured (as fio).
         if self.rec.lat && (self.max_lat_ns[d] > 0 || self.lat_target.is_some()) {
             self.judge_latency(u, d, lat, now, path);
+        }
+        if let Some(act) = &mut self.stats.act {
+            // fio's act profile judges the total latency.
+            act.record(now, lat);
         }
         if self.observers.per_io {
             self.observers.completed(&Completion {

@@ -613,9 +613,10 @@ fn unknown_unsupported_and_noop() {
     assert_eq!(job(&["cgroup_weight=100"]).cgroup.target("j"), Some("j"));
     assert_eq!(job(&[]).cgroup.target("j"), None);
     assert!(job(&["profile=tiobench"]).job_options.len() == 1);
-    assert!(
-        bad(&["profile=act"]).contains("--profile=act (the command-line flag) writes ACT's jobs")
-    );
+    assert_eq!(job(&["profile=tiobench"]).compat.act_report, None);
+    assert_eq!(job(&["profile=act"]).compat.act_report, Some(0));
+    assert_eq!(job(&[]).compat.act_report, None);
+    assert!(bad(&["profile=acts"]).contains("act"));
     let j = job(&["verify_state_load=1", "verify_state_save=0"]);
     assert!(j.verify.state_load && !j.verify.state_save);
     assert!(bad(&["create_serialize=maybe"]).contains("malformed boolean"));

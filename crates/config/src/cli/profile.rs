@@ -312,6 +312,22 @@ fn act(p: &Profile, o: &mut Opts) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// fio attaches the profile's hooks to every job of the run: with act (not its
+/// prep phase), each job counts ACT's hourly slices, at least as many as
+/// test-duration spans.
+pub fn mark_jobs(p: &Profile, jobs: &mut [crate::JobSpec]) {
+    if !p.def.is_some_and(|d| d.name == "act") || given(p, "prep").is_some_and(|v| v != "0") {
+        return;
+    }
+    let us = given(p, "test-duration").map_or(Some(24 * 3600 * 1_000_000), |v| {
+        parse_time(v, TimeUnit::S).ok()
+    });
+    let slices = us.map_or(0, |us| us.div_ceil(3600 * 1_000_000) as u32);
+    for j in jobs {
+        j.compat.act_report = Some(slices);
+    }
+}
+
 /// The profile's jobs as sections (fio's `add_job_opts`): options before the first
 /// `name` are a global section, each `name` starts a job. Values get the keyword
 /// substitution of command-line values (`4*1024*$mb_memory`).

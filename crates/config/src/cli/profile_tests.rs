@@ -114,6 +114,21 @@ name=act-prep-salt-d stonewall filename=d bs=4096 ioengine=libaio iodepth=64 rw=
         (8, Some(90_000_000))
     );
     assert!(i.jobs.iter().all(|j| j.direct && j.time_based));
+    // Every job of the run gets ACT's report, with the slices (hours) the
+    // duration spans; not in the prep phase, nor with another profile.
+    assert!(i.jobs.iter().all(|j| j.compat.act_report == Some(1)));
+    let slices = |args: &[&str]| -> Vec<Option<u32>> {
+        let i = inv(&[&["--name=mine", "--rw=read"], args].concat(), &[]);
+        i.jobs.iter().map(|j| j.compat.act_report).collect()
+    };
+    let act = ["--profile=act", "--device-names=x"];
+    assert_eq!(
+        slices(&[&act[..], &["--test-duration=3601"]].concat()),
+        [Some(2); 3]
+    );
+    assert_eq!(slices(&act), [Some(24); 3]);
+    assert_eq!(slices(&[&act[..], &["--prep"]].concat()), [None; 3]);
+    assert_eq!(slices(&["--profile=tiobench"]), [None; 5]);
 }
 
 #[test]

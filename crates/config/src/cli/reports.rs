@@ -194,6 +194,7 @@ pub(super) fn sweep(
         })?;
         let mut jobs = a.jobs;
         super::debug::mark_jobs(&raw.flags, &mut jobs);
+        super::profile::mark_jobs(&raw.profile, &mut jobs);
         out.push(SweepPoint {
             labels,
             inv: Invocation {

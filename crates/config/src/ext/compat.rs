@@ -26,6 +26,10 @@ pub struct CompatSpec {
     /// --debug= categories (a run-wide flag, copied to every job): the job's threads
     /// write the lines of these (e.g. the offset generator fio's `random` lines).
     pub debug: super::debug::DebugSet,
+    /// profile=act (or --profile=act): count ACT's latency slices and print its
+    /// report; the value is the least number of hourly slices shown (0: as many as
+    /// the run reached).
+    pub act_report: Option<u32>,
 }
 
 /// fio's MAX_NR_BLOCK_INFOS: the most trim blocks a block error histogram tracks.
