@@ -384,8 +384,29 @@ impl IoEngine for IoUringEngine {
         let Some(ring) = self.ring.as_mut() else {
             return Ok(());
         };
+        let deferred = self.deferred;
         while self.unsubmitted > 0 {
-            match ring.submit() {
+            // With deferred task work, submit with GETEVENTS as fio does: the kernel then
+            // posts the completions that are ready (a cached buffered read completes in
+            // the submit), so the next reap sees them without entering again, and the
+            // completions fio sees at each reap (and with openfiles < nrfiles, its
+            // order of opens and closes) are the same.
+            let submitted = if deferred {
+                let to_submit = ring.submission().len() as u32;
+                // SAFETY: a plain io_uring_enter on this ring's own fd, with no argument
+                // pointer; the queued entries were pushed with valid buffers (see queue).
+                unsafe {
+                    ring.submitter().enter::<libc::sigset_t>(
+                        to_submit,
+                        0,
+                        IORING_ENTER_GETEVENTS,
+                        None,
+                    )
+                }
+            } else {
+                ring.submit()
+            };
+            match submitted {
                 Ok(n) => {
                     self.unsubmitted = self.unsubmitted.saturating_sub(n);
                     if n == 0 {
