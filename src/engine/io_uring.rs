@@ -1,8 +1,9 @@
 //! `ioengine=io_uring`, on the `io-uring` crate.
 //!
 //! `queue` writes one submission entry (user_data = the unit's index); `commit`
-//! submits everything queued with one io_uring_enter(2) (none with sqthread_poll,
-//! unless the poller sleeps); `reap` takes completions from the completion ring and
+//! submits everything queued with one io_uring_enter(2) (with GETEVENTS on a ring with
+//! deferred task work, as fio's, so the completions ready by then are posted; none
+//! with sqthread_poll, unless the poller sleeps); `reap` takes completions from the completion ring and
 //! enters the kernel only when it must wait (or poll, with hipri).
 //!
 //! Options: fixedbufs (buffers registered once: READ_FIXED/WRITE_FIXED),
