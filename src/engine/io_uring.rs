@@ -3,8 +3,8 @@
 //! `queue` writes one submission entry (user_data = the unit's index); `commit`
 //! submits everything queued with one io_uring_enter(2) (with GETEVENTS on a ring with
 //! deferred task work, as fio's, so the completions ready by then are posted; none
-//! with sqthread_poll, unless the poller sleeps); `reap` takes completions from the completion ring and
-//! enters the kernel only when it must wait (or poll, with hipri).
+//! with sqthread_poll, unless the poller sleeps); `reap` takes completions from the
+//! completion ring and enters the kernel only when it must wait (or poll, with hipri).
 //!
 //! Options: fixedbufs (buffers registered once: READ_FIXED/WRITE_FIXED),
 //! registerfiles (IOSQE_FIXED_FILE), sqthread_poll and sqthread_poll_cpu
