@@ -570,7 +570,7 @@ mod tests {
             eprintln!("SKIP: no io_uring with deferred task work here");
             return;
         }
-        let mut units = vec![
+        let mut units = [
             IoUnit {
                 buf: rbuf.as_mut_ptr(),
                 ..IoUnit::for_test(IoOp::Read, fds[0], 0, 8)
