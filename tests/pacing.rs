@@ -353,20 +353,20 @@ fn a_paced_file_job_does_what_fio_does() {
     assert_eq!(dir_counts(&ours, "read"), dir_counts(&fio, "read"));
     assert_eq!(dir_counts(&ours, "read"), (2 << 20, 512));
     // 512 I/Os at 1000 IOPS: the last one is due at 511 ms, so the runtime is at
-    // least 511 ms and the rate at most 512/0.511 s, whatever the load. A busy machine
-    // can only make the run longer (the last I/Os late), as it does fio's (seen: 842
-    // IOPS), so ferrio must be within 4 % of the rate, or at most 2 points further
-    // from it than fio was on the same machine just before.
+    // least 511 ms and the rate at most 512/0.511 s, whatever the load. How close to
+    // the rate a real clock gets depends on the machine's load (fio: 842 IOPS seen on
+    // a busy one), so only a floor no load has reached is asserted here: a pacer that
+    // waited twice per I/O would be under it. The exact schedule is checked in
+    // virtual time (tests/pacing_sim.rs), where no load can move it.
     let iops = |v: &serde_json::Value| read(v)["iops"].as_f64().unwrap();
-    let off = |v: &serde_json::Value| (iops(v) / 1000.0 - 1.0).abs();
     assert!(
         iops(&ours) <= 512.0 / 0.511,
         "ferrio ran above its rate: {}",
         iops(&ours)
     );
     assert!(
-        off(&ours) < 0.04 || off(&ours) <= off(&fio) + 0.02,
-        "ferrio {} IOPS, fio {} IOPS, for rate_iops=1000",
+        iops(&ours) >= 500.0,
+        "ferrio {} IOPS (fio {} on the same machine just before), for rate_iops=1000",
         iops(&ours),
         iops(&fio)
     );
