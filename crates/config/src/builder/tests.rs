@@ -346,7 +346,7 @@ fn engine() {
     }
     let e = bad(&["ioengine=sg"]);
     assert!(
-        e.contains("I/O engine 'sg' is not supported by ferrio yet"),
+        e.contains("I/O engine 'sg' is not supported by ferrio yet: it sends SCSI commands"),
         "{e}"
     );
     let e = bad(&["ioengine=bogus"]);

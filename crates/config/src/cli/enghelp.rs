@@ -22,13 +22,12 @@ pub fn enghelp(arg: &str) -> Result<String, ConfigError> {
     }
     if !engines.iter().any(|e| e.0 == engine) {
         let names: Vec<&str> = engines.iter().map(|e| e.0).collect();
-        let why = if table::ENGINES_NOT_YET.contains(&engine) {
-            "is not supported by ferrio yet"
-        } else {
-            "not found"
+        let why = match table::engine_not_yet(engine) {
+            Some(why) => why,
+            None => format!("IO engine '{engine}' not found"),
         };
         return Err(ConfigError(format!(
-            "--enghelp: IO engine '{engine}' {why}; allowed: {}",
+            "--enghelp: {why}; allowed: {}",
             names.join(", ")
         )));
     }
@@ -92,10 +91,10 @@ mod tests {
         );
         let e = enghelp("nope").unwrap_err().0;
         assert!(e.contains("'nope' not found; allowed: psync, sync"), "{e}");
-        assert!(enghelp("sg")
+        assert!(enghelp("io_uring_cmd")
             .unwrap_err()
             .0
-            .contains("not supported by ferrio yet"));
+            .contains("not supported by ferrio yet: it sends NVMe commands"));
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn engines_section() -> String {
     }
     let not_yet: Vec<String> = table::ENGINES_NOT_YET
         .iter()
-        .map(|e| format!(r"\fB{}\fR", esc(e)))
+        .map(|e| format!(r"\fB{}\fR", esc(e.0)))
         .collect();
     s += ".PP\nfio engines ferrio does not support yet (refused with an error):\n";
     s += &not_yet.join(",\n");

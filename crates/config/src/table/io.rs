@@ -4,38 +4,66 @@ use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
 use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 
-/// fio engines ferrio knows of but does not implement yet (a clear error, not "unknown").
-/// To add an engine: a row in the binary's `src/engine/registry.rs`, and the same name
-/// and help in `ioengine`'s value list below (a test there proves the two agree).
-pub const ENGINES_NOT_YET: &[&str] = &[
-    "sg",
-    "rdma",
-    "nbd",
-    "dfs",
-    "xnvme",
-    "windowsaio",
-    "solarisaio",
-    // fio 3.33's other engines (built in or external): devices, services or
-    // libraries this build does not drive.
-    "gfapi",
-    "gfapi_async",
-    "mtd",
-    "io_uring_cmd",
-    "rados",
-    "rbd",
-    "pmemblk",
-    "dev-dax",
-    "libpmem",
-    "libiscsi",
-    "libhdfs",
-    "ime_psync",
-    "ime_psyncv",
-    "ime_aio",
-    "http",
-    "nfs",
-    "libcufile",
-    "cpp_null",
+/// fio engines ferrio knows of but does not implement, each with what it drives (a
+/// clear error saying so, not "unknown"). To add an engine: a row in the binary's
+/// `src/engine/registry.rs`, and the same name and help in `ioengine`'s value list
+/// below (a test there proves the two agree).
+pub const ENGINES_NOT_YET: &[(&str, &str)] = &[
+    (
+        "sg",
+        "it sends SCSI commands to a SCSI generic device (/dev/sgN)",
+    ),
+    (
+        "rdma",
+        "it needs an RDMA network adapter (InfiniBand, RoCE, iWARP) and librdmacm",
+    ),
+    ("nbd", "it drives an NBD server through libnbd"),
+    ("dfs", "it needs a DAOS storage system (libdfs)"),
+    ("xnvme", "it needs the xNVMe library and an NVMe device"),
+    ("windowsaio", "it is Windows' asynchronous I/O"),
+    ("solarisaio", "it is Solaris' asynchronous I/O"),
+    ("gfapi", "it needs a GlusterFS volume (libgfapi)"),
+    ("gfapi_async", "it needs a GlusterFS volume (libgfapi)"),
+    ("mtd", "it needs an MTD flash device (/dev/mtdN)"),
+    (
+        "io_uring_cmd",
+        "it sends NVMe commands to an NVMe generic character device (/dev/ngXnY)",
+    ),
+    ("rados", "it needs a Ceph cluster (librados)"),
+    ("rbd", "it needs a Ceph cluster (librbd)"),
+    ("pmemblk", "it needs persistent memory (PMDK's libpmemblk)"),
+    (
+        "dev-dax",
+        "it needs a persistent-memory DAX device (/dev/daxN.M)",
+    ),
+    ("libpmem", "it needs persistent memory (PMDK's libpmem)"),
+    ("libiscsi", "it needs an iSCSI target (libiscsi)"),
+    ("libhdfs", "it needs a Hadoop HDFS cluster (libhdfs)"),
+    ("ime_psync", "it needs a DDN IME system"),
+    ("ime_psyncv", "it needs a DDN IME system"),
+    ("ime_aio", "it needs a DDN IME system"),
+    (
+        "http",
+        "it talks to an HTTP, S3 or Swift object store through libcurl",
+    ),
+    ("nfs", "it talks to an NFS server through libnfs"),
+    (
+        "libcufile",
+        "it needs NVIDIA GPUDirect Storage (cuFile) and a GPU",
+    ),
+    (
+        "cpp_null",
+        "it is fio's C++ build test of the null engine (use ioengine=null)",
+    ),
 ];
+
+/// Why engine `name` is refused, when it is one of fio's that ferrio lacks.
+pub fn engine_not_yet(name: &str) -> Option<String> {
+    ENGINES_NOT_YET
+        .iter()
+        .find(|e| e.0 == name)
+        .map(|(e, why)| format!("I/O engine '{e}' is not supported by ferrio yet: {why}"))
+}
 
 const RW_VALUES: &[(&str, &str)] = &[
     ("read", "sequential reads"),
@@ -220,8 +248,8 @@ pub const ENGINE: &[OptSpec] = &[
         C::Engine,
         "How the job issues I/O",
         |j, c, v| {
-            if ENGINES_NOT_YET.contains(&v) {
-                return Err(format!("I/O engine '{v}' is not supported by ferrio yet"));
+            if let Some(why) = engine_not_yet(v) {
+                return Err(why);
             }
             j.ioengine = c.choice(v)?.to_string();
             Ok(())
