@@ -47,6 +47,10 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("cmdprio_bssplit=4k/10/1", "bs/percentage[/class/level]"),
         ("cmdprio_bssplit=4x/10", "malformed size"),
         ("uncached=maybe", "malformed boolean"),
+        ("cgroup_weight=50", "allowed: 100..1000"),
+        ("cgroup_nodelete=maybe", "malformed boolean"),
+        ("cgroup=../x", "no '.', '..' or empty parts"),
+        ("profile=nope", "tiobench"),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         // Engine options are checked under an engine that has them.
