@@ -198,7 +198,10 @@ pub fn accept(log: &LogBack, sent: &[JobText], remote: bool) -> Result<(), Strin
         && !p.is_absolute()
         && p.components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
-    let named = !log.prefix.is_empty() && sent.iter().any(|f| f.text.contains(&log.prefix));
+    let named = !log.prefix.is_empty()
+        && sent
+            .iter()
+            .any(|f| names_in(&f.text).any(|n| n == log.prefix));
     if named || (remote && plain) {
         return Ok(());
     }
@@ -206,6 +209,19 @@ pub fn accept(log: &LogBack, sent: &[JobText], remote: bool) -> Result<(), Strin
         "log prefix '{}' is not one this client's job files name",
         log.prefix
     ))
+}
+
+/// What a job file names whole: its sections (a log's default prefix is its job's
+/// name) and its options' values (`write_bw_log=PREFIX`). A prefix must be one of
+/// these, never a piece of one (a server sending "/" must not write to the root).
+fn names_in(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|l| {
+        let l = l.trim();
+        match l.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            Some(section) => Some(section.trim()),
+            None => l.split_once('=').map(|(_, v)| v.trim()),
+        }
+    })
 }
 
 /// The host part of each `--client` host, as fio names its log files
@@ -294,12 +310,17 @@ mod tests {
         assert!(accept(&back("out/x", "_bw.1.log"), &sent, false).is_ok());
         assert!(accept(&back("out/x", "_clat_hist.log.fz"), &sent, false).is_ok());
         assert!(accept(&back("/tmp/io.gz", ""), &sent, false).is_ok());
+        assert!(accept(&back("j", "_lat.1.log"), &sent, false).is_ok());
         for (p, s) in [
             ("out/x", "_bw.1.log/../../y"),
             ("out/x", "_bw.x.log"),
             ("out/x", "_evil.1.log"),
             ("/home/u/.bashrc", ""),
             ("", "_bw.1.log"),
+            // Pieces of what the job file names are not names.
+            ("/", "_bw.1.log"),
+            ("out", "_bw.1.log"),
+            ("/tmp/io", ""),
         ] {
             assert!(accept(&back(p, s), &sent, false).is_err(), "{p}{s}");
         }
