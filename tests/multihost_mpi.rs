@@ -43,6 +43,11 @@ mod with_mpi {
             .arg("--mpi")
             .args(args)
             .current_dir(dir)
+            // Open MPI keeps a session directory per user under TMPDIR and removes it
+            // when its mpirun ends: two tests' mpiruns sharing /tmp race on it
+            // ("mkdir /tmp/ompi.vm.0/pid.N: No such file or directory"). Each gets
+            // its own.
+            .env("TMPDIR", dir)
             .output()
             .unwrap();
         Some(out)
