@@ -17,6 +17,7 @@ mod ftruncate;
 mod io_uring;
 mod libaio;
 mod mmap;
+mod nbd;
 mod net;
 mod null;
 mod posixaio;
@@ -244,6 +245,8 @@ pub struct EngineOptions {
     pub uncached: bool,
     /// The network engines' options (net, netsplice), resolved by the config.
     pub net: ferrio_config::ext::net::NetSpec,
+    /// ioengine=nbd: the server's URI (uri=).
+    pub nbd_uri: Option<String>,
     /// The run's stop request (signals, exitall), for engines that wait on a peer.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The byte range the thread addresses in each of its files, as planned.

@@ -7,7 +7,7 @@
 use super::fileops::{FileOp, FileOpsEngine};
 use super::sync::{Flavor, SyncEngine};
 use super::{cpuio, e4defrag, exec, falloc, ftruncate, splice};
-use super::{io_uring, libaio, mmap, net, null, posixaio, sim};
+use super::{io_uring, libaio, mmap, nbd, net, null, posixaio, sim};
 use super::{Accounting, Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
@@ -232,7 +232,40 @@ pub const ENGINES: &[Entry] = &[
         caps: SYNC,
         create: |o| Ok(Box::new(splice::SpliceEngine::new(o))),
     },
+    Entry {
+        name: "nbd",
+        help: "an NBD server's export (uri=) through libnbd, asynchronous; sized by the export",
+        // No local file (fio's FIO_DISKLESSIO), but writes carry data to the export.
+        caps: Capabilities {
+            diskless: true,
+            fills_buffers: true,
+            ..ASYNC
+        },
+        create: |o| Ok(Box::new(nbd::NbdEngine::new(o))),
+    },
 ];
+
+/// How an engine whose target sizes itself reports that size for a job.
+pub type TargetSize = fn(&ferrio_config::JobSpec) -> Result<u64, String>;
+
+/// Diskless engines whose target is remote storage (fio: the engine sets its first
+/// file's size in its setup, and FIO_NOEXTEND): the planner asks the target's size,
+/// which a job's region never passes, and the data stays there, so verify reads it
+/// back for real instead of pretending as for the other diskless engines.
+pub const SIZED_BY_TARGET: &[(&str, TargetSize)] = &[("nbd", nbd::export_size)];
+
+/// The size of `spec`'s target, for an engine listed in [`SIZED_BY_TARGET`].
+pub fn target_size(spec: &ferrio_config::JobSpec) -> Option<Result<u64, String>> {
+    SIZED_BY_TARGET
+        .iter()
+        .find(|(name, _)| *name == spec.ioengine)
+        .map(|(_, size)| size(spec))
+}
+
+/// Whether engine `name` keeps the data it writes (see [`SIZED_BY_TARGET`]).
+pub fn keeps_data(name: &str) -> bool {
+    SIZED_BY_TARGET.iter().any(|(n, _)| *n == name)
+}
 
 /// The metadata engines' operations, as mdtest names them (in its order), for the
 /// table after the normal output.
@@ -287,6 +320,16 @@ mod tests {
                 e.name
             );
         }
+    }
+
+    #[test]
+    fn engines_sized_by_their_target_are_registered_diskless_and_keep_data() {
+        for (name, _) in SIZED_BY_TARGET {
+            let e = find(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(e.caps.diskless && e.caps.fills_buffers, "{name}");
+            assert!(keeps_data(name));
+        }
+        assert!(!keeps_data("null") && !keeps_data("net"));
     }
 
     #[test]

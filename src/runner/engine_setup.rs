@@ -29,6 +29,7 @@ pub fn engine_options(
         tuning: spec.engine.clone(),
         sim: spec.sim.clone(),
         net: spec.net.clone(),
+        nbd_uri: spec.nbd.uri.clone(),
         stop: None,
         regions: plan
             .files

@@ -351,12 +351,16 @@ pub(super) fn plan_files(
     let named = caps.accounting == Accounting::FileOps;
     let names = file_names(spec, clone);
     let nfiles = names.len() as u64;
+    // An engine whose target sizes itself (nbd: the export) gives its first file that
+    // size, as fio's does; no job region passes it (fio: FIO_NOEXTEND).
+    let target = engine::registry::target_size(spec).transpose()?;
     // Existing sizes are needed for size=N% and for jobs without size=.
     let existing: Vec<Option<u64>> = names
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             if caps.diskless {
-                None
+                target.filter(|_| i == 0)
             } else {
                 file::open_in(confine, p, Default::default())
                     .ok()
@@ -405,6 +409,15 @@ pub(super) fn plan_files(
                 // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
                 // fio's metadata engines give every file one smallest block.
                 None if caps.diskless && named => spec.bs.iter().map(|b| b.min).min().unwrap_or(4096),
+                None if target.is_some() => {
+                    return Err(format!(
+                        "job '{}': size= is not set and '{}' is not the first file, the only one ioengine={} sizes from its target ({})",
+                        spec.name,
+                        path.display(),
+                        spec.ioengine,
+                        spec.origin
+                    ))
+                }
                 None if caps.diskless || spec.fill_device => u64::MAX / 4 / nfiles.max(1),
                 None => {
                     return Err(format!(
@@ -448,6 +461,11 @@ pub(super) fn plan_files(
             per_file.saturating_sub(offset)
         } else {
             per_file
+        };
+        // A target that sizes itself is never extended: the region ends at its end.
+        let len = match real.filter(|_| target.is_some()) {
+            Some(r) => len.min(r.saturating_sub(offset)),
+            None => len,
         };
         let min_bs = spec
             .bs

@@ -315,6 +315,8 @@ pub struct JobSpec {
     pub lifecycle: crate::ext::LifecycleSpec,
     pub errors: crate::ext::ErrorPolicy,
     pub net: crate::ext::net::NetSpec,
+    /// uri= of ioengine=nbd.
+    pub nbd: crate::ext::nbd::NbdSpec,
     pub zones: crate::ext::ZoneSpec,
     pub buffers: crate::ext::BuffersSpec,
     pub verify: crate::ext::VerifySpec,

@@ -124,6 +124,7 @@ impl JobSpec {
             compat: Default::default(),
             prio: Default::default(),
             net: Default::default(),
+            nbd: Default::default(),
             cgroup: Default::default(),
         }
     }

@@ -15,6 +15,7 @@ pub mod lifecycle;
 pub mod live;
 pub mod local;
 pub mod logs;
+pub mod nbd;
 pub mod net;
 pub mod pacing;
 pub mod prio;

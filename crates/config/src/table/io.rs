@@ -17,7 +17,6 @@ pub const ENGINES_NOT_YET: &[(&str, &str)] = &[
         "rdma",
         "it needs an RDMA network adapter (InfiniBand, RoCE, iWARP) and librdmacm",
     ),
-    ("nbd", "it drives an NBD server through libnbd"),
     ("dfs", "it needs a DAOS storage system (libdfs)"),
     ("xnvme", "it needs the xNVMe library and an NVMe device"),
     ("windowsaio", "it is Windows' asynchronous I/O"),
@@ -335,6 +334,10 @@ pub const ENGINE: &[OptSpec] = &[
         (
             "splice",
             "splice(2) and vmsplice(2) through a pipe",
+        ),
+        (
+            "nbd",
+            "an NBD server's export (uri=) through libnbd, asynchronous; sized by the export",
         ),
     ]),
     opt(

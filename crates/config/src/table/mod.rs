@@ -21,6 +21,7 @@ mod job;
 mod lifecycle;
 mod local;
 mod logs;
+mod nbd;
 mod net;
 mod pacing;
 mod prio;
@@ -365,6 +366,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(io::ENGINE)
         .chain(sim::SIM)
         .chain(net::NET_OPTIONS)
+        .chain(nbd::NBD)
         .chain(zones::ZONES)
         .chain(local::LOCAL)
         .chain(engine::ENGINE_TUNING)
