@@ -15,6 +15,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Whether libnbd (the library ferrio loads for ioengine=nbd) is installed; else skip.
+fn have_libnbd() -> bool {
+    // Where the dynamic loader finds it: a lib directory or its multiarch subdirectory.
+    let found = ["/usr/lib", "/usr/lib64", "/lib", "/usr/local/lib"]
+        .iter()
+        .any(|d| {
+            let d = Path::new(d);
+            d.join("libnbd.so.0").exists()
+                || std::fs::read_dir(d)
+                    .is_ok_and(|rd| rd.flatten().any(|e| e.path().join("libnbd.so.0").exists()))
+        });
+    if !found {
+        common::skip::skip("libnbd is not installed (apt-get install libnbd0)");
+    }
+    found
+}
+
 /// A running NBD server, killed and reaped on drop.
 struct Server {
     child: Child,
@@ -69,6 +86,9 @@ impl Server {
 
     /// qemu-nbd serving a new raw image of `size` bytes of zeros on a Unix socket.
     fn qemu_unix(size: u64) -> Option<Server> {
+        if !have_libnbd() {
+            return None;
+        }
         let qemu = tool_or_skip("qemu-nbd")?;
         let dir = scratch();
         let image = dir.path().join("disk.img");
@@ -98,6 +118,9 @@ impl Server {
 
     /// qemu-nbd on loopback TCP, with the export named `name`.
     fn qemu_tcp(size: u64, name: &str) -> Option<Server> {
+        if !have_libnbd() {
+            return None;
+        }
         let qemu = tool_or_skip("qemu-nbd")?;
         let dir = scratch();
         let image = dir.path().join("disk.img");
@@ -125,6 +148,9 @@ impl Server {
 
     /// nbdkit's memory plugin (`size` bytes, supports trim), in the foreground.
     fn nbdkit_memory(size: u64) -> Option<Server> {
+        if !have_libnbd() {
+            return None;
+        }
         let nbdkit = tool_or_skip("nbdkit")?;
         let dir = scratch();
         let sock = dir.path().join("nbdkit.sock");
