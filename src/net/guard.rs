@@ -22,10 +22,11 @@ fn exec_engine(name: &str) -> bool {
     name == "exec" || name.starts_with("external") || name.contains('/')
 }
 
-/// Engines that open network connections or listen (net, netsplice): a job could
-/// reach any host the server can, or accept connections on its behalf.
+/// Engines that open network connections or listen (net, netsplice; nbd, which
+/// connects to any server its uri= names): a job could reach any host the server
+/// can, or accept connections on its behalf.
 fn net_engine(name: &str) -> bool {
-    matches!(name, "net" | "netsplice")
+    matches!(name, "net" | "netsplice" | "nbd")
 }
 
 /// Options that run commands (allowed with `exec`, `--server-enable=exec`) or write
@@ -315,7 +316,12 @@ mod tests {
             assert!(refused_option(k, false).is_none(), "{k}");
         }
         assert!(exec_engine("exec") && exec_engine("external:/x.so") && !exec_engine("sync"));
-        assert!(net_engine("net") && net_engine("netsplice") && !net_engine("null"));
+        assert!(
+            net_engine("net")
+                && net_engine("netsplice")
+                && net_engine("nbd")
+                && !net_engine("null")
+        );
         assert!(refused_option("verify_state_load", true).is_some());
         assert!(refused_option("verify_state_save", false).is_none());
     }

@@ -41,7 +41,7 @@ pub struct NetFlags {
     pub tls_client_key: Option<PathBuf>,
     /// `--server-enable=exec,net,remote-config`: features a server refuses by default.
     pub enable_exec: bool,
-    /// `--server-enable=net`: the network engines (net, netsplice), which connect to
+    /// `--server-enable=net`: the network engines (net, netsplice, nbd), which connect to
     /// or listen on any address the job names.
     pub enable_net: bool,
     pub enable_remote_config: bool,
