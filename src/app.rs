@@ -31,7 +31,7 @@ pub fn run(inv: Invocation) -> i32 {
 /// --parse-only: every check a run makes before it touches a file (plan, devices in
 /// use, resources), without laying out or running anything; returns the exit code.
 pub fn check(inv: Invocation) -> i32 {
-    match prepare(&inv, None) {
+    match prepare(&inv, None, false) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -47,16 +47,21 @@ type Prepared = (
     Arc<runner::steadystate::SteadyStateFactory>,
 );
 
+/// `probe`: ask remote targets their sizes (not for --parse-only).
 fn prepare(
     inv: &Invocation,
     confine: Option<Arc<crate::sys::confine::Confine>>,
+    probe: bool,
 ) -> Result<Prepared, String> {
     for j in &inv.jobs {
         for w in &j.warnings {
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = planner::plan_confined(&inv.jobs, confine)?;
+    let threads = match probe {
+        true => planner::plan_confined(&inv.jobs, confine)?,
+        false => planner::plan_offline(&inv.jobs)?,
+    };
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
 }
@@ -143,7 +148,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         None => (None, None, None, None, None),
     };
     let started = std::time::Instant::now();
-    let (threads, steadystate) = prepare(&inv, confine)?;
+    let (threads, steadystate) = prepare(&inv, confine, true)?;
     crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),

@@ -359,6 +359,17 @@ fn a_missing_server_a_bad_uri_or_no_uri_fail_naming_uri() {
         "no file made"
     );
     assert!(!Path::new("n.0.0").exists());
+    // --parse-only connects to nothing, as fio's: the same jobs are accepted.
+    for uri in [Some(gone.as_str()), None] {
+        let mut a = vec![
+            "--parse-only".to_string(),
+            "--name=n".into(),
+            "--ioengine=nbd".into(),
+        ];
+        a.extend(uri.map(|u| format!("--uri={u}")));
+        let out = ferrio_run(&a);
+        assert!(out.status.success(), "--parse-only {uri:?}: {}", text(&out));
+    }
 }
 
 /// fio 3.33's run of the same job, its JSON written to a file (its nbd engine prints

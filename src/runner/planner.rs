@@ -23,6 +23,20 @@ pub fn plan_confined(
     jobs: &[JobSpec],
     confine: Option<Arc<crate::sys::confine::Confine>>,
 ) -> Result<Vec<ThreadPlan>, String> {
+    plan_with(jobs, confine, true)
+}
+
+/// [`plan`] without asking a remote target its size (--parse-only: fio's connects to
+/// no server); such a target's files are planned as any diskless engine's.
+pub fn plan_offline(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
+    plan_with(jobs, None, false)
+}
+
+fn plan_with(
+    jobs: &[JobSpec],
+    confine: Option<Arc<crate::sys::confine::Confine>>,
+    probe: bool,
+) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
@@ -50,6 +64,11 @@ pub fn plan_confined(
             )
         })?;
         check_cpus(spec)?;
+        // An engine whose target sizes itself (nbd: the export) is asked once per job.
+        let target = match probe {
+            true => engine::registry::target_size(spec).transpose()?,
+            false => None,
+        };
         let mut spec = spec.clone();
         let replay = replay_log(&mut spec)?;
         let spec = Arc::new(spec);
@@ -59,7 +78,7 @@ pub fn plan_confined(
             let mut sized_at_start = false;
             let files = match &replay {
                 Some(log) => log.planned_files(),
-                None => match plan_files(&spec, clone, caps, confine.as_deref()) {
+                None => match plan_files(&spec, clone, caps, confine.as_deref(), target) {
                     Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
                         sized_at_start = true;
                         placeholders(&spec, clone)
@@ -340,11 +359,13 @@ pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
     }
 }
 
+/// `target`: the size an engine's target gave (see [`engine::registry::target_size`]).
 pub(super) fn plan_files(
     spec: &JobSpec,
     clone: u32,
     caps: Capabilities,
     confine: Option<&crate::sys::confine::Confine>,
+    target: Option<u64>,
 ) -> Result<Vec<PlannedFile>, String> {
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
@@ -353,7 +374,6 @@ pub(super) fn plan_files(
     let nfiles = names.len() as u64;
     // An engine whose target sizes itself (nbd: the export) gives its first file that
     // size, as fio's does; no job region passes it (fio: FIO_NOEXTEND).
-    let target = engine::registry::target_size(spec).transpose()?;
     // Existing sizes are needed for size=N% and for jobs without size=.
     let existing: Vec<Option<u64>> = names
         .iter()
