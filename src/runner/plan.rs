@@ -48,6 +48,14 @@ pub struct ThreadPlan {
     pub targets: Arc<crate::engine::zone::Targets>,
 }
 
+impl ThreadPlan {
+    /// The engine keeps nothing the thread writes (diskless, and no remote target as
+    /// nbd's export): its verify pretends, as fio's does for such engines.
+    pub fn discards(&self) -> bool {
+        self.caps.diskless && !crate::engine::registry::keeps_data(&self.spec.ioengine)
+    }
+}
+
 // The buffer policy a planned thread starts with is built here rather than in
 // buffers/, whose `Shared` a plan holds: buffers must not import the plan back.
 impl BufferPolicy {

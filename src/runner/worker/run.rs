@@ -157,20 +157,13 @@ impl<'a> Worker<'a> {
             zbd: None,
             zoned: false,
             zone_done: Vec::new(),
-            // VERIFY: with no data kept (diskless) verify pretends, as fio's does; a
-            // remote target (nbd) keeps it.
+            // VERIFY: with no data kept (diskless but nbd) verify pretends, as fio's does.
             verify: crate::verify::Verifier::new(
                 spec,
                 (plan.job_index as u32 + plan.clone + 1) as u16,
                 plan.seed,
             )
-            .map(|v| {
-                if plan.caps.diskless && !crate::engine::registry::keeps_data(&spec.ioengine) {
-                    v.pretend()
-                } else {
-                    v
-                }
-            }),
+            .map(|v| if plan.discards() { v.pretend() } else { v }),
             lazy_files: spec
                 .local
                 .openfiles
