@@ -271,7 +271,7 @@ impl IoEngine for NbdEngine {
         let Some(c) = self.conn.as_ref() else {
             return Ok(());
         };
-        let mut got = 0;
+        let (mut got, mut polled) = (0, false);
         loop {
             while got < max {
                 // SAFETY: h is our live handle.
@@ -294,11 +294,15 @@ impl IoEngine for NbdEngine {
                 done.push(idx);
                 got += 1;
             }
-            if got >= min || self.in_flight.is_empty() {
+            // libnbd reads replies only when polled: a caller that waits for nothing
+            // (min 0) still gets one look at the socket, without blocking.
+            if self.in_flight.is_empty() || (got >= min && (got > 0 || polled)) {
                 return Ok(());
             }
+            let timeout = if got >= min { 0 } else { -1 };
+            polled = true;
             // SAFETY: h is our live handle; -1: wait until the socket makes progress.
-            if unsafe { (c.api.poll)(c.h, -1) } == -1 {
+            if unsafe { (c.api.poll)(c.h, timeout) } == -1 && c.api.errno() != libc::EINTR {
                 return Err(io::Error::other(format!("nbd_poll: {}", c.api.error())));
             }
         }
