@@ -57,7 +57,7 @@ impl Server {
         image: Option<PathBuf>,
         dir: tempfile::TempDir,
         ready: impl Fn() -> bool,
-    ) -> Server {
+    ) -> Result<Server, String> {
         let child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -73,7 +73,7 @@ impl Server {
         let until = Instant::now() + Duration::from_secs(30);
         while !ready() {
             if let Some(st) = s.child.try_wait().expect("wait") {
-                panic!("the NBD server exited before it was ready: {st}");
+                return Err(format!("the NBD server exited before it was ready: {st}"));
             }
             assert!(
                 Instant::now() < until,
@@ -81,7 +81,7 @@ impl Server {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        s
+        Ok(s)
     }
 
     /// qemu-nbd serving a new raw image of `size` bytes of zeros on a Unix socket.
@@ -111,9 +111,8 @@ impl Server {
         .arg(&image);
         let uri = format!("nbd+unix:///?socket={}", sock.display());
         let probe = sock.clone();
-        Some(Server::start(cmd, uri, Some(image), dir, move || {
-            std::os::unix::net::UnixStream::connect(&probe).is_ok()
-        }))
+        let ready = move || std::os::unix::net::UnixStream::connect(&probe).is_ok();
+        Some(Server::start(cmd, uri, Some(image), dir, ready).unwrap())
     }
 
     /// qemu-nbd on loopback TCP, with the export named `name`.
@@ -122,28 +121,36 @@ impl Server {
             return None;
         }
         let qemu = tool_or_skip("qemu-nbd")?;
-        let dir = scratch();
-        let image = dir.path().join("disk.img");
-        std::fs::File::create(&image)
-            .unwrap()
-            .set_len(size)
-            .unwrap();
-        let port = free_port(1);
-        let mut cmd = Command::new(qemu);
-        cmd.args([
-            "-f",
-            "raw",
-            "--persistent",
-            "--shared=16",
-            "--bind=127.0.0.1",
-        ])
-        .arg(format!("--port={port}"))
-        .arg(format!("--export-name={name}"))
-        .arg(&image);
-        let uri = format!("nbd://127.0.0.1:{port}/{name}");
-        Some(Server::start(cmd, uri, Some(image), dir, move || {
-            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-        }))
+        // The free port may be taken before qemu-nbd binds it (then it exits at once):
+        // another port, at most three times.
+        let mut last = String::new();
+        for _ in 0..3 {
+            let dir = scratch();
+            let image = dir.path().join("disk.img");
+            std::fs::File::create(&image)
+                .unwrap()
+                .set_len(size)
+                .unwrap();
+            let port = free_port(1);
+            let mut cmd = Command::new(&qemu);
+            cmd.args([
+                "-f",
+                "raw",
+                "--persistent",
+                "--shared=16",
+                "--bind=127.0.0.1",
+            ])
+            .arg(format!("--port={port}"))
+            .arg(format!("--export-name={name}"))
+            .arg(&image);
+            let uri = format!("nbd://127.0.0.1:{port}/{name}");
+            let ready = move || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+            match Server::start(cmd, uri, Some(image), dir, ready) {
+                Ok(s) => return Some(s),
+                Err(e) => last = e,
+            }
+        }
+        panic!("qemu-nbd on loopback TCP: {last}");
     }
 
     /// nbdkit's memory plugin (`size` bytes, supports trim), in the foreground.
@@ -161,9 +168,8 @@ impl Server {
             .arg(size.to_string());
         let uri = format!("nbd+unix:///?socket={}", sock.display());
         let probe = sock.clone();
-        Some(Server::start(cmd, uri, None, dir, move || {
-            std::os::unix::net::UnixStream::connect(&probe).is_ok()
-        }))
+        let ready = move || std::os::unix::net::UnixStream::connect(&probe).is_ok();
+        Some(Server::start(cmd, uri, None, dir, ready).unwrap())
     }
 }
 
