@@ -31,7 +31,7 @@ pub fn run(inv: Invocation) -> i32 {
 /// --parse-only: every check a run makes before it touches a file (plan, devices in
 /// use, resources), without laying out or running anything; returns the exit code.
 pub fn check(inv: Invocation) -> i32 {
-    match prepare(&inv, None) {
+    match prepare(&inv, Plan::Check) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -47,16 +47,23 @@ type Prepared = (
     Arc<runner::steadystate::SteadyStateFactory>,
 );
 
-fn prepare(
-    inv: &Invocation,
-    confine: Option<Arc<crate::sys::confine::Confine>>,
-) -> Result<Prepared, String> {
+/// How [`prepare`] plans: for a run (its file accesses confined on a server), or for
+/// `--parse-only` (target files that do not exist leave a job unsized, as in fio).
+enum Plan {
+    Run(Option<Arc<crate::sys::confine::Confine>>),
+    Check,
+}
+
+fn prepare(inv: &Invocation, how: Plan) -> Result<Prepared, String> {
     for j in &inv.jobs {
         for w in &j.warnings {
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = planner::plan_confined(&inv.jobs, confine)?;
+    let threads = match how {
+        Plan::Run(confine) => planner::plan_confined(&inv.jobs, confine)?,
+        Plan::Check => planner::plan_check(&inv.jobs)?,
+    };
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
 }
@@ -143,7 +150,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         None => (None, None, None, None, None),
     };
     let started = std::time::Instant::now();
-    let (threads, steadystate) = prepare(&inv, confine)?;
+    let (threads, steadystate) = prepare(&inv, Plan::Run(confine))?;
     crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),

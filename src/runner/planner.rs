@@ -23,6 +23,21 @@ pub fn plan_confined(
     jobs: &[JobSpec],
     confine: Option<Arc<crate::sys::confine::Confine>>,
 ) -> Result<Vec<ThreadPlan>, String> {
+    plan_with(jobs, confine, false)
+}
+
+/// [`plan`] for `--parse-only`: as fio's parse-only never looks at the target files,
+/// a job whose size would come from files that do not exist (`/dev/sdX` on another
+/// machine) is accepted unsized instead of refused; every other check still applies.
+pub fn plan_check(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
+    plan_with(jobs, None, true)
+}
+
+fn plan_with(
+    jobs: &[JobSpec],
+    confine: Option<Arc<crate::sys::confine::Confine>>,
+    check: bool,
+) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
     let mut jobs_in_group = 0u32;
@@ -50,6 +65,9 @@ pub fn plan_confined(
             )
         })?;
         check_cpus(spec)?;
+        if !check {
+            check_numa(spec)?;
+        }
         let mut spec = spec.clone();
         let replay = replay_log(&mut spec)?;
         let spec = Arc::new(spec);
@@ -60,7 +78,10 @@ pub fn plan_confined(
             let files = match &replay {
                 Some(log) => log.planned_files(),
                 None => match plan_files(&spec, clone, caps, confine.as_deref()) {
-                    Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
+                    Err(_)
+                        if (check && sized_by_missing_files(&spec, clone, caps))
+                            || sized_later(jobs, job_index, &spec, clone, caps) =>
+                    {
                         sized_at_start = true;
                         placeholders(&spec, clone)
                     }
@@ -151,17 +172,23 @@ fn sized_later(
     clone: u32,
     caps: Capabilities,
 ) -> bool {
-    let sized_by_files = spec.filesize.is_none()
-        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
-        && spec.zones.mode == ZoneMode::None
-        && !caps.diskless;
-    sized_by_files
+    spec.zones.mode == ZoneMode::None
+        && sized_by_missing_files(spec, clone, caps)
         && file_names(spec, clone).iter().any(|path| {
             !path.exists()
                 && jobs[..job_index].iter().any(|earlier| {
                     (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
                 })
         })
+}
+
+/// Whether the job's size comes from its files (no size=N, no filesize=) and one of
+/// them does not exist, so that its size is not known before it is created.
+fn sized_by_missing_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> bool {
+    spec.filesize.is_none()
+        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
+        && !caps.diskless
+        && file_names(spec, clone).iter().any(|path| !path.exists())
 }
 
 /// The deferred thread's files until it starts: named, with empty regions.
@@ -212,6 +239,27 @@ fn check_cpus(spec: &JobSpec) -> Result<(), String> {
                 list(cpus),
                 list(&allowed),
                 spec.origin
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// numa_cpu_nodes= and numa_mem_policy= must name nodes this machine has (checked
+/// for a run only: fio's --parse-only accepts a job written for a larger machine).
+fn check_numa(spec: &JobSpec) -> Result<(), String> {
+    use ferrio_config::ext::dropin::NumaMem;
+    let mem: &[usize] = match &spec.dropin.numa_mem {
+        Some(NumaMem::Prefer(n)) => std::slice::from_ref(n),
+        Some(NumaMem::Bind(n) | NumaMem::Interleave(n)) => n,
+        _ => &[],
+    };
+    let cpu = spec.dropin.numa_cpu_nodes.as_deref().unwrap_or_default();
+    for (option, nodes) in [("numa_cpu_nodes", cpu), ("numa_mem_policy", mem)] {
+        if let Some(why) = ferrio_config::table::missing_numa_node(nodes) {
+            return Err(format!(
+                "job '{}': {option}: {why} ({})",
+                spec.name, spec.origin
             ));
         }
     }

@@ -34,6 +34,7 @@ mod verify;
 mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
+pub use dropin2::missing_numa_node;
 pub use io::{engine_not_yet, ENGINES_NOT_YET};
 pub use local::METADATA_ENGINES;
 
