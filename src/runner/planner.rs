@@ -58,6 +58,18 @@ fn plan_with(
             jobs_in_group = 0;
         }
         jobs_in_group += 1;
+        // An engine ferrio cannot run (sg, rdma, http, ...), GPU buffers or NVMe
+        // data placement: a run is
+        // refused before anything is touched; --parse-only plans nothing for the
+        // foreign engine's job (its files are not ferrio's to size).
+        if let Some(why) = spec.foreign.refusal() {
+            if !check {
+                return Err(format!("job '{}': {why} ({})", spec.name, spec.origin));
+            }
+            if spec.foreign.engine.is_some() {
+                continue;
+            }
+        }
         let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
             format!(
                 "job '{}': ioengine '{}' is not available ({})",

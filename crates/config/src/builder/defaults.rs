@@ -125,6 +125,7 @@ impl JobSpec {
             prio: Default::default(),
             net: Default::default(),
             cgroup: Default::default(),
+            foreign: Default::default(),
         }
     }
 
