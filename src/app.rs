@@ -28,8 +28,10 @@ pub fn run(inv: Invocation) -> i32 {
     }
 }
 
-/// --parse-only: every check a run makes before it touches a file (plan, devices in
+/// --parse-only: the checks a run makes before it touches a file (plan, devices in
 /// use, resources), without laying out or running anything; returns the exit code.
+/// As in fio, what only the target machine can say is left to the run: the size of
+/// target files that do not exist, NUMA nodes, engines ferrio cannot run.
 pub fn check(inv: Invocation) -> i32 {
     match prepare(&inv, Plan::Check) {
         Ok(_) => 0,
