@@ -271,6 +271,11 @@ fn foreign_engine_options_check_their_values() {
     let j = job(&["ioengine=psync", "fdp=1"]);
     assert!(j.foreign.refusal().unwrap().contains("data placement"));
     assert_eq!(job(&["dataplacement=none"]).foreign.refusal(), None);
+    // Zone units on a zoned device of a foreign engine: the device's zone size, which
+    // only a run could read (and a run refuses the engine).
+    let z = job(&["ioengine=io_uring_cmd", "zonemode=zbd", "size=2z"]);
+    assert!(z.foreign.refusal().is_some());
+    assert!(bad(&["ioengine=psync", "zonemode=zbd", "size=2z"]).contains("needs a zone size"));
     // GPU buffers parse with any engine; a run refuses them.
     let j = job(&["mem=cudamalloc", "gpu_dev_id=1"]);
     assert!(j.foreign.refusal().unwrap().contains("cudamalloc"));
