@@ -28,10 +28,12 @@ pub fn run(inv: Invocation) -> i32 {
     }
 }
 
-/// --parse-only: every check a run makes before it touches a file (plan, devices in
+/// --parse-only: the checks a run makes before it touches a file (plan, devices in
 /// use, resources), without laying out or running anything; returns the exit code.
+/// As in fio, what only the target machine can say is left to the run: the size of
+/// target files that do not exist, NUMA nodes, engines ferrio cannot run.
 pub fn check(inv: Invocation) -> i32 {
-    match prepare(&inv, None, false) {
+    match prepare(&inv, Plan::Check) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("ferrio: {e}");
@@ -47,20 +49,22 @@ type Prepared = (
     Arc<runner::steadystate::SteadyStateFactory>,
 );
 
-/// `probe`: ask remote targets their sizes (not for --parse-only).
-fn prepare(
-    inv: &Invocation,
-    confine: Option<Arc<crate::sys::confine::Confine>>,
-    probe: bool,
-) -> Result<Prepared, String> {
+/// How [`prepare`] plans: for a run (its file accesses confined on a server), or for
+/// `--parse-only` (target files that do not exist leave a job unsized, as in fio).
+enum Plan {
+    Run(Option<Arc<crate::sys::confine::Confine>>),
+    Check,
+}
+
+fn prepare(inv: &Invocation, how: Plan) -> Result<Prepared, String> {
     for j in &inv.jobs {
         for w in &j.warnings {
             eprintln!("ferrio: job '{}': {w} (at {})", j.name, j.origin);
         }
     }
-    let threads = match probe {
-        true => planner::plan_confined(&inv.jobs, confine)?,
-        false => planner::plan_offline(&inv.jobs)?,
+    let threads = match how {
+        Plan::Run(confine) => planner::plan_confined(&inv.jobs, confine)?,
+        Plan::Check => planner::plan_check(&inv.jobs)?,
     };
     let steadystate = Arc::new(runner::steadystate::SteadyStateFactory::new(&threads)?);
     Ok((threads, steadystate))
@@ -148,7 +152,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         None => (None, None, None, None, None),
     };
     let started = std::time::Instant::now();
-    let (threads, steadystate) = prepare(&inv, confine, true)?;
+    let (threads, steadystate) = prepare(&inv, Plan::Run(confine))?;
     crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),

@@ -241,7 +241,9 @@ fn blockalign_zero_is_refused() {
 }
 
 #[test]
-fn an_unset_variable_in_a_job_file_is_named() {
+fn an_unset_variable_in_a_job_file_is_named_and_the_option_then_refused() {
+    // As in fio, an unset variable is replaced by nothing (docs/dropin.md); the
+    // warning names it and its line, and the empty value is refused naming the option.
     let d = scratch();
     let job = d.path().join("env.fio");
     std::fs::write(
@@ -251,8 +253,14 @@ fn an_unset_variable_in_a_job_file_is_named() {
     .unwrap();
     let err = fails(&[job.to_str().unwrap()]);
     assert!(
-        err.contains("'FERRIO_TEST_SURELY_UNSET' is not set") && err.contains("env.fio:3"),
+        err.contains("warning: environment variable 'FERRIO_TEST_SURELY_UNSET' is not set")
+            && err.contains("env.fio:3"),
         "{err}"
+    );
+    assert!(err.contains("for option 'size'"), "{err}");
+    assert!(
+        err.find("FERRIO_TEST_SURELY_UNSET") < err.find("for option 'size'"),
+        "the warning comes first: {err}"
     );
 }
 

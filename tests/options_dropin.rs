@@ -669,6 +669,30 @@ fn numa_options_accept_and_refuse_what_fio_does() {
             assert_eq!(ran, ok, "fio {opt}: {}", text(&theirs.stderr));
         }
     }
+    // Nodes this machine lacks are a run's error, not --parse-only's (fio's
+    // parse-only accepts them: a job written for a larger machine).
+    if !have_node1 {
+        for opt in ["--numa_cpu_nodes=0-1", "--numa_mem_policy=interleave:0-1"] {
+            let a = [
+                "--parse-only",
+                "--name=n",
+                "--ioengine=null",
+                "--size=64k",
+                opt,
+            ];
+            let ours = ferrio_out(&a);
+            assert!(ours.status.success(), "{opt}: {}", text(&ours.stderr));
+            let run = ferrio_out(&a[1..]);
+            let e = text(&run.stderr);
+            assert!(
+                !run.status.success() && e.contains("NUMA node 1 does not exist"),
+                "{opt}: {e}"
+            );
+            if fio {
+                assert!(fio_out(&a).status.success(), "fio {opt}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -102,7 +102,7 @@ fn surface_scan_runs_in_one_run_as_fio_runs_it() {
 }
 
 #[test]
-fn parse_only_accepts_a_job_sized_at_its_start_but_not_a_file_nobody_creates() {
+fn parse_only_accepts_a_job_sized_at_its_start_and_a_run_refuses_a_file_nobody_creates() {
     let d = scratch();
     let o = ferrio()
         .arg("--parse-only")
@@ -115,19 +115,30 @@ fn parse_only_accepts_a_job_sized_at_its_start_but_not_a_file_nobody_creates() {
         !d.path().join("datafile.tmp").exists(),
         "--parse-only touched a file"
     );
-    // The same verify phase alone: no earlier job names its file, so it is refused
-    // before anything runs, as before.
-    let o = ferrio()
-        .args(["--parse-only", "--section=verify-phase"])
-        .arg(jobs_dir().join(JOB))
-        .current_dir(d.path())
-        .output()
-        .unwrap();
+    // The same verify phase alone: no earlier job names its file. --parse-only
+    // accepts it as fio does (it never sizes the target files); a run refuses it
+    // before anything runs.
+    let alone = |extra: &[&str]| {
+        ferrio()
+            .args(extra)
+            .args(["--section=verify-phase"])
+            .arg(jobs_dir().join(JOB))
+            .current_dir(d.path())
+            .output()
+            .unwrap()
+    };
+    let o = alone(&["--parse-only"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = alone(&[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("size= is not set and '") && err.contains("datafile.tmp' does not exist"),
         "{err}"
+    );
+    assert!(
+        std::fs::read_dir(d.path()).unwrap().next().is_none(),
+        "a refused run touched a file"
     );
 }
 

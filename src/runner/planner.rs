@@ -23,19 +23,21 @@ pub fn plan_confined(
     jobs: &[JobSpec],
     confine: Option<Arc<crate::sys::confine::Confine>>,
 ) -> Result<Vec<ThreadPlan>, String> {
-    plan_with(jobs, confine, true)
+    plan_with(jobs, confine, false)
 }
 
-/// [`plan`] without asking a remote target its size (--parse-only: fio's connects to
-/// no server); such a target's files are planned as any diskless engine's.
-pub fn plan_offline(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
-    plan_with(jobs, None, false)
+/// [`plan`] for `--parse-only`: as fio's parse-only never looks at the target files,
+/// a job whose size would come from files that do not exist (`/dev/sdX` on another
+/// machine) is accepted unsized instead of refused, and no remote target (nbd) is asked
+/// its size (fio's connects to no server); every other check still applies.
+pub fn plan_check(jobs: &[JobSpec]) -> Result<Vec<ThreadPlan>, String> {
+    plan_with(jobs, None, true)
 }
 
 fn plan_with(
     jobs: &[JobSpec],
     confine: Option<Arc<crate::sys::confine::Confine>>,
-    probe: bool,
+    check: bool,
 ) -> Result<Vec<ThreadPlan>, String> {
     let mut out = Vec::new();
     let mut groupid: u32 = 0;
@@ -57,6 +59,18 @@ fn plan_with(
             jobs_in_group = 0;
         }
         jobs_in_group += 1;
+        // An engine ferrio cannot run (sg, rdma, http, ...), GPU buffers or NVMe
+        // data placement: a run is
+        // refused before anything is touched; --parse-only plans nothing for the
+        // foreign engine's job (its files are not ferrio's to size).
+        if let Some(why) = spec.foreign.refusal() {
+            if !check {
+                return Err(format!("job '{}': {why} ({})", spec.name, spec.origin));
+            }
+            if spec.foreign.engine.is_some() {
+                continue;
+            }
+        }
         let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
             format!(
                 "job '{}': ioengine '{}' is not available ({})",
@@ -64,10 +78,13 @@ fn plan_with(
             )
         })?;
         check_cpus(spec)?;
+        if !check {
+            check_numa(spec)?;
+        }
         // An engine whose target sizes itself (nbd: the export) is asked once per job.
-        let target = match probe {
-            true => engine::registry::target_size(spec).transpose()?,
-            false => None,
+        let target = match check {
+            false => engine::registry::target_size(spec).transpose()?,
+            true => None,
         };
         let mut spec = spec.clone();
         let replay = replay_log(&mut spec)?;
@@ -79,7 +96,10 @@ fn plan_with(
             let files = match &replay {
                 Some(log) => log.planned_files(),
                 None => match plan_files(&spec, clone, caps, confine.as_deref(), target) {
-                    Err(_) if sized_later(jobs, job_index, &spec, clone, caps) => {
+                    Err(_)
+                        if (check && sized_by_missing_files(&spec, clone, caps))
+                            || sized_later(jobs, job_index, &spec, clone, caps) =>
+                    {
                         sized_at_start = true;
                         placeholders(&spec, clone)
                     }
@@ -170,17 +190,23 @@ fn sized_later(
     clone: u32,
     caps: Capabilities,
 ) -> bool {
-    let sized_by_files = spec.filesize.is_none()
-        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
-        && spec.zones.mode == ZoneMode::None
-        && !caps.diskless;
-    sized_by_files
+    spec.zones.mode == ZoneMode::None
+        && sized_by_missing_files(spec, clone, caps)
         && file_names(spec, clone).iter().any(|path| {
             !path.exists()
                 && jobs[..job_index].iter().any(|earlier| {
                     (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
                 })
         })
+}
+
+/// Whether the job's size comes from its files (no size=N, no filesize=) and one of
+/// them does not exist, so that its size is not known before it is created.
+fn sized_by_missing_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> bool {
+    spec.filesize.is_none()
+        && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
+        && !caps.diskless
+        && file_names(spec, clone).iter().any(|path| !path.exists())
 }
 
 /// The deferred thread's files until it starts: named, with empty regions.
@@ -231,6 +257,27 @@ fn check_cpus(spec: &JobSpec) -> Result<(), String> {
                 list(cpus),
                 list(&allowed),
                 spec.origin
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// numa_cpu_nodes= and numa_mem_policy= must name nodes this machine has (checked
+/// for a run only: fio's --parse-only accepts a job written for a larger machine).
+fn check_numa(spec: &JobSpec) -> Result<(), String> {
+    use ferrio_config::ext::dropin::NumaMem;
+    let mem: &[usize] = match &spec.dropin.numa_mem {
+        Some(NumaMem::Prefer(n)) => std::slice::from_ref(n),
+        Some(NumaMem::Bind(n) | NumaMem::Interleave(n)) => n,
+        _ => &[],
+    };
+    let cpu = spec.dropin.numa_cpu_nodes.as_deref().unwrap_or_default();
+    for (option, nodes) in [("numa_cpu_nodes", cpu), ("numa_mem_policy", mem)] {
+        if let Some(why) = ferrio_config::table::missing_numa_node(nodes) {
+            return Err(format!(
+                "job '{}': {option}: {why} ({})",
+                spec.name, spec.origin
             ));
         }
     }

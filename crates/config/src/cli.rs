@@ -299,7 +299,7 @@ pub fn parse_with(args: &[String], env: &Env) -> Result<Command, ConfigError> {
 
 /// Parse with an explicit environment and mode.
 pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed, ConfigError> {
-    let (raw, warnings) = match lex_args(args, env, fio_compat)? {
+    let (raw, mut warnings) = match lex_args(args, env, fio_compat)? {
         Ok(mut raw) => {
             let w = std::mem::take(&mut raw.warnings);
             (raw, w)
@@ -313,7 +313,13 @@ pub fn parse_full(args: &[String], env: &Env, fio_compat: bool) -> Result<Parsed
         }
     };
     let mut debug_lines = Vec::new();
-    let command = build_command(raw, env, &mut debug_lines)?;
+    // A job file's warnings come before the error they may explain (an unset
+    // `${VAR}` that left an option empty), in the lines stderr shows.
+    let command = build_command(raw, env, &mut debug_lines, &mut warnings).map_err(|e| {
+        let mut lines: Vec<String> = warnings.iter().map(|w| format!("warning: {w}")).collect();
+        lines.push(e.0);
+        ConfigError(lines.join("\nferrio: "))
+    })?;
     Ok(Parsed {
         command,
         warnings,
@@ -325,6 +331,7 @@ fn build_command(
     mut raw: Raw,
     env: &Env,
     debug_lines: &mut Vec<(DebugCategory, String)>,
+    warnings: &mut Vec<String>,
 ) -> Result<Command, ConfigError> {
     if raw.flags.reports.compare {
         return reports::compare(&raw);
@@ -334,7 +341,7 @@ fn build_command(
     }
     let mut file_sections = Vec::new();
     for f in &raw.files {
-        file_sections.push(jobfile::parse_file(f, env)?);
+        file_sections.push(jobfile::parse_file_noting(f, env, warnings)?);
     }
     if raw.flags.debug.contains(&DebugCategory::Parse) {
         let files: Vec<_> = raw

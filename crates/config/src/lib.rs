@@ -24,7 +24,8 @@
 //! - `$pagesize`/`$ncpus`/`$mb_memory` also work on the command line (fio 3.33's
 //!   command line does not substitute them);
 //! - `readonly=1` is also a job option (fio only has the `--readonly` flag);
-//! - an unset `${VAR}` in a job file is an error naming it (fio substitutes nothing);
+//! - an unset `${VAR}` in a job file is replaced by nothing as in fio, with a warning
+//!   naming it, the file and the line (fio says nothing);
 //! - bytes that are not UTF-8 are accepted in comments only; elsewhere they are an
 //!   error naming the line.
 

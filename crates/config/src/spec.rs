@@ -329,4 +329,6 @@ pub struct JobSpec {
     pub cgroup: crate::ext::cgroup::CgroupSpec,
     /// cmdprio_* and uncached (issue 14).
     pub prio: crate::ext::PrioSpec,
+    /// An engine or buffer memory ferrio cannot provide (accepted by --parse-only).
+    pub foreign: crate::ext::foreign::ForeignSpec,
 }

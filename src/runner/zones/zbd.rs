@@ -373,6 +373,8 @@ pub fn prepare_plans(threads: &mut [ThreadPlan]) -> Result<(), String> {
     for t in threads
         .iter_mut()
         .filter(|t| t.spec.zones.mode == ZoneMode::Zbd)
+        // Unsized (only --parse-only leaves a zbd job so): no device to read zones from.
+        .filter(|t| !t.sized_at_start)
     {
         let spec = t.spec.clone();
         let at = |e: String| format!("job '{}': {e} ({})", spec.name, spec.origin);

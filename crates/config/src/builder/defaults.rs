@@ -126,6 +126,7 @@ impl JobSpec {
             net: Default::default(),
             nbd: Default::default(),
             cgroup: Default::default(),
+            foreign: Default::default(),
         }
     }
 

@@ -117,7 +117,11 @@ fn check_engine_option(job: &JobSpec, a: &Applied, engine: &str) -> Result<(), C
     };
     // Its default value does nothing anywhere (fio would still refuse it).
     let value = a.opt.value.as_deref().unwrap_or("1").trim();
-    if spec.engines.is_empty() || spec.engines.contains(&engine) || value == spec.default {
+    if spec.engines.is_empty()
+        || spec.engines.contains(&engine)
+        || table::shared_with(spec.name, engine)
+        || value == spec.default
+    {
         return Ok(());
     }
     Err(ConfigError(format!(

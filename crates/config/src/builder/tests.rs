@@ -344,10 +344,18 @@ fn engine() {
     ] {
         assert_eq!(job(&[&format!("ioengine={e}")]).ioengine, e);
     }
-    let e = bad(&["ioengine=sg"]);
+    // An engine ferrio cannot run parses (--parse-only accepts it, as fio does);
+    // the job carries the reason a run refuses it with.
+    let sg = job(&["ioengine=sg"]);
+    assert_eq!(sg.ioengine, "sg");
+    let e = sg.foreign.refusal().unwrap();
     assert!(
         e.contains("I/O engine 'sg' is not supported by ferrio yet: it sends SCSI commands"),
         "{e}"
+    );
+    assert_eq!(
+        job(&["ioengine=sg", "ioengine=psync"]).foreign.refusal(),
+        None
     );
     let e = bad(&["ioengine=bogus"]);
     assert!(

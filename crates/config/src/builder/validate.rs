@@ -18,7 +18,11 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             job.rw.text
         )));
     }
-    if job.hipri && job.ioengine != "pvsync2" && job.ioengine != "io_uring" {
+    if job.hipri
+        && job.ioengine != "pvsync2"
+        && job.ioengine != "io_uring"
+        && job.foreign.engine.is_none()
+    {
         return Err(at(format!(
             "option 'hipri' needs ioengine=pvsync2 or io_uring (ioengine is '{}')",
             job.ioengine
@@ -137,6 +141,10 @@ fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
     // null and sim open no file, the metadata engines none for long: only the
     // order of the I/Os follows openfiles.
     if crate::table::METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine) {
+        return Ok(());
+    }
+    // An engine ferrio cannot run is refused by a run anyway; --parse-only accepts.
+    if job.foreign.engine.is_some() {
         return Ok(());
     }
     const PER_IO: [&str; 10] = [

@@ -35,6 +35,11 @@ pub fn finish(job: &mut JobSpec) -> Result<(), String> {
     if !u.any() {
         return Ok(());
     }
+    // zbd without zonesize on an engine ferrio cannot run (io_uring_cmd on a zoned
+    // NVMe device): only that device knows its zone size; a run refuses the engine.
+    if z.mode == ZoneMode::Zbd && z.size == 0 && job.foreign.engine.is_some() {
+        return Ok(());
+    }
     // zbd on a zoned sim device without zonesize: the device's zone size.
     let zs = match (z.mode, z.size) {
         (ZoneMode::None, _) => 0,

@@ -20,26 +20,29 @@ pub fn enghelp(arg: &str) -> Result<String, ConfigError> {
         }
         return Ok(s);
     }
-    if !engines.iter().any(|e| e.0 == engine) {
+    // fio's engines that ferrio cannot run: their options, which --parse-only checks,
+    // after the reason a run refuses them.
+    let foreign = table::engine_not_yet(engine);
+    if !engines.iter().any(|e| e.0 == engine) && foreign.is_none() {
         let names: Vec<&str> = engines.iter().map(|e| e.0).collect();
-        let why = match table::engine_not_yet(engine) {
-            Some(why) => why,
-            None => format!("IO engine '{engine}' not found"),
-        };
         return Err(ConfigError(format!(
-            "--enghelp: {why}; allowed: {}",
+            "--enghelp: IO engine '{engine}' not found; allowed: {}",
             names.join(", ")
         )));
     }
     let own: Vec<&table::OptSpec> = table::all()
-        .filter(|o| o.engines.contains(&engine))
+        .filter(|o| o.engines.contains(&engine) || table::shared_with(o.name, engine))
         .collect();
+    let head = foreign
+        .map(|why| format!("{why}; --parse-only checks its options\n"))
+        .unwrap_or_default();
     match opt {
-        None if own.is_empty() => Ok(format!("IO engine {engine} has no options\n")),
-        None => Ok(own
-            .iter()
-            .map(|o| format!("{:<24}: {}\n", o.name, o.help))
-            .collect()),
+        None if own.is_empty() => Ok(format!("{head}IO engine {engine} has no options\n")),
+        None => Ok(head
+            + &own
+                .iter()
+                .map(|o| format!("{:<24}: {}\n", o.name, o.help))
+                .collect::<String>()),
         Some(o) => match own.iter().find(|x| x.name == o || x.aliases.contains(&o)) {
             Some(x) => table::cmdhelp_one(x.name).map_err(ConfigError),
             None => {
@@ -91,10 +94,27 @@ mod tests {
         );
         let e = enghelp("nope").unwrap_err().0;
         assert!(e.contains("'nope' not found; allowed: psync, sync"), "{e}");
-        assert!(enghelp("io_uring_cmd")
-            .unwrap_err()
-            .0
-            .contains("not supported by ferrio yet: it sends NVMe commands"));
+        let cmd = enghelp("io_uring_cmd").unwrap();
+        assert!(
+            cmd.starts_with(
+                "I/O engine 'io_uring_cmd' is not supported by ferrio yet: it sends NVMe commands"
+            ),
+            "{cmd}"
+        );
+        for o in [
+            "cmd_type",
+            "write_mode",
+            "md_per_io_size",
+            "fixedbufs",
+            "hipri",
+        ] {
+            assert!(cmd.contains(&format!("\n{o:<24}: ")), "{o}: {cmd}");
+        }
+        assert!(!cmd.contains("userspace_reap"), "{cmd}");
+        assert!(enghelp("io_uring_cmd,cmd_type").unwrap().contains("bsg"));
+        assert!(enghelp("ime_psync")
+            .unwrap()
+            .ends_with("IO engine ime_psync has no options\n"));
     }
 
     #[test]

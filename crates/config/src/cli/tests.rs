@@ -418,8 +418,13 @@ fn command_line_errors() {
     );
     assert_eq!(err(&["--name=t", "--rw=rando"], &[]), "job 't': bad value 'rando' for option 'rw' (at command line); allowed: read, write, trim, randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
     assert_eq!(err(&["--bs=4q", "--name=t"], &[]), "job 'global': bad value '4q' for option 'bs' (at command line): malformed size '4q' (units: k, m, g, t, p, e with optional i/b, e.g. 4k, 1MiB); allowed: 1 or more");
-    assert!(err(&["--name=t", "--cmd_type=x"], &[])
-        .contains("option 'cmd_type' is not supported by ferrio yet"));
+    assert_eq!(
+        err(
+            &["--name=t", "--ioengine=io_uring_cmd", "--cmd_type=x"],
+            &[]
+        ),
+        "job 't': bad value 'x' for option 'cmd_type' (at command line); allowed: nvme, bsg"
+    );
     assert!(err(&["--name=t", "--bs"], &[]).contains("--bs needs a value"));
     assert!(err(&["--name="], &[]).contains("needs a job name"));
     assert!(err(&["-q"], &[]).contains("unknown flag '-q'"));

@@ -11,6 +11,7 @@ pub mod debug;
 pub mod dropin;
 pub mod engine;
 pub mod errors;
+pub mod foreign;
 pub mod lifecycle;
 pub mod live;
 pub mod local;

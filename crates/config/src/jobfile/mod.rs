@@ -21,7 +21,7 @@ pub mod subst;
 
 use crate::error::{ConfigError, Loc};
 use std::path::{Path, PathBuf};
-use subst::{expand_env, first_unset, replace_keywords, Keywords};
+use subst::{expand_env, replace_keywords, unset_vars, Keywords};
 
 /// One option as written: key, value (None for a bare key), where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,8 +110,17 @@ pub fn decode(bytes: &[u8]) -> Result<String, String> {
 
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-/// Read and lex one job file.
+/// Read and lex one job file (its warnings dropped: see [`parse_file_noting`]).
 pub fn parse_file(path: &Path, env: &Env) -> Result<Vec<Section>, ConfigError> {
+    parse_file_noting(path, env, &mut Vec::new())
+}
+
+/// Read and lex one job file; warnings for stderr (an unset `${VAR}`) go to `notes`.
+pub fn parse_file_noting(
+    path: &Path,
+    env: &Env,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Section>, ConfigError> {
     let text = (env.read)(path).map_err(|e| {
         ConfigError(format!(
             "cannot read job file '{}': {}",
@@ -119,24 +128,25 @@ pub fn parse_file(path: &Path, env: &Env) -> Result<Vec<Section>, ConfigError> {
             io_reason(&e)
         ))
     })?;
-    parse_text(&text, path, env)
+    parse_text_noting(&text, path, env, notes)
 }
 
 /// Lex job-file text; `path` names it in messages and anchors relative includes.
 pub fn parse_text(text: &str, path: &Path, env: &Env) -> Result<Vec<Section>, ConfigError> {
-    let mut sections = Vec::new();
-    lex(text, path, env, &mut sections, 0)?;
-    Ok(sections)
+    parse_text_noting(text, path, env, &mut Vec::new())
 }
 
-/// An unset `${VAR}` in `text` is an error naming the variable and the line.
-fn unset_check(line: &str, text: &str, env: &Env, loc: &Loc) -> Result<(), ConfigError> {
-    match first_unset(text, env.var) {
-        Some(name) => Err(ConfigError(format!(
-            "environment variable '{name}' is not set (in '{line}' at {loc}); set it, or set it empty ({name}=) to substitute nothing"
-        ))),
-        None => Ok(()),
-    }
+/// [`parse_text`], its warnings added to `notes`.
+pub fn parse_text_noting(
+    text: &str,
+    path: &Path,
+    env: &Env,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Section>, ConfigError> {
+    let mut sections = Vec::new();
+    let mut lexer = Lexer { env, notes };
+    lexer.lex(text, path, &mut sections, 0)?;
+    Ok(sections)
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -144,103 +154,121 @@ fn io_reason(e: &std::io::Error) -> String {
     s.split(" (os error").next().unwrap_or(&s).to_string()
 }
 
-fn lex(
-    text: &str,
-    path: &Path,
-    env: &Env,
-    out: &mut Vec<Section>,
-    depth: usize,
-) -> Result<(), ConfigError> {
-    let display = path.display().to_string();
-    for (n, raw) in text.lines().enumerate() {
-        let loc = Loc::File {
-            path: display.clone(),
-            line: n + 1,
-        };
-        let line = raw.trim_start();
-        if line.starts_with([';', '#']) {
-            continue;
+/// The lexer's outside world and where its warnings go.
+struct Lexer<'a, 'e> {
+    env: &'a Env<'e>,
+    notes: &'a mut Vec<String>,
+}
+
+impl Lexer<'_, '_> {
+    /// A warning for each unset `${VAR}` in `text`: as in fio, it is replaced by
+    /// nothing, and the option then parses or is refused on its own.
+    fn unset_check(&mut self, line: &str, text: &str, loc: &Loc) {
+        for name in unset_vars(text, self.env.var) {
+            self.notes.push(format!(
+                "environment variable '{name}' is not set (in '{line}' at {loc}); it is replaced by nothing, as in fio"
+            ));
         }
-        let line = line.split([';', '#']).next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix('[') {
-            if depth > 0 {
-                return Err(ConfigError(format!(
-                    "included file may not contain sections: '{line}' (at {loc})"
-                )));
+    }
+
+    fn lex(
+        &mut self,
+        text: &str,
+        path: &Path,
+        out: &mut Vec<Section>,
+        depth: usize,
+    ) -> Result<(), ConfigError> {
+        let env = self.env;
+        let display = path.display().to_string();
+        for (n, raw) in text.lines().enumerate() {
+            let loc = Loc::File {
+                path: display.clone(),
+                line: n + 1,
+            };
+            let line = raw.trim_start();
+            if line.starts_with([';', '#']) {
+                continue;
             }
-            let name = rest
-                .strip_suffix(']')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .ok_or_else(|| {
-                    ConfigError(format!(
-                        "malformed section header '{line}' (at {loc}); expected [name]"
-                    ))
-                })?;
-            out.push(Section {
-                name: name.to_string(),
-                loc,
-                options: Vec::new(),
-            });
-            continue;
-        }
-        if let Some(file) = include_target(line) {
-            if depth >= MAX_INCLUDE_DEPTH {
-                return Err(ConfigError(format!(
+            let line = line.split([';', '#']).next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix('[') {
+                if depth > 0 {
+                    return Err(ConfigError(format!(
+                        "included file may not contain sections: '{line}' (at {loc})"
+                    )));
+                }
+                let name = rest
+                    .strip_suffix(']')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .ok_or_else(|| {
+                        ConfigError(format!(
+                            "malformed section header '{line}' (at {loc}); expected [name]"
+                        ))
+                    })?;
+                out.push(Section {
+                    name: name.to_string(),
+                    loc,
+                    options: Vec::new(),
+                });
+                continue;
+            }
+            if let Some(file) = include_target(line) {
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(ConfigError(format!(
                     "include nesting deeper than {MAX_INCLUDE_DEPTH} (include loop?) (at {loc})"
                 )));
-            }
-            if out.is_empty() {
-                return Err(ConfigError(format!(
+                }
+                if out.is_empty() {
+                    return Err(ConfigError(format!(
                     "include outside of any [section] (at {loc}); put it under [global] or a job section"
                 )));
-            }
-            unset_check(line, file, env, &loc)?;
-            let file = expand_env(file, env.var);
-            // fio's order: the name as given (relative to the working directory), then
-            // relative to the including file's directory.
-            let mut tried = Vec::new();
-            let mut found = None;
-            for target in candidates(path, &file) {
-                match (env.read)(&target) {
-                    Ok(text) => {
-                        found = Some((target, text));
-                        break;
-                    }
-                    Err(e) => tried.push(format!("'{}': {}", target.display(), io_reason(&e))),
                 }
+                self.unset_check(line, file, &loc);
+                let file = expand_env(file, env.var);
+                // fio's order: the name as given (relative to the working directory), then
+                // relative to the including file's directory.
+                let mut tried = Vec::new();
+                let mut found = None;
+                for target in candidates(path, &file) {
+                    match (env.read)(&target) {
+                        Ok(text) => {
+                            found = Some((target, text));
+                            break;
+                        }
+                        Err(e) => tried.push(format!("'{}': {}", target.display(), io_reason(&e))),
+                    }
+                }
+                let Some((target, inc)) = found else {
+                    return Err(ConfigError(format!(
+                        "cannot read include file {} (at {loc})",
+                        tried.join(", ")
+                    )));
+                };
+                self.lex(&inc, &target, out, depth + 1)?;
+                continue;
             }
-            let Some((target, inc)) = found else {
-                return Err(ConfigError(format!(
-                    "cannot read include file {} (at {loc})",
-                    tried.join(", ")
-                )));
+            let (key, value) = match line.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (line, None),
             };
-            lex(&inc, &target, env, out, depth + 1)?;
-            continue;
-        }
-        let (key, value) = match line.split_once('=') {
-            Some((k, v)) => (k.trim(), Some(v.trim())),
-            None => (line, None),
-        };
-        if key.is_empty() || key.contains(char::is_whitespace) {
-            return Err(ConfigError(format!(
-                "malformed line '{line}' (at {loc}); expected option=value or option"
-            )));
-        }
-        if let Some(v) = value {
-            unset_check(line, v, env, &loc)?;
-        }
-        let value = value.map(|v| replace_keywords(&expand_env(v, env.var), &env.keywords));
-        let opt = RawOpt {
-            key: key.to_string(),
-            value,
-            loc: loc.clone(),
-        };
-        match out.last_mut() {
+            if key.is_empty() || key.contains(char::is_whitespace) {
+                return Err(ConfigError(format!(
+                    "malformed line '{line}' (at {loc}); expected option=value or option"
+                )));
+            }
+            if let Some(v) = value {
+                self.unset_check(line, v, &loc);
+            }
+            let value = value.map(|v| replace_keywords(&expand_env(v, env.var), &env.keywords));
+            let opt = RawOpt {
+                key: key.to_string(),
+                value,
+                loc: loc.clone(),
+            };
+            match out.last_mut() {
             Some(s) => s.options.push(opt),
             None => {
                 return Err(ConfigError(format!(
@@ -248,8 +276,9 @@ fn lex(
                 )))
             }
         }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 fn include_target(line: &str) -> Option<&str> {

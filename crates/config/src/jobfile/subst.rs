@@ -1,10 +1,9 @@
 //! Substitutions in option values: `${VAR}` (environment; job files only) and fio's
 //! reserved keywords `$pagesize`, `$ncpus`, `$mb_memory`. As in fio, a value that had
 //! a keyword replaced and then reads as arithmetic (`8*$mb_memory`) is evaluated.
-//! An empty environment variable becomes the empty string (fio's rule); an unset one
-//! is an error naming it (fio substitutes nothing, then usually fails with "failed
-//! parsing" on the result without saying why; and `filename=/dev/${DISK}` with DISK
-//! unset must never become a real path).
+//! An empty or unset environment variable becomes the empty string (fio's rule); the
+//! lexer warns about each unset one, naming it, the file and the line (fio says
+//! nothing, and then often fails with "failed parsing" without saying why).
 
 use crate::values::arith::{eval, Unit};
 
@@ -73,22 +72,23 @@ pub fn expand_env(value: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
     out
 }
 
-/// The first variable `${VAR}` in `value` that `env` does not define.
-pub fn first_unset(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+/// The variables `${VAR}` in `value` that `env` does not define, in order.
+pub fn unset_vars(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
     let mut rest = value;
     while let Some(i) = rest.find("${") {
         match rest[i + 2..].find('}') {
             Some(j) if j > 0 => {
                 let name = &rest[i + 2..i + 2 + j];
                 if env(name).is_none() {
-                    return Some(name.to_string());
+                    out.push(name.to_string());
                 }
                 rest = &rest[i + 3 + j..];
             }
             _ => break,
         }
     }
-    None
+    out
 }
 
 /// Replace reserved keywords; evaluate the result if it then reads as arithmetic.
@@ -138,12 +138,9 @@ mod tests {
 
     #[test]
     fn unset_variables_are_found() {
-        assert_eq!(first_unset("${SIZE}${EMPTY}", &env), None);
-        assert_eq!(
-            first_unset("a${SIZE}b${NOPE}c${X}", &env),
-            Some("NOPE".into())
-        );
-        assert_eq!(first_unset("${}${OPEN", &env), None);
+        assert!(unset_vars("${SIZE}${EMPTY}", &env).is_empty());
+        assert_eq!(unset_vars("a${SIZE}b${NOPE}c${X}", &env), ["NOPE", "X"]);
+        assert!(unset_vars("${}${OPEN", &env).is_empty());
     }
 
     #[test]

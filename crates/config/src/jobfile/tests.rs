@@ -16,6 +16,14 @@ fn env_files(files: &[(&str, &str)]) -> impl Fn(&Path) -> std::io::Result<String
 }
 
 fn lex_with(text: &str, files: &[(&str, &str)]) -> Result<Vec<Section>, ConfigError> {
+    lex_noting(text, files, &mut Vec::new())
+}
+
+fn lex_noting(
+    text: &str,
+    files: &[(&str, &str)],
+    notes: &mut Vec<String>,
+) -> Result<Vec<Section>, ConfigError> {
     let read = env_files(files);
     let var = |k: &str| match k {
         "SIZE" => Some("64m".to_string()),
@@ -32,7 +40,7 @@ fn lex_with(text: &str, files: &[(&str, &str)]) -> Result<Vec<Section>, ConfigEr
             mb_memory: 1000,
         },
     };
-    parse_text(text, Path::new("dir/job.fio"), &env)
+    parse_text_noting(text, Path::new("dir/job.fio"), &env, notes)
 }
 
 fn lex(text: &str) -> Vec<Section> {
@@ -132,16 +140,42 @@ fn latin1_in_comments_is_accepted_but_not_in_values() {
 }
 
 #[test]
-fn an_unset_variable_is_named_with_its_line() {
-    let e = lex_with("[a]\nsize=1m\niodepth=${UNSET}\n", &[])
+fn an_unset_variable_is_replaced_by_nothing_with_a_warning_naming_it_and_its_line() {
+    // fio substitutes nothing for an unset variable (fio_option_dup_subs); ferrio
+    // does the same and says so.
+    let mut notes = Vec::new();
+    let s = lex_noting(
+        "[a]\nsize=1m\niodepth=${UNSET}\nfilename=/x/${NOPE}y${SIZE}\n",
+        &[],
+        &mut notes,
+    )
+    .unwrap();
+    assert_eq!(
+        opts(&s[0]),
+        vec![
+            kv("size", "1m"),
+            kv("iodepth", ""),
+            kv("filename", "/x/y64m")
+        ]
+    );
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].contains("'UNSET' is not set") && notes[0].contains("dir/job.fio:3"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].contains("'NOPE'") && notes[1].contains("dir/job.fio:4"),
+        "{notes:?}"
+    );
+    let mut notes = Vec::new();
+    let e = lex_noting("[a]\ninclude ${NOPE}.fio\n", &[], &mut notes)
         .unwrap_err()
         .0;
+    assert!(e.contains("'.fio'"), "{e}");
     assert!(
-        e.contains("'UNSET' is not set") && e.contains("dir/job.fio:3"),
-        "{e}"
+        notes.len() == 1 && notes[0].contains("'NOPE'") && notes[0].contains("dir/job.fio:2"),
+        "{notes:?}"
     );
-    let e = lex_with("[a]\ninclude ${NOPE}.fio\n", &[]).unwrap_err().0;
-    assert!(e.contains("'NOPE'") && e.contains("dir/job.fio:2"), "{e}");
 }
 
 #[test]

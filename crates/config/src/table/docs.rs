@@ -140,9 +140,12 @@ mod tests {
         assert!(cmdhelp_one("blocksize").unwrap().starts_with("bs:"));
         let e = cmdhelp_one("iodepht").unwrap_err();
         assert!(e.contains("did you mean 'iodepth'"), "{e}");
-        assert!(cmdhelp_one("cmd_type")
-            .unwrap()
-            .contains("not supported yet"));
+        for o in crate::table::all().filter(|o| o.support == Support::No) {
+            assert!(cmdhelp_one(o.name).unwrap().contains("not supported yet"));
+        }
+        // An option of an engine ferrio cannot run: its values and its engine.
+        let h = cmdhelp_one("cmd_type").unwrap();
+        assert!(h.contains("io_uring_cmd") && h.contains("bsg"), "{h}");
     }
 
     #[test]

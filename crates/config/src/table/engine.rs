@@ -19,9 +19,12 @@ fn mem(j: &mut JobSpec, _c: &Ctx, v: &str) -> Result<(), String> {
         "mmap" => MemType::Mmap,
         "mmaphuge" => MemType::MmapHuge,
         "mmapshared" => MemType::MmapShared,
-        "cudamalloc" => return Err("mem=cudamalloc is not supported by ferrio".into()),
+        // GPU memory: parses (fio's GPUDirect RDMA jobs), a run refuses it.
+        "cudamalloc" if path.is_none() => MemType::Malloc,
         _ => return Err("not an allowed value".into()),
     };
+    j.foreign.cuda_mem = kind == "cudamalloc";
+    let t = &mut j.engine;
     t.mem_path = match path {
         Some(p) if !p.is_empty() => {
             if !matches!(
@@ -127,6 +130,7 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
             ("mmap", "anonymous mmap, or mmap of a file with mmap:/path"),
             ("mmaphuge", "huge-page mmap (anonymous, or a hugetlbfs file with mmaphuge:/path)"),
             ("mmapshared", "like mmap, MAP_SHARED"),
+            ("cudamalloc", "GPU memory (CUDA, fio's GPUDirect RDMA): checked by --parse-only, refused by a run"),
         ]),
     opt("iomem_align", K::Size, C::Buffers, "Alignment of the I/O buffers (0 = the page size); must be a power of two", |j, c, v| {
         let n = c.size(v)?;

@@ -16,6 +16,7 @@ mod dropin2;
 mod engine;
 mod errors;
 mod files;
+mod foreign;
 mod io;
 mod job;
 mod lifecycle;
@@ -35,6 +36,8 @@ mod verify;
 mod zones;
 
 pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
+pub use dropin2::missing_numa_node;
+pub use foreign::{external_engine, shared_with};
 pub use io::{engine_not_yet, ENGINES_NOT_YET};
 pub use local::METADATA_ENGINES;
 
@@ -129,13 +132,15 @@ pub enum Category {
     Errors,
     /// Data verification.
     Verify,
+    /// Options of fio's engines that ferrio cannot run (checked, for --parse-only).
+    Foreign,
     /// Accepted, value checked, no effect.
     NoOp,
     Unsupported,
 }
 
 impl Category {
-    pub const ALL: [Category; 16] = [
+    pub const ALL: [Category; 17] = [
         Category::Description,
         Category::Files,
         Category::Io,
@@ -150,6 +155,7 @@ impl Category {
         Category::Process,
         Category::Errors,
         Category::Verify,
+        Category::Foreign,
         Category::NoOp,
         Category::Unsupported,
     ];
@@ -170,6 +176,7 @@ impl Category {
             Category::Process => "Process placement",
             Category::Errors => "Error handling",
             Category::Verify => "Data verification",
+            Category::Foreign => "Options of fio engines ferrio cannot run (checked by --parse-only; a run is refused)",
             Category::NoOp => "fio options accepted without effect",
             Category::Unsupported => "fio options not supported by ferrio yet",
         }
@@ -388,6 +395,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(verify::VERIFY)
         .chain(dropin2::DROPIN)
         .chain(compat::COMPAT)
+        .chain(foreign::FOREIGN)
         .chain(unsupported::UNSUPPORTED)
 }
 

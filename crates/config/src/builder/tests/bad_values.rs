@@ -65,3 +65,224 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         );
     }
 }
+
+/// Options of fio's engines that ferrio cannot run: each parses under its engine
+/// (what --parse-only checks), a bad value is refused naming the option, the value
+/// and what is allowed, and under another engine the option is refused as fio does.
+#[test]
+fn foreign_engine_options_check_their_values() {
+    for (engine, good, line, why) in [
+        (
+            "sg",
+            "sg_write_mode=write_same_ndob",
+            "sg_write_mode=same_old",
+            "allowed: write, write_and_verify",
+        ),
+        ("sg", "readfua=1", "readfua=2", "use 0 or 1"),
+        ("sg", "stream_id=3", "stream_id=70000", "allowed: 0..65535"),
+        ("sg", "hipri", "hipri=maybe", "malformed boolean"),
+        (
+            "rdma",
+            "verb=send",
+            "verb=jump",
+            "allowed: write, read, send, recv",
+        ),
+        ("rdma", "port=4444", "port=0", "allowed: 1..65535"),
+        ("rados", "busy_poll=1", "busy_poll=yes", "malformed boolean"),
+        (
+            "rbd",
+            "rbdname=img",
+            "touch_objects=0",
+            "option of the rados engine",
+        ),
+        (
+            "gfapi_async",
+            "single-instance=1",
+            "single-instance=2",
+            "use 0 or 1",
+        ),
+        ("mtd", "skip_bad=1", "skip_bad=x", "malformed boolean"),
+        (
+            "http",
+            "http_mode=s3",
+            "http_mode=ftp",
+            "allowed: webdav, s3, swift",
+        ),
+        (
+            "http",
+            "https=insecure",
+            "https=yes",
+            "allowed: off, on, insecure",
+        ),
+        ("http", "http_verbose=2", "http_verbose=3", "allowed: 0..2"),
+        (
+            "http",
+            "http_object_mode=range",
+            "http_object_mode=chunk",
+            "allowed: block, range",
+        ),
+        (
+            "nfs",
+            "nfs_url=nfs://h/e",
+            "http_host=x",
+            "option of the http engine",
+        ),
+        (
+            "libblkio",
+            "libblkio_wait_mode=loop",
+            "libblkio_wait_mode=spin",
+            "allowed: block, eventfd, loop",
+        ),
+        (
+            "libblkio",
+            "libblkio_queue_size=64",
+            "libblkio_queue_size=0",
+            "allowed: 1 or more",
+        ),
+        (
+            "xnvme",
+            "xnvme_dev_nsid=1",
+            "xnvme_dev_nsid=x",
+            "malformed integer",
+        ),
+        (
+            "xnvme",
+            "pi_chk=GUARD,REFTAG",
+            "pi_chk=GUARD,CRC",
+            "unknown check 'CRC'",
+        ),
+        (
+            "xnvme",
+            "apptag=0xffff",
+            "apptag=0x10000",
+            "allowed: 0..65535",
+        ),
+        (
+            "io_uring_cmd",
+            "cmd_type=bsg",
+            "cmd_type=scsi",
+            "allowed: nvme, bsg",
+        ),
+        (
+            "io_uring_cmd",
+            "write_mode=write/50:zeroes/:uncor/",
+            "write_mode=write/60:zeroes/50",
+            "more than 100",
+        ),
+        (
+            "io_uring_cmd",
+            "write_mode=zone_append",
+            "write_mode=append",
+            "unknown write command 'append'",
+        ),
+        (
+            "io_uring_cmd",
+            "cdb_len=16",
+            "cdb_len=12",
+            "allowed: 0, 10, 16, 32",
+        ),
+        (
+            "io_uring_cmd",
+            "verify_bytchk=3",
+            "verify_bytchk=2",
+            "allowed: 0, 1, 3",
+        ),
+        (
+            "io_uring_cmd",
+            "num_range=8",
+            "num_range=257",
+            "allowed: 1..256",
+        ),
+        (
+            "io_uring_cmd",
+            "fixedbufs",
+            "fixedbufs=x",
+            "malformed boolean",
+        ),
+        (
+            "io_uring_cmd",
+            "fdp_pli=4,5-7",
+            "fdp_pli=7-5",
+            "runs backwards",
+        ),
+        (
+            "io_uring_cmd",
+            "plid_select=scheme",
+            "fdp_pli_select=first",
+            "allowed: random, roundrobin, scheme",
+        ),
+        (
+            "xnvme",
+            "dataplacement=streams",
+            "data_placement=zns",
+            "allowed: none, fdp, streams",
+        ),
+        ("dfs", "chunk_size=1m", "chunk_size=1q", "malformed size"),
+        (
+            "libcufile",
+            "gpu_dev_ids=0:1",
+            "gpu_dev_ids=0:x",
+            "'x' is not a GPU number",
+        ),
+        (
+            "libcufile",
+            "cuda_io=posix",
+            "cuda_io=dma",
+            "allowed: cufile, posix",
+        ),
+        (
+            "libhipfile",
+            "rocm_io=posix",
+            "rocm_io=cufile",
+            "allowed: hipfile, posix",
+        ),
+        (
+            "libhdfs",
+            "hdfs_use_direct=1",
+            "single_instance=x",
+            "malformed boolean",
+        ),
+        (
+            "libiscsi",
+            "initiator=iqn.x",
+            "gpu_dev_id=x",
+            "malformed integer",
+        ),
+        (
+            "rdma",
+            "mem=cudamalloc",
+            "mem=cudamalloc:/x",
+            "allowed: malloc",
+        ),
+    ] {
+        let e = format!("ioengine={engine}");
+        let j = job(&[&e, good]);
+        assert!(j.foreign.refusal().is_some(), "{engine} {good}");
+        let err = bad(&[&e, line]);
+        let (name, value) = line.split_once('=').unwrap();
+        let named = err.contains(&format!("bad value '{value}' for option '{name}'"))
+            || err.contains(&format!("option '{name}'"));
+        assert!(named && err.contains(why), "{engine} {line}: {err}");
+    }
+    // An engine's own option under ferrio's engines is refused, as fio refuses it.
+    let e = bad(&["ioengine=libaio", "verb=read"]);
+    assert!(e.contains("option of the rdma engine"), "{e}");
+    // fio's global data placement options parse under any engine; a run refuses them.
+    let j = job(&["ioengine=psync", "fdp=1"]);
+    assert!(j.foreign.refusal().unwrap().contains("data placement"));
+    assert_eq!(job(&["dataplacement=none"]).foreign.refusal(), None);
+    // Zone units on a zoned device of a foreign engine: the device's zone size, which
+    // only a run could read (and a run refuses the engine).
+    let z = job(&["ioengine=io_uring_cmd", "zonemode=zbd", "size=2z"]);
+    assert!(z.foreign.refusal().is_some());
+    assert!(bad(&["ioengine=psync", "zonemode=zbd", "size=2z"]).contains("needs a zone size"));
+    // GPU buffers parse with any engine; a run refuses them.
+    let j = job(&["mem=cudamalloc", "gpu_dev_id=1"]);
+    assert!(j.foreign.refusal().unwrap().contains("cudamalloc"));
+    // fio's external engines need their shared object to exist, as in fio.
+    let e = bad(&["ioengine=external:/nonexistent/engine.so"]);
+    assert!(
+        e.contains("for option 'ioengine'") && e.contains("/nonexistent/engine.so"),
+        "{e}"
+    );
+}
