@@ -16,6 +16,7 @@ mod fileops;
 mod ftruncate;
 mod io_uring;
 mod libaio;
+mod libpmem;
 mod mmap;
 mod net;
 mod null;
@@ -124,6 +125,13 @@ pub struct Capabilities {
     /// Synchronous only at iodepth=1; above it `queue` queues and `commit` completes
     /// the batch (fio's null engine). See [`capabilities_for`].
     pub queues_when_deep: bool,
+    /// fio's prepopulate_file (libpmem): before the run each file is written from its
+    /// start with the job's buffer contents ("Prepopulating IO file"), whatever the
+    /// job's directions, instead of being laid out; the engine sizes it when it maps it.
+    pub prepopulates: bool,
+    /// fio's FIO_NODISKUTIL: the engine bypasses the block layer (libpmem's loads and
+    /// stores), so no disk statistics are gathered for its files.
+    pub no_disk_util: bool,
 }
 
 /// What the runner records for an engine's completed I/Os.

@@ -7,7 +7,7 @@
 use super::fileops::{FileOp, FileOpsEngine};
 use super::sync::{Flavor, SyncEngine};
 use super::{cpuio, e4defrag, exec, falloc, ftruncate, splice};
-use super::{io_uring, libaio, mmap, net, null, posixaio, sim};
+use super::{io_uring, libaio, libpmem, mmap, net, null, posixaio, sim};
 use super::{Accounting, Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
@@ -30,6 +30,8 @@ const SYNC: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
     queues_when_deep: false,
+    prepopulates: false,
+    no_disk_util: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -41,6 +43,8 @@ const ASYNC: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
     queues_when_deep: false,
+    prepopulates: false,
+    no_disk_util: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -53,6 +57,8 @@ const FILE_OPS: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::FileOps,
     queues_when_deep: false,
+    prepopulates: false,
+    no_disk_util: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -64,6 +70,8 @@ const NO_IO: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::NoData,
     queues_when_deep: false,
+    prepopulates: false,
+    no_disk_util: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -109,6 +117,8 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
             queues_when_deep: true,
+            prepopulates: false,
+            no_disk_util: false,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
@@ -123,6 +133,8 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
             queues_when_deep: false,
+            prepopulates: false,
+            no_disk_util: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -132,6 +144,8 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
             queues_when_deep: false,
+            prepopulates: false,
+            no_disk_util: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -142,6 +156,8 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             depth_limit: DepthLimit::AioMaxNr,
             queues_when_deep: false,
+            prepopulates: false,
+            no_disk_util: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
@@ -231,6 +247,16 @@ pub const ENGINES: &[Entry] = &[
         help: "splice(2) and vmsplice(2) through a pipe",
         caps: SYNC,
         create: |o| Ok(Box::new(splice::SpliceEngine::new(o))),
+    },
+    Entry {
+        name: "libpmem",
+        help: "persistent memory (DAX files) the way PMDK's libpmem writes it: mmap, cache-line flushes or non-temporal stores (direct=1), a drain per write with sync=1",
+        caps: Capabilities {
+            prepopulates: true,
+            no_disk_util: true,
+            ..SYNC
+        },
+        create: libpmem::create,
     },
 ];
 

@@ -270,6 +270,8 @@ mod tests {
                 },
                 accounting: Default::default(),
                 queues_when_deep: false,
+                prepopulates: false,
+                no_disk_util: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

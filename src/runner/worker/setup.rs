@@ -71,8 +71,15 @@ impl Io {
         }
         let units = Units::new(plan, depth, !caps.diskless || caps.fills_buffers)?;
         engine.setup(&fds, &units.buffers()).map_err(|e| {
+            // An engine's own "not supported here" (libpmem off persistent memory) is
+            // EOPNOTSUPP, as fio reports it.
+            let unsupported = e.kind() == std::io::ErrorKind::Unsupported;
             (
-                e.raw_os_error().unwrap_or(libc::EINVAL),
+                e.raw_os_error().unwrap_or(if unsupported {
+                    libc::EOPNOTSUPP
+                } else {
+                    libc::EINVAL
+                }),
                 format!("ioengine={}: {e}", spec.ioengine),
             )
         })?;
