@@ -58,7 +58,7 @@ mod imp {
         job: String,
         /// direct=1: non-temporal stores (fio's PMEM_F_MEM_NONTEMPORAL).
         nontemporal: bool,
-        /// sync=1 (the files are open O_SYNC or O_DSYNC): drain after every write.
+        /// sync=1: drain after every write (fio: no PMEM_F_MEM_NODRAIN).
         drain_each: bool,
         regions: Vec<Range<u64>>,
         paths: Vec<PathBuf>,
@@ -101,7 +101,7 @@ mod imp {
             Ok(LibpmemEngine {
                 job: opts.job.clone(),
                 nontemporal: opts.direct,
-                drain_each: false,
+                drain_each: opts.sync,
                 regions: opts.regions.clone(),
                 paths: opts.paths.clone(),
                 maps: Vec::new(),
@@ -163,8 +163,6 @@ mod imp {
             if flags < 0 {
                 return Err(io::Error::last_os_error());
             }
-            // O_SYNC includes O_DSYNC's bit: sync=1 and sync=dsync both drain each write.
-            self.drain_each |= flags & libc::O_DSYNC != 0;
             let rw = if flags & libc::O_ACCMODE == libc::O_RDWR {
                 None
             } else {

@@ -129,9 +129,13 @@ pub struct Capabilities {
     /// start with the job's buffer contents ("Prepopulating IO file"), whatever the
     /// job's directions, instead of being laid out; the engine sizes it when it maps it.
     pub prepopulates: bool,
-    /// fio's FIO_NODISKUTIL: the engine bypasses the block layer (libpmem's loads and
-    /// stores), so no disk statistics are gathered for its files.
-    pub no_disk_util: bool,
+    /// The engine maps its files and moves data with loads and stores, bypassing the
+    /// block layer (fio's libpmem: FIO_DISKLESSIO | FIO_NODISKUTIL): no disk
+    /// statistics, no page-cache invalidation, and direct= and sync= are the engine's
+    /// own flags ([`EngineOptions`]), not open flags: its files are opened without
+    /// O_DIRECT or O_SYNC, so direct=1 needs neither aligned blocks nor a file system
+    /// that accepts O_DIRECT.
+    pub maps_files: bool,
 }
 
 /// What the runner records for an engine's completed I/Os.
@@ -240,8 +244,12 @@ pub struct EngineOptions {
     pub job: String,
     pub iodepth: u32,
     pub hipri: bool,
-    /// direct=1: the files are open with O_DIRECT.
+    /// direct=1: the files are open with O_DIRECT (or, for an engine that
+    /// [`Capabilities::maps_files`], its own meaning of direct=1).
     pub direct: bool,
+    /// sync=1 (or dsync): the files are open with O_SYNC (or, for an engine that
+    /// [`Capabilities::maps_files`], its own meaning: libpmem drains each write).
+    pub sync: bool,
     /// The directions the job issues: [read, write, trim].
     pub directions: [bool; 3],
     /// Engine tuning options (batching, io_uring and libaio flags, nowait, hipri share).

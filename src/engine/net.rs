@@ -31,7 +31,7 @@ const CAPS: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     queues_when_deep: false,
     prepopulates: false,
-    no_disk_util: false,
+    maps_files: false,
     accounting: super::Accounting::Data,
 };
 

@@ -31,7 +31,7 @@ const SYNC: Capabilities = Capabilities {
     accounting: Accounting::Data,
     queues_when_deep: false,
     prepopulates: false,
-    no_disk_util: false,
+    maps_files: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -44,7 +44,7 @@ const ASYNC: Capabilities = Capabilities {
     accounting: Accounting::Data,
     queues_when_deep: false,
     prepopulates: false,
-    no_disk_util: false,
+    maps_files: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -58,7 +58,7 @@ const FILE_OPS: Capabilities = Capabilities {
     accounting: Accounting::FileOps,
     queues_when_deep: false,
     prepopulates: false,
-    no_disk_util: false,
+    maps_files: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -71,7 +71,7 @@ const NO_IO: Capabilities = Capabilities {
     accounting: Accounting::NoData,
     queues_when_deep: false,
     prepopulates: false,
-    no_disk_util: false,
+    maps_files: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -118,7 +118,7 @@ pub const ENGINES: &[Entry] = &[
             accounting: Accounting::Data,
             queues_when_deep: true,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
@@ -134,7 +134,7 @@ pub const ENGINES: &[Entry] = &[
             accounting: Accounting::Data,
             queues_when_deep: false,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -145,7 +145,7 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
             queues_when_deep: false,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -157,7 +157,7 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::AioMaxNr,
             queues_when_deep: false,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
@@ -253,7 +253,7 @@ pub const ENGINES: &[Entry] = &[
         help: "persistent memory (DAX files) the way PMDK's libpmem writes it: mmap, cache-line flushes or non-temporal stores (direct=1), a drain per write with sync=1",
         caps: Capabilities {
             prepopulates: true,
-            no_disk_util: true,
+            maps_files: true,
             ..SYNC
         },
         create: libpmem::create,

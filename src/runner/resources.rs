@@ -271,7 +271,7 @@ mod tests {
                 accounting: Default::default(),
                 queues_when_deep: false,
                 prepopulates: false,
-                no_disk_util: false,
+                maps_files: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

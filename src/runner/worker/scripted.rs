@@ -122,7 +122,7 @@ impl ScriptedEngine {
             accounting: Default::default(),
             queues_when_deep: false,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
         }
     }
 

@@ -47,7 +47,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             accounting: Default::default(),
             queues_when_deep: false,
             prepopulates: false,
-            no_disk_util: false,
+            maps_files: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),
