@@ -82,7 +82,7 @@ mod imp {
             if let Some(r) = opts.regions.iter().find(|r| r.start != 0) {
                 return Err(format!(
                     "ioengine=libpmem maps each file from its start, so a region starting at {} \
-                     (offset=, offset_increment=) cannot be used (fio 3.33's libpmem fails such a job too)",
+                     (offset=, offset_increment=) cannot be used (fio 3.33's libpmem does no I/O for such a job)",
                     r.start
                 ));
             }
