@@ -331,12 +331,53 @@ fn the_same_ios_and_bytes_as_fio_3_33() {
         &["--rw=read", "--bs=16k"][..],
     ] {
         // scramble_buffers=0: fio's scrambling writes the time into each block.
-        let opts = [opts, &["--size=512k", "--scramble_buffers=0"]].concat();
+        let opts = [opts, &["--size=256k", "--scramble_buffers=0"]].concat();
         let (f, fb, fl) = run_tool("fio", d.path(), &opts);
         let (r, rb, rl) = run_tool("ferrio", d.path(), &opts);
         assert_eq!(ios(&r), ios(&f), "{opts:?}");
         assert_eq!(r["error"], f["error"], "{opts:?}");
         assert!(fl.len() > 2 && rl == fl, "{opts:?}: write_iolog differs");
         assert!(rb == fb, "{opts:?}: the files' bytes differ");
+    }
+    // numjobs clones with files of their own (nrfiles=2 each): each file prepopulated
+    // by its job and written as fio writes it.
+    let opts = [
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=256k",
+        "--numjobs=2",
+        "--nrfiles=2",
+        "--scramble_buffers=0",
+    ];
+    let (fd, rd) = (d.path().join("fio"), d.path().join("ferrio"));
+    for (tool, dir) in [("fio", &fd), ("ferrio", &rd)] {
+        std::fs::create_dir(dir).unwrap();
+        let mut cmd = with_env(
+            if tool == "fio" {
+                Command::new("fio")
+            } else {
+                let mut c = ferrio();
+                c.arg("--fio_seeds=3.33");
+                c
+            },
+            &[("PMEM_IS_PMEM_FORCE", "1")],
+        );
+        let out = cmd
+            .args(["--name=p", "--ioengine=libpmem", "--output-format=json"])
+            .arg(format!("--directory={}", dir.display()))
+            .args(opts)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{tool}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for name in ["p.0.0", "p.0.1", "p.1.0", "p.1.1"] {
+        let (f, r) = (std::fs::read(fd.join(name)), std::fs::read(rd.join(name)));
+        let (f, r) = (f.unwrap(), r.unwrap());
+        assert_eq!(f.len(), 128 << 10, "{name}");
+        assert!(f == r, "{name}: the files' bytes differ");
     }
 }
