@@ -381,3 +381,31 @@ fn the_same_ios_and_bytes_as_fio_3_33() {
         assert!(f == r, "{name}: the files' bytes differ");
     }
 }
+
+#[test]
+fn an_existing_file_is_prepopulated_whole_then_set_to_the_jobs_size() {
+    // As fio: the old contents are rewritten over the file's whole length with the
+    // job's buffers, and pmem_map_file then cuts the file to the job's size.
+    let d = scratch();
+    let file = file_in(d.path(), "x");
+    std::fs::write(&file, vec![0xa5u8; 1 << 20]).unwrap();
+    let job = forced(&file, &[], &["--size=64k", "--bs=4k", "--rw=read"]);
+    assert_eq!(ios(&job), [16, 0]);
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(bytes.len(), 64 << 10);
+    assert!(bytes.iter().filter(|&&b| b == 0xa5).count() < bytes.len() / 64);
+    // The normal output names the step as fio does.
+    let out = with_env(ferrio(), &[("PMEM_IS_PMEM_FORCE", "1")])
+        .args(["--name=p", "--ioengine=libpmem", "--size=64k", "--rw=read"])
+        .arg(format!("--filename={file}"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("p: Prepopulating IO file ({file})"))
+            && !text.contains("Laying out"),
+        "{text}"
+    );
+    // No disk statistics for an engine that bypasses the block layer (as fio's).
+    assert!(!text.contains("Disk stats"), "{text}");
+}
