@@ -271,7 +271,7 @@ _ferrio_values() {
         serialize_overlap) _ferrio_reply '0 1' ;;
         bs_unaligned|blocksize_unaligned) _ferrio_reply '0 1' ;;
         bs_is_seq_rand) _ferrio_reply '0 1' ;;
-        ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice filecreate filestat filedelete dircreate dirstat dirdelete cpuio exec falloc ftruncate e4defrag splice nbd' ;;
+        ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice filecreate filestat filedelete dircreate dirstat dirdelete cpuio exec falloc ftruncate e4defrag splice nbd libpmem' ;;
         hipri) _ferrio_reply '0 1' ;;
         sim_ssd) _ferrio_reply '0 1' ;;
         protocol|proto) _ferrio_reply 'tcp tcpv6 udp udpv6 unix' ;;

@@ -121,7 +121,7 @@ complete -c ferrio -l ba -x -d 'Align random offsets to this boundary (default: 
 complete -c ferrio -l bs_unaligned -d 'Allow any block size within the range, not only multiples of the minimum'
 complete -c ferrio -l blocksize_unaligned -d 'Allow any block size within the range, not only multiples of the minimum'
 complete -c ferrio -l bs_is_seq_rand -x -a '0 1' -d 'Read the per-direction block sizes (bs, bsrange, bssplit) as sequential,random instead of read,write: sequential I/Os of any direction take the first, random ones the second'
-complete -c ferrio -l ioengine -x -a 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice filecreate filestat filedelete dircreate dirstat dirdelete cpuio exec falloc ftruncate e4defrag splice nbd' -d 'How the job issues I/O'
+complete -c ferrio -l ioengine -x -a 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice filecreate filestat filedelete dircreate dirstat dirdelete cpuio exec falloc ftruncate e4defrag splice nbd libpmem' -d 'How the job issues I/O'
 complete -c ferrio -l iodepth -x -d 'Number of I/O units to keep in flight'
 complete -c ferrio -l hipri -d 'pvsync2: use RWF_HIPRI; io_uring: polled completions (IORING_SETUP_IOPOLL)'
 complete -c ferrio -l sim_lat -x -d 'sim: service time per command as read[,write[,trim]] distributions: fixed:T (or T), uniform:LO:HI, normal:MEAN:SD, lognormal:MEAN:SD, exponential:MEAN, empirical:P=T:P=T... (T in ns/us/ms/s, us by default)'

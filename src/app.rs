@@ -456,7 +456,7 @@ fn disk_names(threads: &[plan::ThreadPlan]) -> Vec<String> {
     let mut names = Vec::new();
     for t in threads
         .iter()
-        .filter(|t| !t.caps.diskless && t.spec.disk_util)
+        .filter(|t| !t.caps.diskless && !t.caps.maps_files && t.spec.disk_util)
     {
         for f in &t.files {
             let probe = if f.path.exists() {

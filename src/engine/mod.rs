@@ -16,6 +16,7 @@ mod fileops;
 mod ftruncate;
 mod io_uring;
 mod libaio;
+mod libpmem;
 mod mmap;
 mod nbd;
 mod net;
@@ -125,6 +126,17 @@ pub struct Capabilities {
     /// Synchronous only at iodepth=1; above it `queue` queues and `commit` completes
     /// the batch (fio's null engine). See [`capabilities_for`].
     pub queues_when_deep: bool,
+    /// fio's prepopulate_file (libpmem): before the run each file is written from its
+    /// start with the job's buffer contents ("Prepopulating IO file"), whatever the
+    /// job's directions, instead of being laid out; the engine sizes it when it maps it.
+    pub prepopulates: bool,
+    /// The engine maps its files and moves data with loads and stores, bypassing the
+    /// block layer (fio's libpmem: FIO_DISKLESSIO | FIO_NODISKUTIL): no disk
+    /// statistics, no page-cache invalidation, and direct= and sync= are the engine's
+    /// own flags ([`EngineOptions`]), not open flags: its files are opened without
+    /// O_DIRECT or O_SYNC, so direct=1 needs neither aligned blocks nor a file system
+    /// that accepts O_DIRECT.
+    pub maps_files: bool,
 }
 
 /// What the runner records for an engine's completed I/Os.
@@ -233,8 +245,12 @@ pub struct EngineOptions {
     pub job: String,
     pub iodepth: u32,
     pub hipri: bool,
-    /// direct=1: the files are open with O_DIRECT.
+    /// direct=1: the files are open with O_DIRECT (or, for an engine that
+    /// [`Capabilities::maps_files`], its own meaning of direct=1).
     pub direct: bool,
+    /// sync=1 (or dsync): the files are open with O_SYNC (or, for an engine that
+    /// [`Capabilities::maps_files`], its own meaning: libpmem drains each write).
+    pub sync: bool,
     /// The directions the job issues: [read, write, trim].
     pub directions: [bool; 3],
     /// Engine tuning options (batching, io_uring and libaio flags, nowait, hipri share).

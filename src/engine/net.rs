@@ -30,6 +30,8 @@ const CAPS: Capabilities = Capabilities {
     virtual_time: false,
     depth_limit: DepthLimit::None,
     queues_when_deep: false,
+    prepopulates: false,
+    maps_files: false,
     accounting: super::Accounting::Data,
 };
 

@@ -7,7 +7,7 @@
 use super::fileops::{FileOp, FileOpsEngine};
 use super::sync::{Flavor, SyncEngine};
 use super::{cpuio, e4defrag, exec, falloc, ftruncate, splice};
-use super::{io_uring, libaio, mmap, nbd, net, null, posixaio, sim};
+use super::{io_uring, libaio, libpmem, mmap, nbd, net, null, posixaio, sim};
 use super::{Accounting, Capabilities, DepthLimit, EngineOptions, IoEngine};
 
 /// One registered engine.
@@ -30,6 +30,8 @@ const SYNC: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
     queues_when_deep: false,
+    prepopulates: false,
+    maps_files: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -41,6 +43,8 @@ const ASYNC: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::Data,
     queues_when_deep: false,
+    prepopulates: false,
+    maps_files: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -53,6 +57,8 @@ const FILE_OPS: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::FileOps,
     queues_when_deep: false,
+    prepopulates: false,
+    maps_files: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -64,6 +70,8 @@ const NO_IO: Capabilities = Capabilities {
     depth_limit: DepthLimit::None,
     accounting: Accounting::NoData,
     queues_when_deep: false,
+    prepopulates: false,
+    maps_files: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -109,6 +117,8 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
             queues_when_deep: true,
+            prepopulates: false,
+            maps_files: false,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
@@ -123,6 +133,8 @@ pub const ENGINES: &[Entry] = &[
             depth_limit: DepthLimit::None,
             accounting: Accounting::Data,
             queues_when_deep: false,
+            prepopulates: false,
+            maps_files: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -132,6 +144,8 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             depth_limit: DepthLimit::Max(crate::sys::limits::IO_URING_MAX_ENTRIES),
             queues_when_deep: false,
+            prepopulates: false,
+            maps_files: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -142,6 +156,8 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             depth_limit: DepthLimit::AioMaxNr,
             queues_when_deep: false,
+            prepopulates: false,
+            maps_files: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
@@ -242,6 +258,16 @@ pub const ENGINES: &[Entry] = &[
             ..ASYNC
         },
         create: |o| Ok(Box::new(nbd::NbdEngine::new(o))),
+    },
+    Entry {
+        name: "libpmem",
+        help: "persistent memory (DAX files) the way PMDK's libpmem writes it: mmap, cache-line flushes or non-temporal stores (direct=1), a drain per write with sync=1",
+        caps: Capabilities {
+            prepopulates: true,
+            maps_files: true,
+            ..SYNC
+        },
+        create: libpmem::create,
     },
 ];
 

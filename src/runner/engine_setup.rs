@@ -20,6 +20,7 @@ pub fn engine_options(
         iodepth: spec.iodepth,
         hipri: spec.hipri,
         direct: spec.direct,
+        sync: spec.sync,
         uncached: spec.prio.uncached,
         // A replayed log's own directions (its trims may come with reads).
         directions: plan

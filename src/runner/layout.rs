@@ -35,6 +35,10 @@ struct Need {
     append: bool,
     /// The first thread wanting this file (whose job's name the lines carry).
     owner: usize,
+    /// An engine that prepopulates (libpmem): the file is written whole from its
+    /// start with the job's buffers, even if it exists (its current length, else
+    /// `size`), and the engine sets its length.
+    prepopulate: bool,
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
@@ -62,6 +66,15 @@ pub fn lay_out(
             if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
                 n.unbounded = true;
                 n.create_allowed |= t.spec.allow_file_create;
+                continue;
+            }
+            if t.caps.prepopulates {
+                n.prepopulate = true;
+                n.size = n.size.max(f.region.start + f.region.len);
+                n.filler.get_or_insert(i);
+                n.fill = true;
+                n.create_allowed |= t.spec.allow_file_create;
+                n.readonly |= t.spec.readonly;
                 continue;
             }
             let reads = t.spec.rw.kind.directions()[0];
@@ -186,6 +199,9 @@ impl Laying<'_, '_> {
             }
             return Ok(());
         }
+        if need.prepopulate {
+            return self.prepopulate(path, need, current);
+        }
         if current.is_some_and(|c| c >= need.size) {
             return Ok(());
         }
@@ -273,6 +289,82 @@ impl Laying<'_, '_> {
             ));
         }
         Ok(())
+    }
+}
+
+impl Laying<'_, '_> {
+    /// fio's prepopulate_file: write the file from its start with the filling job's
+    /// buffers (its current length, or the job's size when it is new), one largest
+    /// write at a time; the job's writes go on from where this left the buffer streams.
+    fn prepopulate(
+        &mut self,
+        path: &std::path::Path,
+        need: Need,
+        current: Option<u64>,
+    ) -> Result<(), String> {
+        if need.readonly {
+            // As fio: a read-only job does not write its files.
+            return Ok(());
+        }
+        if current.is_none() && !need.create_allowed {
+            return Err(format!(
+                "job '{}': '{}' does not exist and allow_file_create=0",
+                need.job,
+                path.display()
+            ));
+        }
+        let _ = writeln!(
+            self.log,
+            "{}: Prepopulating IO file ({})",
+            need.job,
+            path.display()
+        );
+        let filler = need.filler.map(|i| {
+            let t = &self.threads[i];
+            let policy = match self.policies.remove(&i) {
+                Some(p) => Ok(p),
+                None => BufferPolicy::new_for_thread(t),
+            };
+            (i, policy, t.spec.bs[1].max.max(1) as usize)
+        });
+        let (i, policy, bs) = match filler {
+            Some((i, Ok(p), bs)) => (i, p, bs),
+            Some((_, Err(e), _)) => return Err(format!("job '{}': {e}", need.job)),
+            None => {
+                return Err(format!(
+                    "job '{}': no buffers to prepopulate with",
+                    need.job
+                ))
+            }
+        };
+        let rw = OpenFlags {
+            read: true,
+            write: true,
+            create: true,
+            ..Default::default()
+        };
+        let size = current.unwrap_or(need.size);
+        let laid = file::open_in(self.confine, path, rw).and_then(|f| {
+            extend(
+                &f,
+                0,
+                size,
+                Some((i, policy, bs)),
+                self.policies,
+                Some(Fallocate::None),
+                self.stop,
+            )
+        });
+        laid.map_err(|e| {
+            if current.is_none() {
+                let _ = file::remove_in(self.confine, path, false);
+            }
+            format!(
+                "job '{}': cannot prepopulate '{}': {e}",
+                need.job,
+                path.display()
+            )
+        })
     }
 }
 

@@ -270,6 +270,8 @@ mod tests {
                 },
                 accounting: Default::default(),
                 queues_when_deep: false,
+                prepopulates: false,
+                maps_files: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

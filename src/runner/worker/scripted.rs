@@ -121,6 +121,8 @@ impl ScriptedEngine {
             depth_limit: Default::default(),
             accounting: Default::default(),
             queues_when_deep: false,
+            prepopulates: false,
+            maps_files: false,
         }
     }
 

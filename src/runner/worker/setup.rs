@@ -66,13 +66,20 @@ impl Io {
         } else {
             spec.iodepth.max(1) as usize
         };
-        if spec.direct && !caps.diskless && !by_name && !lazy {
+        if spec.direct && !caps.diskless && !caps.maps_files && !by_name && !lazy {
             direct_io::check_direct_alignment(plan, &files)?;
         }
         let units = Units::new(plan, depth, !caps.diskless || caps.fills_buffers)?;
         engine.setup(&fds, &units.buffers()).map_err(|e| {
+            // An engine's own "not supported here" (libpmem off persistent memory) is
+            // EOPNOTSUPP, as fio reports it.
+            let unsupported = e.kind() == std::io::ErrorKind::Unsupported;
             (
-                e.raw_os_error().unwrap_or(libc::EINVAL),
+                e.raw_os_error().unwrap_or(if unsupported {
+                    libc::EOPNOTSUPP
+                } else {
+                    libc::EINVAL
+                }),
                 format!("ioengine={}: {e}", spec.ioengine),
             )
         })?;
@@ -128,7 +135,7 @@ fn open_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
 fn check_files(plan: &ThreadPlan) -> Result<Opened, (i32, String)> {
     for i in 0..plan.files.len() {
         let handle = open_one(plan, i)?;
-        if plan.spec.direct {
+        if plan.spec.direct && !plan.caps.maps_files {
             let mut only: Vec<Option<File>> = plan.files.iter().map(|_| None).collect();
             only[i] = Some(handle);
             direct_io::check_direct_alignment(plan, &only)?;
@@ -165,8 +172,9 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         read: true,
         write: spec.writes(),
         create: spec.allow_file_create,
-        direct: spec.direct,
-        sync: spec.sync,
+        // An engine that maps its files takes direct= and sync= as its own flags.
+        direct: spec.direct && !plan.caps.maps_files,
+        sync: spec.sync && !plan.caps.maps_files,
     };
     let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
         (
@@ -177,7 +185,7 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
     let life = &spec.lifecycle;
     // pre_read fills the page cache, so dropping it would undo it (fio turns
     // invalidate off with it too).
-    if spec.invalidate && !spec.direct && !life.pre_read {
+    if spec.invalidate && !spec.direct && !life.pre_read && !plan.caps.maps_files {
         file::invalidate_cache(&handle);
     }
     match life.fadvise_hint {

@@ -46,6 +46,8 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             depth_limit: Default::default(),
             accounting: Default::default(),
             queues_when_deep: false,
+            prepopulates: false,
+            maps_files: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),

@@ -35,7 +35,6 @@ pub const ENGINES_NOT_YET: &[(&str, &str)] = &[
         "dev-dax",
         "it needs a persistent-memory DAX device (/dev/daxN.M)",
     ),
-    ("libpmem", "it needs persistent memory (PMDK's libpmem)"),
     ("libiscsi", "it needs an iSCSI target (libiscsi)"),
     ("libhdfs", "it needs a Hadoop HDFS cluster (libhdfs)"),
     ("ime_psync", "it needs a DDN IME system"),
@@ -363,6 +362,7 @@ pub const ENGINE: &[OptSpec] = &[
             "nbd",
             "an NBD server's export (uri=) through libnbd, asynchronous; sized by the export",
         ),
+        ("libpmem", "persistent memory (DAX files) the way PMDK's libpmem writes it: mmap, cache-line flushes or non-temporal stores (direct=1), a drain per write with sync=1"),
     ]),
     opt(
         "iodepth",

@@ -21,7 +21,7 @@ impl Worker<'_> {
                 self.acct.error = Some(e);
             }
         }
-        if spec.invalidate && !spec.direct {
+        if spec.invalidate && !spec.direct && !self.plan.caps.maps_files {
             for f in self.io.files.iter().flatten() {
                 file::invalidate_cache(f);
             }
