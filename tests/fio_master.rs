@@ -185,3 +185,99 @@ fn cmdprio_hint_and_priohint_set_the_hint_bits() {
     assert_eq!(v["jobs"][0]["error"], 0);
     assert_eq!(logged_prios(&dir.path().join("p_lat.1.log")), ["0x403b"]);
 }
+
+#[test]
+fn atomic_verify_job_parses_and_atomic_needs_an_rwf_engine() {
+    let job = jobs_dir().join("atomic-verify.fio");
+    let out = run_ok(&["--parse-only", &path_str(&job)]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // fio 3.4x refuses atomic=1 on an engine without RWF_ATOMIC, before any I/O.
+    let dir = scratch();
+    let file = file_in(dir.path(), "f");
+    let out = ferrio()
+        .args(["--name=a", "--ioengine=psync", "--rw=write", "--size=64k"])
+        .arg(format!("--filename={file}"))
+        .arg("--atomic=1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("atomic=1: ioengine=psync cannot send atomic writes (RWF_ATOMIC); use one of: io_uring, libaio, pvsync2"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&file).exists(), "no file is laid out");
+}
+
+/// atomic=1 sends RWF_ATOMIC with each write: where the file system refuses it (ext4
+/// without atomic support, tmpfs: EOPNOTSUPP) the job fails naming the option, the
+/// file and why, while the same job without atomic=1 writes; where it is supported,
+/// the writes go through.
+#[test]
+fn atomic_writes_carry_rwf_atomic_or_say_why_not() {
+    let dir = scratch();
+    let file = file_in(dir.path(), "f");
+    for engine in ["pvsync2", "io_uring", "libaio"] {
+        let run = |atomic: &str| {
+            ferrio()
+                .args(["--name=a", "--rw=write", "--bs=4k", "--size=64k"])
+                .arg(format!("--ioengine={engine}"))
+                .arg(format!("--filename={file}"))
+                .arg(format!("--atomic={atomic}"))
+                .arg("--direct=1")
+                .output()
+                .unwrap()
+        };
+        let plain = run("0");
+        if !plain.status.success() {
+            skip::skip(&format!("direct=1 writes fail in {}", dir.path().display()));
+            return;
+        }
+        let out = run("1");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            continue; // this file system takes atomic 4 KiB writes
+        }
+        assert!(
+            err.contains("(atomic=1: the kernel refused RWF_ATOMIC: ")
+                && err.contains(&file)
+                && (err.contains("no atomic write support")
+                    || err.contains("outside the file's atomic write limits")),
+            "{engine}: {err}"
+        );
+    }
+}
+
+#[test]
+fn verify_write_sequence_is_accepted_and_checked() {
+    // One job writing and verifying alone: its own write numbers match either way.
+    let dir = scratch();
+    let file = file_in(dir.path(), "f");
+    for seq in ["0", "1"] {
+        let v = run_json(&[
+            "--name=v",
+            "--ioengine=psync",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--verify=crc32c",
+            &format!("--verify_write_sequence={seq}"),
+            &format!("--filename={file}"),
+        ]);
+        assert_eq!(v["jobs"][0]["error"], 0, "{seq}");
+        assert_eq!(v["jobs"][0]["read"]["total_ios"], 16, "{seq}: verified");
+    }
+    let out = ferrio()
+        .args(["--parse-only", "--name=v", "--verify_write_sequence=maybe"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("option 'verify_write_sequence'"),
+        "{err}"
+    );
+}

@@ -21,6 +21,7 @@ pub fn engine_options(
         hipri: spec.hipri,
         direct: spec.direct,
         uncached: spec.prio.uncached,
+        atomic: spec.compat.atomic,
         // A replayed log's own directions (its trims may come with reads).
         directions: plan
             .replay

@@ -64,6 +64,7 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ),
         ("random_sequence_stride=maybe", "malformed boolean"),
         ("priohint=1024", "allowed: 0..1023"),
+        ("verify_write_sequence=maybe", "malformed boolean"),
         ("priohint=x", "malformed integer"),
         ("cmdprio_hint=1024", "allowed: 0..1023"),
         ("cmdprio_hint=1,x", "malformed integer"),
