@@ -238,7 +238,7 @@ _ferrio_values() {
         ioengine) _ferrio_reply 'psync sync vsync pvsync pvsync2 null sim io_uring libaio mmap posixaio net netsplice filecreate filestat filedelete dircreate dirstat dirdelete cpuio exec falloc ftruncate e4defrag splice' ;;
         hipri) _ferrio_reply '0 1' ;;
         sim_ssd) _ferrio_reply '0 1' ;;
-        protocol|proto) _ferrio_reply 'tcp tcpv6 udp udpv6 unix' ;;
+        protocol|proto) _ferrio_reply 'tcp tcpv6 udp udpv6 unix vsock' ;;
         nodelay) _ferrio_reply '0 1' ;;
         listen) _ferrio_reply '0 1' ;;
         pingpong) _ferrio_reply '0 1' ;;
