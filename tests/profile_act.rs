@@ -118,11 +118,12 @@ fn only_jobs_with_profile_act_are_counted() {
 #[test]
 fn a_slice_is_an_hour_of_the_jobs_time() {
     // 1.5 virtual hours of 1 s reads: two slices, the second all over 64 ms; the
-    // 20 ms reads of the other job end within the first hour.
+    // 20 ms reads of the other job end within the first hour. (The read closing the
+    // failed first slice fails with EPERM, as in fio: ignore_error lets the job go on.)
     let out = run_jobs(
         "profile=act time_based",
         &[
-            "sim_lat=fixed:1s runtime=5400",
+            "sim_lat=fixed:1s runtime=5400 continue_on_error=all ignore_error=EPERM",
             "sim_lat=fixed:20ms runtime=600",
         ],
     );
@@ -140,6 +141,39 @@ fn a_slice_is_an_hour_of_the_jobs_time() {
         "{t}"
     );
     assert!(t.ends_with("device(s): FAILED\n"));
+}
+
+#[test]
+fn the_io_closing_a_failed_slice_stops_the_job() {
+    // As fio's act profile: the read that closes a slice over the criteria fails
+    // with EPERM, and the job stops there (an hour of 1 s reads, not the 1.5 asked).
+    let d = scratch();
+    let f = d.path().join("act.fio");
+    let text = "[global]\nioengine=sim\nclocksource=virtual\nsize=1m\nbs=4k\nrw=randread\n\
+                profile=act\ntime_based\n[slow]\nsim_lat=fixed:1s\nruntime=5400\n";
+    std::fs::write(&f, text).unwrap();
+    let out = ferrio()
+        .arg(path_str(&f))
+        .arg("--output-format=json")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("act: slice 1: 100.00% of I/Os over 64 ms exceeds the pass criterion of 0.1%"),
+        "{err}"
+    );
+    let v = parse_json(&out.stdout);
+    let j = &v["jobs"][0];
+    assert_eq!(j["error"], libc_eperm(), "{j}");
+    // 3600 reads of 1 s make the hour; the 3601st closes the slice and is the last.
+    let ios = j["read"]["total_ios"].as_u64().unwrap();
+    assert!((3600..=3602).contains(&ios), "{ios}");
+}
+
+/// EPERM, the error fio's act hook gives the I/O.
+fn libc_eperm() -> u64 {
+    1
 }
 
 /// The table with every percentage as `N` and the verdict as `V` (its layout).

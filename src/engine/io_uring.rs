@@ -38,6 +38,8 @@ pub struct IoUringEngine {
     fixed_files: bool,
     fixed_bufs: bool,
     rw_flags: i32,
+    /// RWF_ATOMIC on writes with atomic=1 (fio 3.4x).
+    write_flags: i32,
     /// Per unit: the I/O priority its reads and writes carry (cmdprio, prio=);
     /// empty: 0, the kernel's "none" (the submitter's own priority).
     ioprio: Vec<u16>,
@@ -83,6 +85,7 @@ impl IoUringEngine {
             direct: opts.direct,
             uses_trim: opts.directions[2],
             rw_flags: rw_flags(tuning.nowait, opts.uncached && !opts.direct),
+            write_flags: if opts.atomic { libc::RWF_ATOMIC } else { 0 },
             ioprio: Vec::new(),
             tuning,
             ring: None,
@@ -292,7 +295,12 @@ impl IoEngine for IoUringEngine {
         }
         let off = u.offset;
         let len = u.len as u32;
-        let flags = self.rw_flags;
+        let flags = self.rw_flags
+            | if u.op == IoOp::Write {
+                self.write_flags
+            } else {
+                0
+            };
         let prio = self.ioprio.get(index).copied().unwrap_or(0);
         let entry = match u.op {
             IoOp::Read | IoOp::Write => {

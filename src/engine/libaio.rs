@@ -22,6 +22,8 @@ pub struct LibaioEngine {
     in_flight: usize,
     events: Vec<IoEvent>,
     rw_flags: i32,
+    /// RWF_ATOMIC on writes with atomic=1 (fio 3.4x).
+    write_flags: i32,
     /// Per unit: the priority cmdprio chose for its I/O (0: none, the thread's own).
     ioprio: Vec<u16>,
     userspace_reap: bool,
@@ -45,6 +47,7 @@ impl LibaioEngine {
             in_flight: 0,
             events: Vec::new(),
             rw_flags: if tuning.nowait { libc::RWF_NOWAIT } else { 0 },
+            write_flags: if opts.atomic { libc::RWF_ATOMIC } else { 0 },
             ioprio: Vec::new(),
             userspace_reap: tuning.userspace_reap,
             poll: tuning.iodepth_batch_complete_min == 0,
@@ -120,10 +123,10 @@ impl IoEngine for LibaioEngine {
             aio_reqprio: prio as i16,
             aio_flags: if prio != 0 { aio::IOCB_FLAG_IOPRIO } else { 0 },
             aio_data: index as u64,
-            aio_rw_flags: if matches!(u.op, IoOp::Read | IoOp::Write) {
-                self.rw_flags
-            } else {
-                0
+            aio_rw_flags: match u.op {
+                IoOp::Read => self.rw_flags,
+                IoOp::Write => self.rw_flags | self.write_flags,
+                _ => 0,
             },
             aio_lio_opcode: opcode,
             aio_fildes: u.fd as u32,

@@ -259,6 +259,8 @@ pub struct EngineOptions {
     pub sim: SimSpec,
     /// uncached=1 (io_uring, pvsync2): RWF_DONTCACHE on buffered reads and writes.
     pub uncached: bool,
+    /// atomic=1 (io_uring, libaio, pvsync2; fio 3.4x): RWF_ATOMIC on every write.
+    pub atomic: bool,
     /// The network engines' options (net, netsplice), resolved by the config.
     pub net: ferrio_config::ext::net::NetSpec,
     /// ioengine=nbd: the server's URI (uri=).

@@ -135,6 +135,9 @@ pub struct NetEngine {
     written: u64,
 }
 
+mod vsock;
+use vsock::vsock_cid;
+
 fn err(e: io::Error, what: &str) -> io::Error {
     io::Error::new(e.kind(), format!("{what}: {e}"))
 }
@@ -192,6 +195,7 @@ impl NetEngine {
         let p = self.net.proto;
         let domain = match p {
             Proto::Unix => libc::AF_UNIX,
+            Proto::Vsock => libc::AF_VSOCK,
             _ if p.is_v6() => libc::AF_INET6,
             _ => libc::AF_INET,
         };
@@ -254,7 +258,7 @@ impl NetEngine {
     /// wait for a UDP sender's open message.
     fn listen(&mut self) -> io::Result<()> {
         let (domain, kind) = self.domain();
-        let fd = sock::socket(domain, kind).map_err(|e| err(e, "socket"))?;
+        let fd = sock::socket(domain, kind).map_err(|e| err(self.vsock_hint(e), "socket"))?;
         let raw = fd.as_raw_fd();
         let addr = if self.net.proto == Proto::Unix {
             let path = std::path::PathBuf::from(self.net.hostname.clone().unwrap_or_default());
@@ -263,22 +267,32 @@ impl NetEngine {
         } else {
             let one: libc::c_int = 1;
             sock::set_opt(raw, libc::SOL_SOCKET, libc::SO_REUSEADDR, &one)?;
-            sock::set_opt(raw, libc::SOL_SOCKET, libc::SO_REUSEPORT, &one)?;
-            self.tune(raw)?;
-            let group = self.net.hostname.as_deref().filter(|h| is_multicast(h));
-            let ip = match group {
-                Some(g) => {
-                    let g: Ipv4Addr = g.parse().expect("checked multicast address");
-                    let iface = self.net.interface.unwrap_or(Ipv4Addr::UNSPECIFIED);
-                    sock::join_multicast(raw, g, iface).map_err(|e| err(e, "IP_ADD_MEMBERSHIP"))?;
-                    g.into()
+            if self.net.proto == Proto::Vsock {
+                // fio: any CID of this machine, SO_REUSEADDR only.
+                Addr::Vsock {
+                    cid: libc::VMADDR_CID_ANY,
+                    port: self.port.into(),
                 }
-                None if self.net.proto.is_v6() => Ipv6Addr::UNSPECIFIED.into(),
-                None => Ipv4Addr::UNSPECIFIED.into(),
-            };
-            Addr::Inet(SocketAddr::new(ip, self.port))
+            } else {
+                sock::set_opt(raw, libc::SOL_SOCKET, libc::SO_REUSEPORT, &one)?;
+                self.tune(raw)?;
+                let group = self.net.hostname.as_deref().filter(|h| is_multicast(h));
+                let ip = match group {
+                    Some(g) => {
+                        let g: Ipv4Addr = g.parse().expect("checked multicast address");
+                        let iface = self.net.interface.unwrap_or(Ipv4Addr::UNSPECIFIED);
+                        sock::join_multicast(raw, g, iface)
+                            .map_err(|e| err(e, "IP_ADD_MEMBERSHIP"))?;
+                        g.into()
+                    }
+                    None if self.net.proto.is_v6() => Ipv6Addr::UNSPECIFIED.into(),
+                    None => Ipv4Addr::UNSPECIFIED.into(),
+                };
+                Addr::Inet(SocketAddr::new(ip, self.port))
+            }
         };
-        sock::bind(raw, &addr).map_err(|e| err(e, &format!("bind {}", self.where_())))?;
+        sock::bind(raw, &addr)
+            .map_err(|e| err(self.vsock_hint(e), &format!("bind {}", self.where_())))?;
         if self.net.proto.is_udp() {
             self.connected(fd)?;
             return self.await_open();
@@ -323,6 +337,11 @@ impl NetEngine {
         let host = self.net.hostname.clone().unwrap_or_default();
         let addr = if self.net.proto == Proto::Unix {
             Addr::Unix(host.clone().into())
+        } else if self.net.proto == Proto::Vsock {
+            Addr::Vsock {
+                cid: vsock_cid(&host)?,
+                port: self.port.into(),
+            }
         } else {
             let v6 = self.net.proto.is_v6();
             let found = (host.as_str(), self.port)
@@ -340,7 +359,7 @@ impl NetEngine {
             })?)
         };
         let (domain, kind) = self.domain();
-        let fd = sock::socket(domain, kind).map_err(|e| err(e, "socket"))?;
+        let fd = sock::socket(domain, kind).map_err(|e| err(self.vsock_hint(e), "socket"))?;
         let raw = fd.as_raw_fd();
         self.tune(raw)?;
         if self.net.proto.is_udp() {
@@ -374,7 +393,10 @@ impl NetEngine {
                 Ok(()) => return self.connected(fd),
                 Err(e) => e,
             };
-            let not_yet = matches!(e.raw_os_error(), Some(libc::ECONNREFUSED | libc::ENOENT));
+            // (vsock answers a port nobody listens on with a reset.)
+            let vsock = self.net.proto == Proto::Vsock;
+            let not_yet = matches!(e.raw_os_error(), Some(libc::ECONNREFUSED | libc::ENOENT))
+                || (vsock && e.raw_os_error() == Some(libc::ECONNRESET));
             let stopped = self
                 .stop
                 .as_ref()
@@ -389,6 +411,7 @@ impl NetEngine {
                 } else {
                     ""
                 };
+                let e = self.vsock_hint(e);
                 return Err(err(e, &format!("connect to {}{late}", self.where_())));
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -402,6 +425,11 @@ impl NetEngine {
         let host = self.net.hostname.as_deref().unwrap_or("any address");
         match self.net.proto {
             Proto::Unix => format!("unix socket {host}"),
+            Proto::Vsock => format!(
+                "vsock CID {} port {}",
+                self.net.hostname.as_deref().unwrap_or("any"),
+                self.port
+            ),
             p => format!(
                 "{host} port {} ({})",
                 self.port,

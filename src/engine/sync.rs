@@ -24,6 +24,8 @@ pub struct SyncEngine {
     /// RWF_* flags for pvsync2 (RWF_HIPRI with hipri, RWF_NOWAIT with nowait,
     /// RWF_DONTCACHE with uncached).
     rwf_flags: i32,
+    /// RWF_ATOMIC for pvsync2's writes with atomic=1 (fio 3.4x).
+    write_flags: i32,
     /// hipri_percentage below 100: the share of I/Os that get RWF_HIPRI.
     hipri_pct: u64,
     rng: u64,
@@ -46,6 +48,7 @@ impl SyncEngine {
         SyncEngine {
             flavor,
             rwf_flags,
+            write_flags: if opts.atomic { libc::RWF_ATOMIC } else { 0 },
             hipri_pct,
             rng: 0x9e37_79b9_7f4a_7c15,
         }
@@ -82,7 +85,7 @@ impl IoEngine for SyncEngine {
                     Flavor::Vsync => io::vectored(u.fd, u.buf, u.len, u.offset, write, false, None),
                     Flavor::Pvsync => io::vectored(u.fd, u.buf, u.len, u.offset, write, true, None),
                     Flavor::Pvsync2 => {
-                        let flags = self.flags();
+                        let flags = self.flags() | if write { self.write_flags } else { 0 };
                         io::vectored(u.fd, u.buf, u.len, u.offset, write, true, Some(flags))
                     }
                 }

@@ -22,6 +22,7 @@ pub fn engine_options(
         direct: spec.direct,
         sync: spec.sync,
         uncached: spec.prio.uncached,
+        atomic: spec.compat.atomic,
         // A replayed log's own directions (its trims may come with reads).
         directions: plan
             .replay

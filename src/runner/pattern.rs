@@ -44,6 +44,12 @@ enum Dist {
     },
     /// zipf, pareto, normal: one generator per file.
     Model,
+    /// sequence:b,b,... (fio 3.42): the n-th I/O of a direction takes entry n mod len;
+    /// with `stride`, moved on by len blocks per round.
+    Sequence {
+        blocks: Vec<u32>,
+        stride: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -174,6 +180,9 @@ pub struct Pattern {
     file_busy: bool,
     /// zonemode=zbd: its hooks into generation (src/runner/zones/).
     pub zbd: Option<GenHooks>,
+    /// random_distribution=sequence ran past the file (fio then issues no more I/O),
+    /// with the error when the list itself names a block past it.
+    seq_end: Option<Option<sequence::SeqError>>,
     /// A pass ends when every file is done (no io_size= that asks for more), and the
     /// last generation found that.
     end_when_done: bool,
@@ -219,6 +228,10 @@ impl Pattern {
             RandomDistribution::ZonedAbs(z) => Dist::Zoned {
                 table: std::array::from_fn(|d| zone_table(z[d].iter().copied())),
                 bytes: true,
+            },
+            RandomDistribution::Sequence(blocks) => Dist::Sequence {
+                blocks: blocks.clone(),
+                stride: spec.random_sequence_stride,
             },
             _ => Dist::Model,
         };
@@ -299,6 +312,7 @@ impl Pattern {
             busy_ok: false,
             file_busy: false,
             zbd: None,
+            seq_end: None,
             end_when_done: spec.io_size.is_none() && !spec.time_based,
             ran_out: false,
             fio_passes: false,
@@ -520,7 +534,10 @@ impl Pattern {
     /// The next I/O to issue, at most `max_len` bytes long (the rest of the pass).
     #[inline]
     pub fn next_io(&mut self, max_len: u64) -> NextIo {
-        let io = self.generate(max_len, false).expect("files start over");
+        let Some(io) = self.generate(max_len, false) else {
+            debug_assert!(self.sequence_ended(), "files start over");
+            return self.ended_io();
+        };
         self.log_io(&io);
         io
     }
@@ -578,6 +595,9 @@ impl Pattern {
                 follow_up: false,
             });
         }
+        if self.seq_end.is_some() {
+            return None;
+        }
         if let Some(w) = self.pending_write.take() {
             // randtrimwrite's write takes the trim's block, but fio still counts it
             // toward rw=randtrimwrite:N.
@@ -605,6 +625,9 @@ impl Pattern {
             // fio fails an offset whose smallest I/O does not fit the file (a random
             // block past the region's end): the file is done, as when none is left.
             let picked = self.pick_offset(file, d);
+            if self.seq_end.is_some() {
+                return None;
+            }
             let fitting = picked.filter(|&(rel, busy_ok)| self.fits(file, d, rel, busy_ok));
             self.short_pass |= picked.is_some() && fitting.is_none();
             match fitting {
@@ -768,5 +791,6 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
 mod draw;
 mod files;
 mod hooks;
+mod sequence;
 #[cfg(test)]
 mod tests;

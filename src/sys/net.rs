@@ -1,6 +1,6 @@
 //! Socket system calls for the network engines: sockets, options, addresses (IPv4,
-//! IPv6, unix paths), bounded waits, and the data calls in the engines' `-errno`
-//! convention.
+//! IPv6, unix paths, AF_VSOCK CID and port), bounded waits, and the data calls in the
+//! engines' `-errno` convention.
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -17,6 +17,11 @@ pub const TICK: Duration = Duration::from_millis(200);
 pub enum Addr {
     Inet(SocketAddr),
     Unix(std::path::PathBuf),
+    /// AF_VSOCK: a context ID (VMADDR_CID_ANY to bind any) and a port.
+    Vsock {
+        cid: u32,
+        port: u32,
+    },
 }
 
 fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
@@ -111,6 +116,16 @@ fn raw(addr: &Addr) -> io::Result<(libc::sockaddr_storage, libc::socklen_t)> {
             // SAFETY: sockaddr_storage is larger than and aligned for sockaddr_in6.
             unsafe { std::ptr::write((&mut ss as *mut libc::sockaddr_storage).cast(), sin6) };
             std::mem::size_of::<libc::sockaddr_in6>()
+        }
+        Addr::Vsock { cid, port } => {
+            // SAFETY: plain data; all zeroes is valid.
+            let mut svm: libc::sockaddr_vm = unsafe { std::mem::zeroed() };
+            svm.svm_family = libc::AF_VSOCK as libc::sa_family_t;
+            svm.svm_cid = *cid;
+            svm.svm_port = *port;
+            // SAFETY: sockaddr_storage is larger than and aligned for sockaddr_vm.
+            unsafe { std::ptr::write((&mut ss as *mut libc::sockaddr_storage).cast(), svm) };
+            std::mem::size_of::<libc::sockaddr_vm>()
         }
         Addr::Unix(path) => {
             let bytes = path.as_os_str().as_encoded_bytes();

@@ -68,6 +68,17 @@ pub struct Verifier {
     debug: bool,
 }
 
+/// Whether the header's write number is checked (fio 3.4x's verify_write_sequence):
+/// as given, else on except for verify_only=1 and for norandommap=1 with an engine
+/// that is not synchronous at iodepth > 1 (blocks may be rewritten out of order).
+fn write_sequence_checked(spec: &JobSpec) -> bool {
+    let v = &spec.verify;
+    v.write_sequence.unwrap_or_else(|| {
+        let sync = crate::engine::capabilities_of(&spec.ioengine).is_some_and(|c| c.synchronous);
+        !(v.only || (spec.norandommap && !sync && spec.iodepth > 1))
+    })
+}
+
 impl Verifier {
     /// The same verifier, checking nothing (verify=null's): for an engine that keeps
     /// no data (null, sim), where fio still runs the read phase and checks nothing.
@@ -102,7 +113,7 @@ impl Verifier {
             fatal: v.fatal,
             dump: v.dump,
             check_seed: v.header_seed && !v.only,
-            check_numberio: fixed && !spec.time_based && !v.only,
+            check_numberio: fixed && !spec.time_based && write_sequence_checked(spec),
             only: v.only,
             do_verify: v.do_verify,
             inline_reads: !spec.writes(),
@@ -373,5 +384,40 @@ mod tests {
             f[0].lines[0].starts_with("verify: bad header numberio 0, wanted 9"),
             "{f:?}"
         );
+    }
+
+    #[test]
+    fn verify_write_sequence_0_skips_only_the_counter() {
+        let mut spec = JobSpec::with_defaults("t", "t.fio:1");
+        spec.verify.kind = VerifyKind::Crc32c;
+        spec.verify.write_sequence = Some(false);
+        let mut v = Verifier::new(&spec, 1, 42).expect("verifying");
+        let mut buf = vec![0u8; 4096];
+        v.stamp(&mut buf, 0, 0, 0);
+        let mut p = v.log.take(1)[0];
+        // Another job's write of the block (atomic-verify.fio): a counter that is not
+        // ours passes, the checksum is still checked.
+        p.numberio = Some(9);
+        assert!(v.check(&mut buf.clone(), &p, Path::new("/f")).is_empty());
+        buf[200] ^= 1;
+        assert_eq!(v.check(&mut buf, &p, Path::new("/f")).len(), 1);
+    }
+
+    #[test]
+    fn verify_write_sequence_defaults_as_fio() {
+        let mut spec = JobSpec::with_defaults("t", "t.fio:1");
+        spec.ioengine = "libaio".into();
+        assert!(write_sequence_checked(&spec));
+        spec.norandommap = true;
+        assert!(write_sequence_checked(&spec), "iodepth=1");
+        spec.iodepth = 8;
+        assert!(!write_sequence_checked(&spec), "async, deep, no map");
+        spec.verify.write_sequence = Some(true);
+        assert!(write_sequence_checked(&spec), "asked for");
+        spec.verify.write_sequence = None;
+        spec.ioengine = "psync".into();
+        assert!(write_sequence_checked(&spec), "synchronous engine");
+        spec.verify.only = true;
+        assert!(!write_sequence_checked(&spec), "verify_only");
     }
 }

@@ -263,6 +263,9 @@ pub struct JobSpec {
     pub norandommap: bool,
     pub random_generator: RandomGenerator,
     pub random_distribution: RandomDistribution,
+    /// random_sequence_stride: `sequence:` indices are relative to a group that moves
+    /// on by the list's length after each round (fio 3.42).
+    pub random_sequence_stride: bool,
 
     // --- buffers
     pub zero_buffers: bool,

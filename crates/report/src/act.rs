@@ -65,10 +65,16 @@ impl Slice {
 
     /// Whether the slice fails a criterion (its share in per mille reaches the limit).
     pub fn failed(&self) -> bool {
+        self.first_failure().is_some()
+    }
+
+    /// The first criterion the slice fails, in fio's order (1 ms, 8 ms, 64 ms), with
+    /// the slice's percentage over it.
+    pub fn first_failure(&self) -> Option<(f64, &'static Criterion)> {
         self.percents()
-            .iter()
+            .into_iter()
             .zip(&CRITERIA)
-            .any(|(p, c)| p * 10.0 >= c.max_perm as f64)
+            .find(|(p, c)| p * 10.0 >= c.max_perm as f64)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::LatencyHistogram;
 
-/// The latencies of one I/O priority (`ioprio`: class << 13 | level).
+/// The latencies of one I/O priority (`ioprio`: class << 13 | hint << 3 | level).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrioLat {
@@ -22,6 +22,16 @@ impl PrioLat {
     pub fn level(&self) -> u32 {
         self.ioprio & 7
     }
+    /// The priority hint (fio 3.4x prints `(ioprio >> 3) & 1023`).
+    pub fn hint(&self) -> u32 {
+        (self.ioprio >> 3) & 1023
+    }
+}
+
+/// Whether any priority carries a hint: the reports then print fio 3.4x's
+/// class/level/hint form (fio 3.33, which has no hints, prints class/level).
+pub fn any_hint(prios: &[PrioLat]) -> bool {
+    prios.iter().any(|p| p.hint() != 0)
 }
 
 /// Add `lat` into the entry for `ioprio`, appending one when there is none; nothing

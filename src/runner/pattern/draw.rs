@@ -173,6 +173,7 @@ impl Pattern {
         match &self.dist {
             Dist::Uniform => self.uniform_block(file, lastb),
             Dist::Model => Some(self.files[file].picker.as_mut()?.pick()),
+            Dist::Sequence { .. } => self.sequence_block(file, d),
             Dist::Zoned { table, bytes } => {
                 if table[d].is_empty() {
                     return self.uniform_block(file, lastb);

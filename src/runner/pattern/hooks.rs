@@ -10,7 +10,13 @@ impl Pattern {
     /// The next I/O, not yet logged: zonemode=zbd moves it first, then hands it to
     /// [`Pattern::accepted`].
     pub fn next_io_unlogged(&mut self, max_len: u64) -> NextIo {
-        self.generate(max_len, false).expect("files start over")
+        match self.generate(max_len, false) {
+            Some(io) => io,
+            None => {
+                debug_assert!(self.sequence_ended(), "files start over");
+                self.ended_io()
+            }
+        }
     }
 
     /// zonemode=zbd: the I/O as moved is issued; the next sequential one continues

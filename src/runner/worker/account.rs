@@ -300,8 +300,11 @@ impl Accounting {
             self.judge_latency(u, d, lat, now, path);
         }
         if let Some(act) = &mut self.stats.act {
-            // fio's act profile judges the total latency.
-            act.record(now, lat);
+            // fio's act profile judges the total latency; a failed slice fails the
+            // I/O that closes it.
+            if let Some(msg) = act.record(now, lat) {
+                self.act_failed(u.op, d, msg);
+            }
         }
         if self.observers.per_io {
             self.observers.completed(&Completion {
@@ -355,6 +358,15 @@ impl Accounting {
             // The I/O itself completed and is counted: it is no failed I/O.
             self.stats.dir[d].failed_ios -= 1;
         }
+    }
+
+    /// ACT: the slice just closed failed. fio says so at once and fails the I/O with
+    /// EPERM (its hook's 1) under the error policy; the I/O itself is counted.
+    #[cold]
+    fn act_failed(&mut self, op: IoOp, d: usize, msg: String) {
+        eprintln!("ferrio: {msg}");
+        self.io_error(op, libc::EPERM, || msg);
+        self.stats.dir[d].failed_ios -= 1;
     }
 
     /// Stop shadowing lat in every direction: lat becomes a copy of clat (every value

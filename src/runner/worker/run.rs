@@ -612,11 +612,7 @@ impl<'a> Worker<'a> {
     /// gets its slat (start → submission) and issue time. None on error (recorded).
     fn commit(&mut self) -> Option<u64> {
         if let Err(e) = self.io.engine.commit() {
-            self.acct.error = Some((
-                e.raw_os_error().unwrap_or(libc::EIO),
-                format!("submit: {e}"),
-            ));
-            self.io.units.pending.clear();
+            self.submit_failed(e); // (recorded, with atomic=1's reason)
             self.st.submit_failed = true;
             return None;
         }

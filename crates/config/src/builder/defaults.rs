@@ -86,6 +86,7 @@ impl JobSpec {
             norandommap: false,
             random_generator: RandomGenerator::Tausworthe,
             random_distribution: RandomDistribution::Random,
+            random_sequence_stride: false,
             zero_buffers: false,
             refill_buffers: false,
             scramble_buffers: true,

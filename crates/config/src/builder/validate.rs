@@ -76,6 +76,9 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         );
     }
     if job.compat.atomic {
+        // fio 3.4x sends RWF_ATOMIC and refuses an engine that cannot; fio 3.33's
+        // O_DIRECT open stays (atomic writes need direct I/O anyway).
+        crate::ext::compat::check_atomic_engine(&job.ioengine).map_err(at)?;
         job.direct = true; // fio: OS_O_DIRECT | FIO_O_ATOMIC whatever direct= says
     }
     if let Some(cpu) = job.compat.gtod_cpu {

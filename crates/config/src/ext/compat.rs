@@ -106,3 +106,18 @@ pub fn without_gtod_cpu(allowed: Option<Vec<usize>>, cpu: usize) -> Result<Vec<u
     }
     Ok(cpus)
 }
+
+/// The engines that send RWF_ATOMIC for atomic=1 (fio 3.4x's FIO_ATOMICWRITES).
+pub const ATOMIC_ENGINES: &[&str] = &["io_uring", "libaio", "pvsync2"];
+
+/// atomic=1: fio 3.4x refuses an engine that cannot send RWF_ATOMIC ("engine does not
+/// support atomic writes") rather than write without it.
+pub fn check_atomic_engine(engine: &str) -> Result<(), String> {
+    if ATOMIC_ENGINES.contains(&engine) {
+        return Ok(());
+    }
+    Err(format!(
+        "atomic=1: ioengine={engine} cannot send atomic writes (RWF_ATOMIC); use one of: {}",
+        ATOMIC_ENGINES.join(", ")
+    ))
+}

@@ -52,20 +52,23 @@ pub struct LifecycleSpec {
     pub prio: Option<u32>,
     /// prioclass=: I/O priority class (1 realtime, 2 best effort, 3 idle).
     pub prioclass: Option<u32>,
+    /// priohint=: the priority hint (fio 3.4x; e.g. a CDL descriptor), 0 to 1023.
+    pub priohint: Option<u32>,
 }
 
 impl LifecycleSpec {
-    /// The ioprio_set(2) value when prio= or prioclass= was given: the class in the
-    /// top bits (best effort when only prio= was), the level below, as fio.
+    /// The ioprio_set(2) value when prio=, prioclass= or priohint= was given: the
+    /// class in the top bits (best effort when none was), the hint in bits 3..13, the
+    /// level below, as fio.
     pub fn ioprio_value(&self) -> Option<u32> {
-        if self.prio.is_none() && self.prioclass.is_none() {
+        if self.prio.is_none() && self.prioclass.is_none() && self.priohint.is_none() {
             return None;
         }
         let class = match self.prioclass.unwrap_or(0) {
             0 => 2,
             c => c,
         };
-        Some((class << 13) | self.prio.unwrap_or(0))
+        Some((class << 13) | (self.priohint.unwrap_or(0) << 3) | self.prio.unwrap_or(0))
     }
 }
 
@@ -84,5 +87,11 @@ mod tests {
         l.prio = None;
         l.prioclass = Some(1);
         assert_eq!(l.ioprio_value(), Some(1 << 13));
+        // fio 3.4x's priohint alone sets a best-effort priority carrying the hint.
+        let l = LifecycleSpec {
+            priohint: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(l.ioprio_value(), Some((2 << 13) | (5 << 3)));
     }
 }

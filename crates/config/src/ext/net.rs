@@ -13,6 +13,8 @@ pub enum Proto {
     Udp,
     UdpV6,
     Unix,
+    /// AF_VSOCK stream (fio 3.4x): hostname= is the peer's context ID.
+    Vsock,
 }
 
 impl Proto {
@@ -23,11 +25,17 @@ impl Proto {
             "udp" => Proto::Udp,
             "udpv6" => Proto::UdpV6,
             "unix" => Proto::Unix,
+            "vsock" => Proto::Vsock,
             _ => return None,
         })
     }
     pub fn is_tcp(self) -> bool {
         matches!(self, Proto::Tcp | Proto::TcpV6)
+    }
+    /// A connected stream with a listener: tcp, tcpv6 and vsock (fio's is_tcp ||
+    /// is_vsock).
+    pub fn is_stream(self) -> bool {
+        self.is_tcp() || self == Proto::Vsock
     }
     pub fn is_udp(self) -> bool {
         matches!(self, Proto::Udp | Proto::UdpV6)
@@ -122,11 +130,22 @@ impl NetSpec {
             );
         }
         if p != Proto::Unix && self.port == 0 {
-            return Err("protocol=tcp/udp needs port=".into());
+            return Err("protocol=tcp/udp/vsock needs port=".into());
         }
-        if !p.is_tcp() {
+        if p == Proto::Vsock {
+            if let Some(h) = self
+                .hostname
+                .as_deref()
+                .filter(|h| h.trim().parse::<u32>().is_err())
+            {
+                return Err(format!(
+                    "protocol=vsock: hostname '{h}' is not a context ID (CID, a number: 1 this machine's loopback, 2 the host)"
+                ));
+            }
+        }
+        if !p.is_stream() {
             if self.listen {
-                return Err("listen is only valid for protocol=tcp or tcpv6 (a UDP or unix reader always receives)".into());
+                return Err("listen is only valid for protocol=tcp, tcpv6 or vsock (a UDP or unix reader always receives)".into());
             }
             if reads && writes {
                 return Err("datagram and unix network jobs must either read or write (rw=read or rw=write)".into());
@@ -176,7 +195,7 @@ impl NetSpec {
         }
         if let Some(name) = proto {
             let p = Proto::parse(&name.to_ascii_lowercase())
-                .ok_or_else(|| bad("protocol is one of tcp, tcpv6, udp, udpv6, unix"))?;
+                .ok_or_else(|| bad("protocol is one of tcp, tcpv6, udp, udpv6, unix, vsock"))?;
             if self.proto != Proto::Tcp && p != self.proto {
                 return Err(bad(
                     "its protocol differs from protocol= (tcp is the default)",

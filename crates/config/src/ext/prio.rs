@@ -1,17 +1,22 @@
 //! Per-command I/O priorities (cmdprio_percentage, cmdprio_class, cmdprio,
 //! cmdprio_bssplit: io_uring and libaio) and uncached buffered I/O (uncached=:
 //! io_uring and pvsync2), as fio 3.33 defines them (docs/engines.md, "Per-I/O
-//! priorities"). Values are per data direction (read, write); trims never carry one.
+//! priorities"), with fio 3.4x's priority hints (cmdprio_hint, a 5th bssplit field).
+//! Values are per data direction (read, write); trims never carry one.
 
 /// The realtime class: fio's class for cmdprio when cmdprio_class is not given.
 pub const CLASS_RT: u32 = 1;
 /// The best-effort class: fio's class for an ioprio value built with class 0.
 pub const CLASS_BE: u32 = 2;
 
-/// fio's ioprio_value(): the class in bits 13.., the level below; class 0 is best effort.
-pub fn ioprio_value(class: u32, level: u32) -> u32 {
+/// The largest priority hint (10 bits, fio's IOPRIO_MAX_PRIO_HINT).
+pub const MAX_HINT: u32 = (1 << 10) - 1;
+
+/// fio's ioprio_value(): the class in bits 13.., the hint in bits 3..13, the level
+/// below; class 0 is best effort.
+pub fn ioprio_value(class: u32, level: u32, hint: u32) -> u32 {
     let class = if class == 0 { CLASS_BE } else { class };
-    (class << 13) | level
+    (class << 13) | (hint << 3) | level
 }
 
 /// One cmdprio_bssplit entry: I/Os of `bs` bytes get priority `prio` (an ioprio
@@ -32,6 +37,8 @@ pub struct PrioSpec {
     pub class: [u32; 2],
     /// cmdprio=: the level (0 highest .. 7).
     pub level: [u32; 2],
+    /// cmdprio_hint=: the priority hint (0 none .. 1023; fio 3.4x).
+    pub hint: [u32; 2],
     /// cmdprio_bssplit=: per direction, sorted by block size, zero percentages dropped.
     pub bssplit: Option<[Vec<PrioSplit>; 2]>,
     /// uncached=1: RWF_DONTCACHE on buffered reads and writes.
@@ -51,7 +58,7 @@ impl PrioSpec {
         } else {
             self.class[d]
         };
-        ioprio_value(class, self.level[d])
+        ioprio_value(class, self.level[d], self.hint[d])
     }
 
     /// fio's cross-option rules (fio_cmdprio_init).
@@ -80,8 +87,8 @@ impl PrioSpec {
     }
 }
 
-/// One direction's cmdprio_bssplit list: `bs/perc[/class/level]` entries separated
-/// by ':' (fio's `bs/` alone means 0 %). `size` parses a block size.
+/// One direction's cmdprio_bssplit list: `bs/perc[/class/level[/hint]]` entries
+/// separated by ':' (fio's `bs/` alone means 0 %). `size` parses a block size.
 pub fn parse_bssplit_dir(
     text: &str,
     size: &dyn Fn(&str) -> Result<u64, String>,
@@ -93,24 +100,28 @@ pub fn parse_bssplit_dir(
         }
         let parts: Vec<&str> = entry.split('/').collect();
         let num = |s: &str| -> Result<u32, String> {
-            s.trim().parse::<u32>().map_err(|_| {
-                format!("malformed cmdprio_bssplit entry '{entry}' (bs/percentage[/class/level])")
-            })
+            s.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("malformed cmdprio_bssplit entry '{entry}' ({ENTRY_FORMS})"))
         };
         let bs = size(parts[0])?;
         let (perc, prio) = match parts.len() {
             1 => (0, None),
             2 if parts[1].trim().is_empty() => (0, None),
             2 => (num(parts[1])?, None),
-            4 => {
-                // fio clamps class and level to their maxima.
+            4 | 5 => {
+                // fio clamps class, level and hint to their maxima.
                 let class = num(parts[2])?.min(3);
                 let level = num(parts[3])?.min(7);
-                (num(parts[1])?, Some(ioprio_value(class, level)))
+                let hint = match parts.get(4) {
+                    Some(h) => num(h)?.min(MAX_HINT),
+                    None => 0,
+                };
+                (num(parts[1])?, Some(ioprio_value(class, level, hint)))
             }
             _ => {
                 return Err(format!(
-                    "malformed cmdprio_bssplit entry '{entry}' (bs/percentage[/class/level])"
+                    "malformed cmdprio_bssplit entry '{entry}' ({ENTRY_FORMS})"
                 ))
             }
         };
@@ -125,6 +136,9 @@ pub fn parse_bssplit_dir(
     out.sort_by_key(|e| e.bs);
     Ok(out)
 }
+
+/// The forms of a cmdprio_bssplit entry, for errors.
+const ENTRY_FORMS: &str = "bs/percentage[/class/level[/hint]]";
 
 #[cfg(test)]
 mod tests {
@@ -159,6 +173,16 @@ mod tests {
         let e = parse_bssplit_dir("4k/10/1", &size).unwrap_err();
         assert!(e.contains("4k/10/1"), "{e}");
         assert!(parse_bssplit_dir("4k/x", &size).is_err());
+        let e = parse_bssplit_dir("4k/10/1/1/1/1", &size).unwrap_err();
+        assert!(e.contains("[/class/level[/hint]]"), "{e}");
+    }
+
+    #[test]
+    fn bssplit_takes_a_hint_in_a_fifth_field() {
+        // fio master's CDL example: class 2, level 0, hint 1 (and a clamped one).
+        let v = parse_bssplit_dir("1M/10/2/0/1:2M/90/2/0/4000", &size).unwrap();
+        assert_eq!(v[0].prio, Some((2 << 13) | (1 << 3)));
+        assert_eq!(v[1].prio, Some((2 << 13) | (MAX_HINT << 3)));
     }
 
     #[test]
@@ -190,5 +214,7 @@ mod tests {
         p.level = [7, 4];
         assert_eq!(p.cmdprio_value(0), (3 << 13) | 7);
         assert_eq!(p.cmdprio_value(1), (2 << 13) | 4);
+        p.hint = [0, 3];
+        assert_eq!(p.cmdprio_value(1), (2 << 13) | (3 << 3) | 4);
     }
 }

@@ -178,6 +178,9 @@ pub struct VerifySpec {
     pub experimental: bool,
     /// verify_header_seed= (fio 3.36+): check the header's seed (default on).
     pub header_seed: bool,
+    /// verify_write_sequence= (fio 3.4x): check the header's write number; None when
+    /// not given (on, but off where fio turns it off: see `write_sequence_checked`).
+    pub write_sequence: Option<bool>,
     /// trim_percentage=: this share of the written blocks is trimmed again...
     pub trim_percentage: u32,
     /// ...trim_backlog_batch= (default trim_backlog) of them every trim_backlog=
@@ -212,6 +215,7 @@ impl Default for VerifySpec {
             only: false,
             experimental: false,
             header_seed: true,
+            write_sequence: None,
             trim_percentage: 0,
             trim_backlog: 0,
             trim_batch: 0,

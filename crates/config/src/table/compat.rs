@@ -6,7 +6,7 @@ use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::values::list::parse_cpus;
 
 pub const COMPAT: &[OptSpec] = &[
-    opt("atomic", K::Bool, C::Io, "Atomic direct writes: as fio 3.33 on Linux, the files are opened with O_DIRECT (direct=1); fio's O_ATOMIC open flag was never merged into Linux, which ignores it, so no write is made atomic by it (RWF_ATOMIC needs a device with atomic write support)", |j, c, v| {
+    opt("atomic", K::Bool, C::Io, "Atomic (torn-write protected) writes, as fio 3.4x: every write carries RWF_ATOMIC (io_uring, libaio, pvsync2; other engines are refused), and the files are opened with O_DIRECT (direct=1) as fio 3.33 did. The kernel refuses the writes where the file system or device has no atomic write support, or a write is outside its atomic limits", |j, c, v| {
         j.compat.atomic = c.bool(v)?;
         Ok(())
     })
@@ -106,7 +106,15 @@ mod tests {
 
     #[test]
     fn atomic_opens_direct_as_fio_on_linux() {
-        assert!(job(&["--atomic=1", "--direct=0"]).unwrap().direct);
+        let atomic = |e: &str| job(&["--atomic=1", "--direct=0", e]);
+        assert!(atomic("--ioengine=pvsync2").unwrap().direct);
+        assert!(atomic("--ioengine=io_uring").is_ok() && atomic("--ioengine=libaio").is_ok());
+        // fio 3.4x: an engine without RWF_ATOMIC is refused, naming the option.
+        let e = atomic("--ioengine=psync").unwrap_err();
+        assert!(
+            e.contains("atomic=1: ioengine=psync cannot send atomic writes"),
+            "{e}"
+        );
         assert!(!job(&["--atomic=0"]).unwrap().direct);
     }
 

@@ -48,6 +48,7 @@ pub const NET_OPTIONS: &[OptSpec] = &[
         ("udp", "User Datagram Protocol"),
         ("udpv6", "User Datagram Protocol over IPv6"),
         ("unix", "UNIX domain stream socket (filename= is its path)"),
+        ("vsock", "AF_VSOCK stream socket between a VM and its host (hostname= is the peer's CID)"),
     ])
     .private_to(NET),
     opt(

@@ -1,5 +1,7 @@
-//! Options: per-command I/O priorities (cmdprio_*: io_uring, libaio) and uncached
-//! buffered I/O (uncached: io_uring, pvsync2). They fill [`crate::ext::PrioSpec`].
+//! Options: per-command I/O priorities (cmdprio_*: io_uring, libaio), the job's
+//! priority hint (priohint, fio 3.4x) and uncached buffered I/O (uncached:
+//! io_uring, pvsync2). They fill [`crate::ext::PrioSpec`] (priohint: the lifecycle's
+//! prio/prioclass beside it).
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::ext::prio::parse_bssplit_dir;
@@ -38,7 +40,13 @@ pub const PRIO: &[OptSpec] = &[
     })
     .range(0, 7)
     .private_to(CMDPRIO_ENGINES),
-    opt("cmdprio_bssplit", K::Special, C::Engine, "io_uring, libaio: cmdprio percentages per block size, bs/perc[/class/level] entries separated by ':', per direction (read,write): 4k/20:64k/50/1/0", |j, c, v| {
+    opt("cmdprio_hint", K::PerDirInt, C::Engine, "io_uring, libaio: I/O priority hint of the cmdprio I/Os (0 none, else e.g. a command duration limit descriptor), per direction", |j, c, v| {
+        j.prio.hint = per_rw(c, v)?;
+        Ok(())
+    })
+    .range(0, crate::ext::prio::MAX_HINT as u64)
+    .private_to(CMDPRIO_ENGINES),
+    opt("cmdprio_bssplit", K::Special, C::Engine, "io_uring, libaio: cmdprio percentages per block size, bs/perc[/class/level[/hint]] entries separated by ':', per direction (read,write): 4k/20:64k/50/1/0", |j, c, v| {
         let dirs = per_direction(v)?;
         let size = |s: &str| c.size(s);
         let mut out: [Vec<_>; 2] = Default::default();
@@ -51,6 +59,11 @@ pub const PRIO: &[OptSpec] = &[
         Ok(())
     })
     .private_to(CMDPRIO_ENGINES),
+    opt("priohint", K::Int, C::Process, "Set the job's I/O priority hint (0 none to 1023; e.g. a command duration limit descriptor), with prio= and prioclass=", |j, c, v| {
+        j.lifecycle.priohint = Some(c.u32(v)?);
+        Ok(())
+    })
+    .range(0, crate::ext::prio::MAX_HINT as u64),
     opt("uncached", K::Bool, C::Engine, "io_uring, pvsync2: buffered reads and writes with RWF_DONTCACHE (the page cache drops the pages once the I/O is done; Linux 6.14 or later)", |j, c, v| {
         j.prio.uncached = c.bool(v)?;
         Ok(())

@@ -62,7 +62,7 @@ pub const RANDOM: &[OptSpec] = &[
         ("lfsr", "linear feedback shift register: never repeats an offset"),
         ("tausworthe64", "strong 64-bit 2^258 cycle generator"),
     ]),
-    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf[:θ[:center]], pareto[:h[:center]], normal[:dev[:center]], zoned:a/r:..., zoned_abs:a/size:...", |j, c, v| {
+    opt("random_distribution", K::Special, C::Random, "Distribution of random offsets: random, zipf[:θ[:center]], pareto[:h[:center]], normal[:dev[:center]], zoned:a/r:..., zoned_abs:a/size:..., sequence:b,b,...", |j, c, v| {
         j.random_distribution = parse_distribution(v, c.kb_base)?;
         Ok(())
     })
@@ -74,7 +74,13 @@ pub const RANDOM: &[OptSpec] = &[
         ("normal", "normal:<deviation %>[:<center 0..1>], 0 <= deviation < 100 (default 0)"),
         ("zoned", "zoned:<access%>/<range%>:... (per direction with ',')"),
         ("zoned_abs", "zoned_abs:<access%>/<size>:... (per direction with ',')"),
+        ("sequence", "sequence:<block>,<block>,...: these block indices in this order, repeated (at most 64)"),
     ]),
+    opt("random_sequence_stride", K::Bool, C::Random, "With random_distribution=sequence: the indices are relative to a group of blocks that moves on by the list's length after each round", |j, c, v| {
+        j.random_sequence_stride = c.bool(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("percentage_random", K::PerDirInt, C::Random, "Percentage of random I/O in a random workload (rest sequential), per direction", |j, c, v| {
         for (d, p) in per_direction(v)?.into_iter().enumerate() {
             if let Some(p) = p {

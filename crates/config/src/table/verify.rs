@@ -94,6 +94,12 @@ pub const VERIFY: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
+    // No table default: fio tells a given value from its default, which depends on
+    // other options (src/verify/mod.rs, write_sequence_checked).
+    opt("verify_write_sequence", K::Bool, C::Verify, "Check the header's write sequence number (fio 3.4x; default on, off for verify_only=1 and for norandommap=1 with an asynchronous engine at iodepth > 1 unless given; 0 for several jobs writing the same blocks, as with atomic=1)", |j, c, v| {
+        j.verify.write_sequence = Some(c.bool(v)?);
+        Ok(())
+    }),
     opt("verify_state_save", K::Bool, C::Verify, "When a verifying write job ends (done, stopped or interrupted), save how far its writes got in fio's state file local-<job>-<index>-verify.state in the working directory", |j, c, v| {
         j.verify.state_save = c.bool(v)?;
         Ok(())

@@ -1,5 +1,5 @@
 //! `random_distribution=`: random, zipf:θ, pareto:h, normal:dev[:center],
-//! zoned:a/r:a/r[,..], zoned_abs:a/size:a/size[,..].
+//! zoned:a/r:a/r[,..], zoned_abs:a/size:a/size[,..], sequence:b,b,... (fio 3.42).
 //!
 //! Checks follow fio: zipf θ must be positive and not 1.0, pareto h in (0, 1),
 //! normal deviation in [0, 100] and center in [0, 1]; zoned access and range
@@ -31,6 +31,39 @@ pub enum RandomDistribution {
     Zoned([Vec<(u32, u32)>; 3]),
     /// zoned_abs: list of (access %, size in bytes) per direction.
     ZonedAbs([Vec<(u32, u64)>; 3]),
+    /// sequence:b,b,...: fixed block indices visited in this order (fio 3.42), at
+    /// most [`SEQUENCE_MAX`] of them.
+    Sequence(Vec<u32>),
+}
+
+/// fio's FIO_SEQ_MAX: the longest `sequence:` list it takes.
+pub const SEQUENCE_MAX: usize = 64;
+
+/// `sequence:b,b,...`: comma-separated block indices, each a plain decimal number
+/// (blanks around it allowed), 1 to 64 of them, as fio's parser takes them.
+fn parse_sequence(rest: Option<&str>) -> Result<RandomDistribution, String> {
+    let list = rest
+        .map(str::trim)
+        .ok_or("sequence needs block indices: sequence:2,0,1")?;
+    let items: Vec<&str> = list.split(',').map(str::trim).collect();
+    if items.len() > SEQUENCE_MAX {
+        return Err(format!(
+            "sequence takes at most {SEQUENCE_MAX} block indices, not {}",
+            items.len()
+        ));
+    }
+    let blocks = items
+        .iter()
+        .map(|t| {
+            t.parse::<u32>()
+                .ok()
+                .filter(|_| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| {
+                    format!("sequence block index '{t}' is not a non-negative whole number")
+                })
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    Ok(RandomDistribution::Sequence(blocks))
 }
 
 fn float(s: &str, what: &str) -> Result<f64, String> {
@@ -103,6 +136,9 @@ pub fn parse_distribution(text: &str, kb_base: u32) -> Result<RandomDistribution
         return Ok(RandomDistribution::Zoned(dirs));
     }
     let (kind, args) = s.split_once(':').unwrap_or((s, ""));
+    if kind == "sequence" {
+        return parse_sequence(s.split_once(':').map(|(_, l)| l));
+    }
     let args: Vec<&str> = if args.is_empty() {
         vec![]
     } else {
@@ -269,6 +305,21 @@ mod tests {
     }
 
     #[test]
+    fn sequence() {
+        assert_eq!(d("sequence:2,0,1"), Ok(D::Sequence(vec![2, 0, 1])));
+        // fio strips blanks around each index.
+        assert_eq!(d("sequence: 7 , 3"), Ok(D::Sequence(vec![7, 3])));
+        let max = vec!["1"; SEQUENCE_MAX].join(",");
+        assert_eq!(
+            d(&format!("sequence:{max}")),
+            Ok(D::Sequence(vec![1; SEQUENCE_MAX]))
+        );
+        assert!(d(&format!("sequence:{max},1"))
+            .unwrap_err()
+            .contains("at most 64"));
+    }
+
+    #[test]
     fn errors() {
         // (Bare zipf/pareto/normal and centres are valid, as in fio: see `simple`.)
         for bad in [
@@ -291,6 +342,13 @@ mod tests {
             "zoned_abs:100/1q",
             "uniform",
             "",
+            "sequence",
+            "sequence:",
+            "sequence:1,,2",
+            "sequence:1,-2",
+            "sequence:1,x",
+            "sequence:1.5",
+            "sequence:4294967296",
         ] {
             assert!(d(bad).is_err(), "{bad}");
         }

@@ -95,15 +95,20 @@ fn prios_array(job: &JobReport, d: &DirReport, plus: bool) -> Option<Vec<Value>>
         "clat_ns"
     };
     let pct = job.clat_percentiles || job.lat_percentiles;
+    // fio 3.4x adds "priohint"; given only when a hint is in use, so that jobs
+    // without one keep fio 3.33's keys.
+    let hints = ferrio_stats::prio::any_hint(&d.prios);
     let out = d
         .prios
         .iter()
         .filter(|p| p.lat.count() > 0)
         .map(|p| {
             let mut o = Object::new();
-            o.int("prioclass", p.class())
-                .int("prio", p.level())
-                .obj(key, lat_object(&p.lat, pct, &job.percentile_list, plus));
+            o.int("prioclass", p.class()).int("prio", p.level());
+            if hints {
+                o.int("priohint", p.hint());
+            }
+            o.obj(key, lat_object(&p.lat, pct, &job.percentile_list, plus));
             Value::Obj(o)
         })
         .collect();

@@ -41,9 +41,15 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     // fio prints per-priority lines when two or more priorities have samples.
     let by_prio = ferrio_stats::prio::with_samples(&d.prios) >= 2;
     let prio_kind = if job.lat_percentiles { "lat" } else { "clat" };
+    // class/level as fio 3.33, class/level/hint as fio 3.4x once a hint is in use.
+    let hints = ferrio_stats::prio::any_hint(&d.prios);
+    let prio_name = |p: &ferrio_stats::prio::PrioLat| match hints {
+        true => format!("{}/{}/{}", p.class(), p.level(), p.hint()),
+        false => format!("{}/{}", p.class(), p.level()),
+    };
     if by_prio {
         for p in &d.prios {
-            let name = format!("{prio_kind} prio {}/{}", p.class(), p.level());
+            let name = format!("{prio_kind} prio {}", prio_name(p));
             out.push_str(&lat_line(&name, &p.lat));
         }
     }
@@ -66,11 +72,7 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
         };
         for p in d.prios.iter().filter(|p| p.lat.count() > 0) {
             let share = 100.0 * p.lat.count() as f64 / all.max(1) as f64;
-            let name = format!(
-                "{prio_kind} prio {}/{} ({share:.2}% of IOs)",
-                p.class(),
-                p.level()
-            );
+            let name = format!("{prio_kind} prio {} ({share:.2}% of IOs)", prio_name(p));
             out.push_str(&percentiles::table(&p.lat, &list, &name));
         }
     }

@@ -1,6 +1,6 @@
 //! CMDPRIO glue: each read or write's per-command priority before it is queued and
 //! its latency under that priority when it completes (runner/cmdprio.rs), and the
-//! reason an uncached=1 I/O failed with EOPNOTSUPP.
+//! reason an uncached=1 I/O or an atomic=1 write failed.
 
 use super::Worker;
 use crate::engine::IoOp;
@@ -8,6 +8,11 @@ use crate::runner::worker::units::UnitTimes;
 
 /// Appended to the job's error when uncached=1 I/O fails with EOPNOTSUPP.
 const UNCACHED_HINT: &str = " (uncached=1: RWF_DONTCACHE needs Linux 6.14 or later and a file system that supports it, such as ext4, xfs or btrfs; tmpfs does not)";
+
+/// Appended when an atomic=1 write fails with EOPNOTSUPP.
+const ATOMIC_UNSUPPORTED: &str = " (atomic=1: the kernel refused RWF_ATOMIC: this file's file system or device has no atomic write support; statx's STATX_WRITE_ATOMIC and /sys/block/<dev>/queue/atomic_write_unit_max_bytes give the limits, 0 when none)";
+/// Appended when an atomic=1 write fails with EINVAL.
+const ATOMIC_INVALID: &str = " (atomic=1: the kernel refused RWF_ATOMIC: the write is outside the file's atomic write limits, which need direct I/O, a power-of-two size within statx's atomic write unit min and max, and an offset aligned to it)";
 
 impl Worker<'_> {
     /// fio's draw for unit `idx`'s new I/O (one per read or write handed to the
@@ -42,16 +47,61 @@ impl Worker<'_> {
         }
     }
 
-    /// After unit `idx` failed: an uncached=1 I/O's EOPNOTSUPP says why.
+    /// After unit `idx` failed: an uncached=1 I/O's EOPNOTSUPP, or an atomic=1 write's
+    /// EOPNOTSUPP or EINVAL, says why.
     #[cold]
     pub(super) fn explain_error(&mut self, idx: usize) {
         let u = &self.io.units.io[idx];
-        if u.result == -(libc::EOPNOTSUPP as i64) && self.plan.spec.prio.uncached {
-            if let Some((_, msg)) = &mut self.acct.error {
-                if !msg.ends_with(UNCACHED_HINT) {
-                    msg.push_str(UNCACHED_HINT);
-                }
+        let hint = if u.result == -(libc::EOPNOTSUPP as i64) && self.plan.spec.prio.uncached {
+            UNCACHED_HINT
+        } else if u.op == IoOp::Write && self.plan.spec.compat.atomic {
+            match -u.result as i32 {
+                libc::EOPNOTSUPP => ATOMIC_UNSUPPORTED,
+                libc::EINVAL => ATOMIC_INVALID,
+                _ => return,
+            }
+        } else {
+            return;
+        };
+        if let Some((_, msg)) = &mut self.acct.error {
+            if !msg.ends_with(hint) {
+                msg.push_str(hint);
             }
         }
+    }
+
+    /// A submission failed: the job's error, and the pending units dropped.
+    #[cold]
+    pub(super) fn submit_failed(&mut self, e: std::io::Error) {
+        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+        self.acct.error = Some((errno, format!("submit: {e}")));
+        self.explain_submit_error();
+        self.io.units.pending.clear();
+    }
+
+    /// libaio's io_submit refuses RWF_ATOMIC itself: with atomic=1 and a write among
+    /// the pending units, name its file and say why.
+    fn explain_submit_error(&mut self) {
+        if !self.plan.spec.compat.atomic {
+            return;
+        }
+        let units = &self.io.units;
+        let Some(&w) = units
+            .pending
+            .iter()
+            .find(|&&i| units.io[i].op == IoOp::Write)
+        else {
+            return;
+        };
+        let path = self.plan.files[units.io[w].file].path.display().to_string();
+        let Some((errno, msg)) = &mut self.acct.error else {
+            return;
+        };
+        let hint = match *errno {
+            libc::EOPNOTSUPP => ATOMIC_UNSUPPORTED,
+            libc::EINVAL => ATOMIC_INVALID,
+            _ => return,
+        };
+        msg.push_str(&format!(" on file {path}{hint}"));
     }
 }

@@ -20,13 +20,33 @@ impl Worker<'_> {
     /// or an error, recorded), or the pass is (every file done: `take_ran_out`).
     pub(super) fn next_io(&mut self, max_len: u64) -> Option<NextIo> {
         let Some(mut zbd) = self.zbd.take() else {
-            return self.pattern.next_io_or_end(max_len);
+            let io = self.pattern.next_io_or_end(max_len);
+            if io.is_none() {
+                // random_distribution=sequence ran past the file: the job is over.
+                if let Some(e) = self
+                    .pattern
+                    .take_sequence_error(|f| self.plan.files[f].path.display().to_string())
+                {
+                    self.acct.error.get_or_insert((libc::EINVAL, e));
+                }
+            }
+            return io;
         };
         self.pattern
             .zbd
             .get_or_insert_with(Default::default)
             .reads_as_writes = zbd.reads_become_writes();
         let io = self.pattern.next_io_unlogged(max_len);
+        if self.pattern.sequence_ended() {
+            self.zbd = Some(zbd);
+            if let Some(e) = self
+                .pattern
+                .take_sequence_error(|f| self.plan.files[f].path.display().to_string())
+            {
+                self.acct.error.get_or_insert((libc::EINVAL, e));
+            }
+            return None;
+        }
         let r = zbd.adjust(io, self);
         self.zbd = Some(zbd);
         match r {

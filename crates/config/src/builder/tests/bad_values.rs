@@ -44,13 +44,31 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("cmdprio_class=0", "allowed: 1..3"),
         ("cmdprio=8", "allowed: 0..7"),
         ("cmdprio=1,9", "allowed: 0..7"),
-        ("cmdprio_bssplit=4k/10/1", "bs/percentage[/class/level]"),
+        (
+            "cmdprio_bssplit=4k/10/1",
+            "bs/percentage[/class/level[/hint]]",
+        ),
         ("cmdprio_bssplit=4x/10", "malformed size"),
         ("uncached=maybe", "malformed boolean"),
         ("cgroup_weight=50", "allowed: 100..1000"),
         ("cgroup_nodelete=maybe", "malformed boolean"),
         ("cgroup=../x", "no '.', '..' or empty parts"),
         ("profile=nope", "tiobench"),
+        (
+            "random_distribution=sequence:2,x",
+            "sequence block index 'x'",
+        ),
+        (
+            "random_distribution=sequence",
+            "sequence needs block indices",
+        ),
+        ("random_sequence_stride=maybe", "malformed boolean"),
+        ("priohint=1024", "allowed: 0..1023"),
+        ("verify_write_sequence=maybe", "malformed boolean"),
+        ("priohint=x", "malformed integer"),
+        ("cmdprio_hint=1024", "allowed: 0..1023"),
+        ("cmdprio_hint=1,x", "malformed integer"),
+        ("cmdprio_bssplit=4k/10/1/1/1/1", "[/class/level[/hint]]"),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         // Engine options are checked under an engine that has them.
