@@ -157,31 +157,6 @@ fn fio_own_samples_when_given() {
 /// rest of fio's examples must parse).
 const EXAMPLES_NOT_PARSED: &[(&str, &str)] = &[
     (
-        "cmdprio-bssplit.fio",
-        "5-field cmdprio_bssplit entries (another issue)",
-    ),
-    (
-        "atomic-verify.fio",
-        "verify_write_sequence and atomic (another issue)",
-    ),
-    (
-        "sequence-distribution.fio",
-        "random_distribution=sequence (another issue)",
-    ),
-    (
-        "netio_vsock.fio",
-        "the net engine's protocol=vsock (another issue)",
-    ),
-    (
-        "netio_vsock_receiver.fio",
-        "the net engine's protocol=vsock (another issue)",
-    ),
-    (
-        "netio_vsock_sender.fio",
-        "the net engine's protocol=vsock (another issue)",
-    ),
-    ("nbd.fio", "the nbd engine and its uri= (another issue)"),
-    (
         "sprandom.fio",
         "fio master's sprandom preconditioning options",
     ),
@@ -230,6 +205,7 @@ fn fio_own_samples_parse() {
             ("CONT", "cont"),
             ("SSE_KEY", "c2VjcmV0"),
             ("STORAGE_CLASS", "STANDARD"),
+            ("uri", "nbd://127.0.0.1/"),
         ] {
             cmd.env(k, v);
         }
