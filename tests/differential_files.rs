@@ -6,7 +6,8 @@
 //! with psync, mmap and with libaio at iodepth 8 (buffered libaio completes every I/O
 //! inside io_submit, so fio's order does not depend on timing); with io_uring at
 //! iodepth 8 on cached files (`invalidate=0`) in an ignored test, for idle machines.
-//! Elsewhere the order depends on when the kernel posts completions, so there only
+//! falloc, ftruncate and e4defrag too. Elsewhere the order depends on when the
+//! kernel posts completions, so there only
 //! the rules are checked: never more than openfiles descriptors open (the
 //! `--debug=file` lines).
 //!
@@ -204,6 +205,89 @@ fn io_uring_at_depth_closes_files_when_their_ios_complete_as_fio() {
     );
 }
 
+/// falloc reopens each file read-write when the loop opens it (as fio's falloc
+/// opens its files O_RDWR) and drops it at the close; ftruncate and e4defrag take
+/// each I/O's descriptor: all three open and close files as fio does.
+#[test]
+fn falloc_and_ftruncate_open_and_close_files_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let jobs: &[&[&str]] = &[
+        &["--rw=randrw", "--openfiles=2", "--file_service_type=random"],
+        &["--rw=write", "--openfiles=1", "--file_service_type=zipf"],
+    ];
+    all_same(&["--ioengine=falloc"], jobs);
+    // ftruncate's writes set the size; its reads fail (EINVAL) in both.
+    let jobs: &[&[&str]] = &[&[
+        "--rw=randwrite",
+        "--openfiles=2",
+        "--file_service_type=roundrobin",
+    ]];
+    all_same(&["--ioengine=ftruncate"], jobs);
+}
+
+/// Whether `dir` is on ext4 (`stat -f`'s type: EXT4_SUPER_MAGIC).
+fn on_ext4(dir: &std::path::Path) -> bool {
+    let o = Command::new("stat")
+        .args(["-f", "-c", "%t"])
+        .arg(dir)
+        .output()
+        .expect("stat");
+    String::from_utf8_lossy(&o.stdout).trim() == "ef53"
+}
+
+/// e4defrag moves each write's blocks from the donor: on ext4 every write succeeds
+/// and the whole sequence is fio's; elsewhere the first write fails in both (ENOTTY)
+/// and the lines up to it are still fio's.
+#[test]
+fn e4defrag_opens_and_closes_files_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    let opts = [
+        "--ioengine=e4defrag",
+        "--donorname=donor",
+        "--filesize=64k",
+        "--rw=randwrite",
+        "--openfiles=2",
+        "--file_service_type=random",
+        "--continue_on_error=none",
+    ];
+    let both: Vec<(Vec<String>, String)> = ["fio", "ferrio"]
+        .iter()
+        .map(|tool| {
+            let cwd = d.path().join(tool);
+            std::fs::create_dir_all(cwd.join("data")).unwrap();
+            let cmd = if *tool == "fio" {
+                Command::new("fio")
+            } else {
+                ferrio()
+            };
+            let o = { cmd }
+                .current_dir(&cwd)
+                .args(COMMON)
+                .args(opts)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr).into_owned();
+            (lines(&cwd.join("io.log")), err)
+        })
+        .collect();
+    let (f, r) = (&both[0].0, &both[1].0);
+    if on_ext4(d.path()) {
+        assert!(f.len() > 50, "fio logged {f:?}: {}", both[0].1);
+        assert!(
+            f.iter().filter(|l| l.ends_with(" close")).count() > 2,
+            "{f:?}"
+        );
+    } else {
+        assert!(f.iter().any(|l| l.ends_with(" open")), "{f:?}");
+    }
+    assert_eq!(f, r, "fio's log, then ferrio's: {}", both[1].1);
+}
+
 /// The most descriptors open at once, from the `--debug=file` lines, and how many
 /// opens there were.
 fn most_open(stderr: &str) -> (usize, usize) {
@@ -269,8 +353,8 @@ fn no_more_than_openfiles_descriptors_are_ever_open() {
 fn engines_that_hold_files_are_refused_below_nrfiles() {
     let cases: &[(&[&str], &[&str])] = &[
         (
-            &["--ioengine=falloc"],
-            &["ioengine=falloc", "psync", "mmap"],
+            &["--ioengine=cpuio"],
+            &["ioengine=cpuio", "psync", "falloc", "e4defrag"],
         ),
         (
             &["--ioengine=io_uring", "--registerfiles=1"],
