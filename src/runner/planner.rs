@@ -43,15 +43,16 @@ pub fn plan_confined(
             jobs_in_group = 0;
         }
         jobs_in_group += 1;
+        check_cpus(spec)?;
+        let mut spec = spec.clone();
+        let replay = replay_log(&mut spec)?;
+        // (After the replay's log: a blktrace may set the depth.)
         let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
             format!(
                 "job '{}': ioengine '{}' is not available ({})",
                 spec.name, spec.ioengine, spec.origin
             )
         })?;
-        check_cpus(spec)?;
-        let mut spec = spec.clone();
-        let replay = replay_log(&mut spec)?;
         let spec = Arc::new(spec);
         for clone in 0..spec.numjobs.max(1) {
             let replay = replay.clone();
@@ -277,7 +278,11 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
         }
         return Ok(None);
     };
-    let log = super::replay::load(path, &spec.logs)?;
+    let mut log = super::replay::load(path, &spec.logs)?;
+    log.job_bs = Some((
+        std::array::from_fn(|d| (spec.bs[d].min, spec.bs[d].max)),
+        spec.iodepth,
+    ));
     let trace = spec.logs.merge.file.is_some()
         || super::replay::blktrace::detect(std::path::Path::new(path)).is_some();
     if trace && super::debug_hooks::on(spec, ferrio_config::DebugCategory::Blktrace) {
@@ -286,6 +291,10 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
         }
     }
     spec.rw.kind = log.rw_kind();
+    // fio runs a blktrace at the trace's own queue depth unless iodepth is given.
+    if let Some(depth) = log.depth.filter(|_| !spec.iodepth_set) {
+        spec.iodepth = depth;
+    }
     // Buffers are sized from the block sizes: make them the log's.
     let (min, max) = log.len_range();
     for bs in &mut spec.bs {
