@@ -335,6 +335,9 @@ fn a_logs_syncs_are_issued_as_fio_issues_them() {
             assert_eq!(fsyncs, 2, "{engine}: fio 3.33 counts the fsyncs only");
         }
     }
+    // A rate paces the data, not the syncs (a sync has no direction to rate).
+    let rated = run_json(&["--name=r", "--ioengine=null", &arg, "--rate=1m"]);
+    assert_eq!(replay_counts(&rated), (vec![1, 2, 1], 3, 3));
     // Recorded again, the syncs are in the log, in place.
     let rec = d.path().join("rec.log");
     run_ok(&[
