@@ -406,3 +406,52 @@ fn a_replays_header_shows_the_jobs_options_as_fio() {
         }
     }
 }
+
+/// `read_iolog=A:B:C` gives the job's clones the logs in turn by fio's subjob
+/// numbers (the job 0, its clones, as fio makes them, numjobs-1 down to 1), wrapping:
+/// with numjobs=4 the jobs replay A, A, C, B; each clone takes its own log's
+/// directions and sizes.
+#[test]
+fn a_list_of_logs_goes_to_the_clones_as_fio_gives_them() {
+    let d = scratch();
+    let f = file_in(d.path(), "dat");
+    std::fs::File::create(&f).unwrap().set_len(1 << 20).unwrap();
+    let log = |name: &str, body: &str| {
+        let text = format!("fio version 2 iolog\n{f} add\n{f} open\n{body}{f} close\n");
+        path_str(&write_log(d.path(), name, &text))
+    };
+    let a = log("a.log", &format!("{f} read 0 4096\n{f} read 4096 4096\n"));
+    let b = log(
+        "b.log",
+        &format!("{f} write 0 8192\n{f} write 8192 8192\n{f} write 0 8192\n"),
+    );
+    let c = log("c.log", &format!("{f} write 0 512\n{f} read 0 512\n"));
+    let arg = format!("--read_iolog={a}:{b}:{c}");
+    let shape = |v: &Value| -> Vec<[(u64, u64); 2]> {
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                let n = |k: &str| {
+                    (
+                        j[k]["total_ios"].as_u64().unwrap(),
+                        j[k]["io_bytes"].as_u64().unwrap(),
+                    )
+                };
+                [n("read"), n("write")]
+            })
+            .collect()
+    };
+    let args = ["--name=r", "--ioengine=null", arg.as_str(), "--numjobs=4"];
+    let ours = shape(&run_json(&args));
+    let (ra, rb, rc) = (
+        [(2, 8192), (0, 0)],
+        [(0, 0), (3, 24576)],
+        [(1, 512), (1, 512)],
+    );
+    assert_eq!(ours, [ra, ra, rc, rb]);
+    if have_fio() {
+        assert_eq!(shape(&fio_json(&args)), ours);
+    }
+}
