@@ -5,7 +5,8 @@
 //! sequence (opens and closes included) is fio 3.33's `write_iolog` line for line
 //! with psync, mmap and with libaio at iodepth 8 (buffered libaio completes every I/O
 //! inside io_submit, so fio's order does not depend on timing); with io_uring at
-//! iodepth 8 on cached files (`invalidate=0`) in an ignored test, for idle machines.
+//! iodepth 8 on cached files (`invalidate=0`) on tmpfs, where no page lock makes a
+//! read asynchronous.
 //! falloc, ftruncate and e4defrag too. Elsewhere the order depends on when the
 //! kernel posts completions, so there only
 //! the rules are checked: never more than openfiles descriptors open (the
@@ -56,8 +57,7 @@ fn run(tool: &str, cwd: &std::path::Path, opts: &[&str]) -> (Vec<String>, String
     (lines(&cwd.join("io.log")), err)
 }
 
-fn assert_same(opts: &[&str]) {
-    let d = scratch();
+fn assert_same_in(opts: &[&str], d: tempfile::TempDir) {
     let (f, _) = run("fio", &d.path().join("f"), opts);
     let (r, _) = run("ferrio", &d.path().join("r"), opts);
     assert!(f.len() > 50, "{opts:?}: fio logged {f:?}");
@@ -80,13 +80,18 @@ fn assert_same(opts: &[&str]) {
 /// Every job with `engine` under both tools, the jobs side by side (fio takes a
 /// third of a second to start).
 fn all_same(engine: &[&str], jobs: &[&[&str]]) {
+    all_same_in(engine, jobs, scratch)
+}
+
+/// [`all_same`] with each job's files in a directory `dir` makes.
+fn all_same_in(engine: &[&str], jobs: &[&[&str]], dir: fn() -> tempfile::TempDir) {
     std::thread::scope(|s| {
         let runs: Vec<_> = jobs
             .iter()
             .map(|job| {
                 s.spawn(move || {
                     let opts: Vec<&str> = engine.iter().chain(job.iter()).copied().collect();
-                    assert_same(&opts)
+                    assert_same_in(&opts, dir())
                 })
             })
             .collect();
@@ -166,23 +171,41 @@ fn libaio_at_depth_closes_files_when_their_ios_complete_as_fio() {
     all_same(&["--ioengine=libaio", "--iodepth=8"], jobs);
 }
 
+/// A scratch directory on tmpfs (/dev/shm): no writeback and (without swap) no
+/// reclaim ever locks its pages.
+fn tmpfs_scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ferrio-test-")
+        .tempdir_in("/dev/shm")
+        .expect("a directory in /dev/shm")
+}
+
 /// io_uring at iodepth 8: the ring submits with GETEVENTS, as fio does, so a
-/// completion is visible at the same reap points as fio's. `invalidate=0` keeps the
-/// laid-out files in the page cache, so every read completes inside its submit and the
-/// order does not depend on the disk's timing (with the cache dropped, the first read
-/// of each file completes whenever the disk answers, and fio's own log changes with
-/// its speed: docs/random.md). Only jobs whose fio log is the same in every run, and
-/// under strace, are here (zipf:1.2 and random:2 randrw are not). Ignored by default:
-/// on a machine loaded with CPU spinners and an fsync'ing dd, 2 runs in about 30 gave a
-/// different order (a cached read may still complete asynchronously, e.g. when the
-/// kernel cannot take a page's lock without waiting), and CI's runs must never flake.
-/// Run it on an idle machine with `cargo test --test differential_files -- --ignored`;
-/// the engine's own test `a_commit_posts_completions_that_deferred_task_work_holds`
+/// completion is visible at the same reap points as fio's. The order is the same in
+/// every run when every read and write completes inside its submit: the files are
+/// cached (`invalidate=0`) and on tmpfs. A cached read goes asynchronous (to io-wq,
+/// completing whenever it runs) only when it cannot take a page's lock without
+/// waiting; on a disk file system writeback takes those locks at any time (with an
+/// fsync'ing dd beside it, 2 runs in about 30 differed on ext4), on tmpfs nothing
+/// does: no writeback, and without swap no reclaim of its pages (this job's own
+/// writes are synchronous with its reads). 16 runs beside an fsync'ing dd and a
+/// CPU spinner, load 12, all gave fio's order. Only jobs whose fio log is the same in
+/// every run, and under strace, are here (zipf:1.2 and random:2 randrw are not). The
+/// engine's own test `a_commit_posts_completions_that_deferred_task_work_holds`
 /// checks the mechanism deterministically.
 #[test]
-#[ignore = "timing-dependent under load: run on an idle machine"]
 fn io_uring_at_depth_closes_files_when_their_ios_complete_as_fio() {
     if !have_fio() {
+        return;
+    }
+    let shm = std::path::Path::new("/dev/shm");
+    let on_tmpfs = Command::new("stat")
+        .args(["-f", "-c", "%t"])
+        .arg(shm)
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "1021994");
+    if !on_tmpfs {
+        skip::skip("/dev/shm is not a tmpfs mount");
         return;
     }
     let jobs: &[&[&str]] = &[
@@ -199,9 +222,10 @@ fn io_uring_at_depth_closes_files_when_their_ios_complete_as_fio() {
         &["--rw=randrw", "--openfiles=2", "--file_service_type=zipf"],
         &["--rw=read", "--openfiles=3", "--file_service_type=normal"],
     ];
-    all_same(
+    all_same_in(
         &["--ioengine=io_uring", "--iodepth=8", "--invalidate=0"],
         jobs,
+        tmpfs_scratch,
     );
 }
 
