@@ -440,13 +440,20 @@ fn write_prerun_lines(
 
 fn header_of(t: &plan::ThreadPlan) -> JobHeader {
     let s = &t.spec;
+    // A replay shows the job's block sizes and depth, not the log's (as fio).
+    let shown = t.replay.as_ref().and_then(|l| l.job_bs).unwrap_or_else(|| {
+        (
+            std::array::from_fn(|d| (s.bs[d].min, s.bs[d].max)),
+            s.iodepth,
+        )
+    });
     JobHeader {
         name: s.name.clone(),
         groupid: t.groupid,
         rw: s.rw.text.clone(),
-        bs: std::array::from_fn(|d| (s.bs[d].min, s.bs[d].max)),
+        bs: shown.0,
         ioengine: s.ioengine.clone(),
-        iodepth: s.iodepth,
+        iodepth: shown.1,
         sig_figs: s.sig_figs,
     }
 }

@@ -364,13 +364,13 @@ fn directory_engines_make_stat_and_remove_directories() {
 }
 
 #[test]
-fn openfiles_below_nrfiles_is_refused_for_engines_that_hold_files_open() {
+fn openfiles_below_nrfiles_is_refused_for_engines_that_do_not_open_files_during_the_run() {
     let d = scratch();
     let dir = format!("--directory={}", path_str(d.path()));
     let out = ferrio()
         .args([
             "--name=o",
-            "--ioengine=falloc",
+            "--ioengine=cpuio",
             "--nrfiles=4",
             "--openfiles=1",
             "--size=64k",
@@ -381,7 +381,10 @@ fn openfiles_below_nrfiles_is_refused_for_engines_that_hold_files_open() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("openfiles=1") && err.contains("ioengine=falloc") && err.contains("psync"),
+        err.contains("openfiles=1")
+            && err.contains("ioengine=cpuio")
+            && err.contains("psync")
+            && err.contains("falloc"),
         "{err}"
     );
     assert!(listing(d.path()).is_empty(), "nothing touched");

@@ -62,9 +62,14 @@ fn counts(v: &serde_json::Value) -> [(u64, u64); 2] {
     [dir_counts(v, "read"), dir_counts(v, "write")]
 }
 
+/// Entries a chunked replay reads at a time (src/runner/replay/stream.rs CHUNK).
+const CHUNK: usize = 4096;
+
 #[test]
 fn a_chunked_replay_of_a_long_log_issues_the_whole_logs_ios() {
-    const N: usize = 200_000;
+    // Five chunks and a part of one: every pass crosses four chunk boundaries and
+    // ends inside a chunk.
+    const N: usize = 5 * CHUNK + 123;
     let d = scratch();
     let (plain, gz) = (long_log(d.path(), N, false), long_log(d.path(), N, true));
     let redirect = format!("--replay_redirect={}", file_in(d.path(), "redirected"));
@@ -158,7 +163,8 @@ fn fio_replays_the_long_log_chunked_to_the_same_counts() {
         let f = std::fs::File::create(d.path().join(name)).unwrap();
         f.set_len(16 << 20).unwrap();
     }
-    let log = long_log(d.path(), 50_000, false);
+    const N: usize = 5 * CHUNK + 123;
+    let log = long_log(d.path(), N, false);
     let read_iolog = format!("--read_iolog={}", log.display());
     let a = [
         "--name=r",
@@ -169,7 +175,7 @@ fn fio_replays_the_long_log_chunked_to_the_same_counts() {
     ];
     let (ours, fio) = (run_json(&a), fio_json(&a));
     assert_eq!(counts(&ours), counts(&fio));
-    assert_eq!(counts(&ours)[0].1 + counts(&ours)[1].1, 50_000);
+    assert_eq!(counts(&ours)[0].1 + counts(&ours)[1].1, N as u64);
 }
 
 /// The point of reading in chunks: a log ten times longer replays in about the same

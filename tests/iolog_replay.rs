@@ -290,3 +290,168 @@ fn trims_mixed_with_reads_and_writes_replay() {
         }
     }
 }
+
+/// The counts per direction, fsyncs and every sync's latency samples of a run.
+fn replay_counts(v: &Value) -> (Vec<u64>, u64, u64) {
+    let j = &v["jobs"][0];
+    let ios = ["read", "write", "trim"]
+        .iter()
+        .map(|k| j[k]["total_ios"].as_u64().unwrap())
+        .collect();
+    let sync = &j["sync"];
+    (
+        ios,
+        sync["total_ios"].as_u64().unwrap(),
+        sync["lat_ns"]["N"].as_u64().unwrap_or(0),
+    )
+}
+
+/// A log's sync and datasync lines are issued (as fio issues them), a sync without
+/// its offset and length is passed over (fio refuses the line), and a trim is
+/// issued as fio after 3.33 issues it (3.33 drops it: "bad ddir: 2";
+/// docs/dropin.md). fio 3.33 counts only the fsyncs in `sync.total_ios` (fio after
+/// 3.33, and ferrio, count every sync there); its latency samples count all.
+#[test]
+fn a_logs_syncs_are_issued_as_fio_issues_them() {
+    let d = scratch();
+    let f = file_in(d.path(), "dat");
+    std::fs::File::create(&f).unwrap().set_len(1 << 20).unwrap();
+    let text = format!(
+        "fio version 2 iolog\n{f} add\n{f} open\n{f} write 0 4096\n{f} sync 0 0\n\
+         {f} read 4096 8192\n{f} datasync 0 0\n{f} sync\n{f} trim 8192 4096\n\
+         {f} write 4096 4096\n{f} sync 4096 0\n{f} close\n"
+    );
+    let log = write_log(d.path(), "s.log", &text);
+    let arg = format!("--read_iolog={}", log.display());
+    for engine in ["psync", "null"] {
+        let e = format!("--ioengine={engine}");
+        let a = ["--name=r", e.as_str(), arg.as_str(), "--replay_no_stall=1"];
+        let ours = replay_counts(&run_json(&a));
+        // The sync at the log's end is issued too: a pass ends after it.
+        assert_eq!(ours, (vec![1, 2, 1], 3, 3), "{engine}");
+        if have_fio() {
+            let (ios, fsyncs, all) = replay_counts(&fio_json(&a));
+            assert_eq!((&ios[..2], all), (&ours.0[..2], ours.2), "{engine}");
+            assert_eq!(fsyncs, 2, "{engine}: fio 3.33 counts the fsyncs only");
+        }
+    }
+    // A rate paces the data, not the syncs (a sync has no direction to rate).
+    let rated = run_json(&["--name=r", "--ioengine=null", &arg, "--rate=1m"]);
+    assert_eq!(replay_counts(&rated), (vec![1, 2, 1], 3, 3));
+    // Recorded again, the syncs are in the log, in place.
+    let rec = d.path().join("rec.log");
+    run_ok(&[
+        "--name=r",
+        "--ioengine=null",
+        &arg,
+        "--replay_no_stall=1",
+        &format!("--write_iolog={}", rec.display()),
+    ]);
+    let acts: Vec<String> = std::fs::read_to_string(&rec)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            "add",
+            "open",
+            "write 0 4096",
+            "sync 0 0",
+            "read 4096 8192",
+            "datasync 0 0",
+            "trim 8192 4096",
+            "write 4096 4096",
+            "sync 4096 0",
+            "close"
+        ]
+    );
+}
+
+/// The job header of a replay shows the job's own rw, block sizes and iodepth, not
+/// the log's, as fio's does (it prints the header before it reads the log).
+#[test]
+fn a_replays_header_shows_the_jobs_options_as_fio() {
+    let d = scratch();
+    let f = file_in(d.path(), "dat");
+    std::fs::File::create(&f).unwrap().set_len(1 << 20).unwrap();
+    let text = format!(
+        "fio version 2 iolog\n{f} add\n{f} open\n{f} write 0 8192\n{f} read 8192 16384\n{f} close\n"
+    );
+    let log = write_log(d.path(), "h.log", &text);
+    let arg = format!("--read_iolog={}", log.display());
+    for extra in [&[][..], &["--bs=64k", "--rw=randwrite", "--iodepth=4"]] {
+        let mut a = vec!["--name=r", "--ioengine=null", arg.as_str()];
+        a.extend_from_slice(extra);
+        let head = |out: &[u8]| {
+            String::from_utf8_lossy(out)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        let ours = head(&run_ok(&a).stdout);
+        let want = if extra.is_empty() {
+            "r: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=null, iodepth=1"
+        } else {
+            "r: (g=0): rw=randwrite, bs=(R) 64.0KiB-64.0KiB, (W) 64.0KiB-64.0KiB, (T) 64.0KiB-64.0KiB, ioengine=null, iodepth=4"
+        };
+        assert_eq!(ours, want);
+        if have_fio() {
+            let o = std::process::Command::new("fio").args(&a).output().unwrap();
+            assert!(o.status.success());
+            assert_eq!(head(&o.stdout), ours, "{extra:?}");
+        }
+    }
+}
+
+/// `read_iolog=A:B:C` gives the job's clones the logs in turn by fio's subjob
+/// numbers (the job 0, its clones, as fio makes them, numjobs-1 down to 1), wrapping:
+/// with numjobs=4 the jobs replay A, A, C, B; each clone takes its own log's
+/// directions and sizes.
+#[test]
+fn a_list_of_logs_goes_to_the_clones_as_fio_gives_them() {
+    let d = scratch();
+    let f = file_in(d.path(), "dat");
+    std::fs::File::create(&f).unwrap().set_len(1 << 20).unwrap();
+    let log = |name: &str, body: &str| {
+        let text = format!("fio version 2 iolog\n{f} add\n{f} open\n{body}{f} close\n");
+        path_str(&write_log(d.path(), name, &text))
+    };
+    let a = log("a.log", &format!("{f} read 0 4096\n{f} read 4096 4096\n"));
+    let b = log(
+        "b.log",
+        &format!("{f} write 0 8192\n{f} write 8192 8192\n{f} write 0 8192\n"),
+    );
+    let c = log("c.log", &format!("{f} write 0 512\n{f} read 0 512\n"));
+    let arg = format!("--read_iolog={a}:{b}:{c}");
+    let shape = |v: &Value| -> Vec<[(u64, u64); 2]> {
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                let n = |k: &str| {
+                    (
+                        j[k]["total_ios"].as_u64().unwrap(),
+                        j[k]["io_bytes"].as_u64().unwrap(),
+                    )
+                };
+                [n("read"), n("write")]
+            })
+            .collect()
+    };
+    let args = ["--name=r", "--ioengine=null", arg.as_str(), "--numjobs=4"];
+    let ours = shape(&run_json(&args));
+    let (ra, rb, rc) = (
+        [(2, 8192), (0, 0)],
+        [(0, 0), (3, 24576)],
+        [(1, 512), (1, 512)],
+    );
+    assert_eq!(ours, [ra, ra, rc, rb]);
+    if have_fio() {
+        assert_eq!(shape(&fio_json(&args)), ours);
+    }
+}

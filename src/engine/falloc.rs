@@ -10,8 +10,9 @@ use std::os::fd::{AsRawFd, RawFd};
 
 pub struct FallocEngine {
     /// The files again, read-write (fallocate needs a writable descriptor even
-    /// for a job that only "reads", as fio opens them O_RDWR).
-    files: Vec<File>,
+    /// for a job that only "reads", as fio opens them O_RDWR). With openfiles <
+    /// nrfiles a file is reopened when the loop opens it and dropped when it closes.
+    files: Vec<Option<File>>,
 }
 
 impl FallocEngine {
@@ -30,15 +31,28 @@ fn reopen_rw(fd: RawFd) -> io::Result<File> {
 
 impl IoEngine for FallocEngine {
     fn setup(&mut self, fds: &[RawFd], _buffers: &[(*mut u8, usize)]) -> io::Result<()> {
+        // (A file not open yet (openfiles) is reopened when it is opened.)
         self.files = fds
             .iter()
-            .map(|&fd| reopen_rw(fd))
+            .map(|&fd| (fd >= 0).then(|| reopen_rw(fd)).transpose())
             .collect::<io::Result<_>>()?;
         Ok(())
     }
 
+    fn file_changed(&mut self, file: usize, fd: RawFd) -> io::Result<()> {
+        if self.files.len() <= file {
+            self.files.resize_with(file + 1, || None);
+        }
+        self.files[file] = if fd >= 0 { Some(reopen_rw(fd)?) } else { None };
+        Ok(())
+    }
+
     fn queue(&mut self, _index: usize, u: &mut IoUnit) -> Queued {
-        let fd = self.files.get(u.file).map_or(u.fd, |f| f.as_raw_fd());
+        let fd = self
+            .files
+            .get(u.file)
+            .and_then(Option::as_ref)
+            .map_or(u.fd, |f| f.as_raw_fd());
         let mode = match u.op {
             IoOp::Read => libc::FALLOC_FL_KEEP_SIZE,
             IoOp::Write => 0,
@@ -100,5 +114,23 @@ mod tests {
         e.queue(0, &mut u);
         assert_eq!(u.result, 1 << 20);
         assert!(f.metadata().unwrap().blocks() < before, "hole punched");
+    }
+
+    #[test]
+    fn a_file_opened_during_the_run_is_reopened_read_write_and_dropped_at_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let f = File::create(&path).unwrap();
+        let mut e = FallocEngine::new(&EngineOptions::default());
+        e.setup(&[-1, -1], &[]).unwrap();
+        let ro = File::open(&path).unwrap();
+        e.file_changed(1, ro.as_raw_fd()).unwrap();
+        let mut u = unit(IoOp::Write, ro.as_raw_fd(), 0, 4096);
+        u.file = 1;
+        e.queue(0, &mut u);
+        assert_eq!(u.result, 4096, "written through the read-write reopen");
+        assert_eq!(f.metadata().unwrap().len(), 4096);
+        e.file_changed(1, -1).unwrap();
+        assert!(e.files[1].is_none(), "closed with the loop's descriptor");
     }
 }

@@ -49,6 +49,35 @@ pub enum IoOp {
     },
 }
 
+impl IoOp {
+    /// The action fio's iologs name this I/O by (its io_ddir_name); a
+    /// sync_file_range's flags are not logged.
+    pub fn iolog_action(self) -> &'static str {
+        match self {
+            IoOp::Read => "read",
+            IoOp::Write => "write",
+            IoOp::Trim => "trim",
+            IoOp::Fsync => "sync",
+            IoOp::Fdatasync => "datasync",
+            IoOp::SyncFileRange { .. } => "sync_file_range",
+        }
+    }
+
+    /// The I/O a log's action issues (None: a file action, a wait or unknown).
+    /// A logged sync_file_range replays as nothing (fio refuses it too).
+    pub fn of_iolog_action(action: &str) -> Option<IoOp> {
+        [
+            IoOp::Read,
+            IoOp::Write,
+            IoOp::Trim,
+            IoOp::Fsync,
+            IoOp::Fdatasync,
+        ]
+        .into_iter()
+        .find(|op| op.iolog_action() == action)
+    }
+}
+
 /// One I/O in flight. The runner owns a fixed pool of these (indexed, never
 /// reallocated); an engine refers to them by index.
 #[derive(Debug)]

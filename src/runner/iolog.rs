@@ -95,11 +95,7 @@ impl IoLogWriter {
             self.open[file] = true;
             self.file_event(file, "open");
         }
-        let what = match op {
-            IoOp::Read => "read",
-            IoOp::Write => "write",
-            _ => "trim",
-        };
+        let what = op.iolog_action();
         let t = self.usec();
         let name = std::mem::take(&mut self.names[file]);
         self.line(format_args!("{t} {name} {what} {offset} {len}"));

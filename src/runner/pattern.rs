@@ -736,9 +736,10 @@ impl Pattern {
         self.zbd.is_some() || rel.saturating_add(minbs) <= f.region.len + f.tail
     }
 
-    /// Whether an I/O is owed before the pass can end (the write of a trimwrite pair).
+    /// Whether an I/O is owed before the pass can end (the write of a trimwrite
+    /// pair, a replayed log's syncs after its data).
     pub fn has_pending(&self) -> bool {
-        self.pending_write.is_some()
+        self.pending_write.is_some() || self.replay.as_ref().is_some_and(|c| c.sync_follows())
     }
 
     /// Blocks in a pass of the random map, summed over files (for tests and sizing).

@@ -60,9 +60,8 @@ fn plan_with(
         }
         jobs_in_group += 1;
         // An engine ferrio cannot run (sg, rdma, http, ...), GPU buffers or NVMe
-        // data placement: a run is
-        // refused before anything is touched; --parse-only plans nothing for the
-        // foreign engine's job (its files are not ferrio's to size).
+        // data placement: a run is refused before anything is touched; --parse-only
+        // plans nothing for the foreign engine's job (its files are not ferrio's to size).
         if let Some(why) = spec.foreign.refusal() {
             if !check {
                 return Err(format!("job '{}': {why} ({})", spec.name, spec.origin));
@@ -71,12 +70,6 @@ fn plan_with(
                 continue;
             }
         }
-        let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
-            format!(
-                "job '{}': ioengine '{}' is not available ({})",
-                spec.name, spec.ioengine, spec.origin
-            )
-        })?;
         check_cpus(spec)?;
         if !check {
             check_numa(spec)?;
@@ -86,11 +79,32 @@ fn plan_with(
             false => engine::registry::target_size(spec).transpose()?,
             true => None,
         };
-        let mut spec = spec.clone();
-        let replay = replay_log(&mut spec)?;
-        let spec = Arc::new(spec);
+        check_cpus(spec)?;
+        // read_iolog: the job as each of its logs makes it (a clone replays the name
+        // its fio subjob number picks from the list, wrapping); else the job as given.
+        let variants: Vec<(Arc<JobSpec>, Option<Arc<IoLog>>)> = match replay_logs(spec)? {
+            logs if logs.is_empty() => vec![(Arc::new(spec.clone()), None)],
+            logs => logs
+                .into_iter()
+                .map(|log| {
+                    let mut s = spec.clone();
+                    apply_log(&mut s, &log);
+                    (Arc::new(s), Some(log))
+                })
+                .collect(),
+        };
         for clone in 0..spec.numjobs.max(1) {
-            let replay = replay.clone();
+            // fio numbers the job 0 and its clones, as it makes them, numjobs-1 down
+            // to 1.
+            let subjob = if clone == 0 { 0 } else { spec.numjobs - clone };
+            let (spec, replay) = variants[subjob as usize % variants.len()].clone();
+            // (After the replay's log: a blktrace may set the depth.)
+            let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
+                format!(
+                    "job '{}': ioengine '{}' is not available ({})",
+                    spec.name, spec.ioengine, spec.origin
+                )
+            })?;
             // A file an earlier job creates may get its size only when this job starts.
             let mut sized_at_start = false;
             let files = match &replay {
@@ -331,27 +345,51 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// read_iolog's log, parsed (its timing is replayed unless replay_no_stall=1).
-/// The job's directions and block sizes become the log's, as in fio.
-fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
-    let Some(path) = &spec.logs.read_iolog else {
+/// read_iolog's logs, parsed (their timing is replayed unless replay_no_stall=1):
+/// one per name of its ':'-separated list, each read once (fio gives the job's
+/// clones the names in turn); with merge_blktrace_file the list is the traces to
+/// merge, into one log. None without read_iolog.
+fn replay_logs(spec: &JobSpec) -> Result<Vec<Arc<IoLog>>, String> {
+    let Some(list) = &spec.logs.read_iolog else {
         if let Some(m) = &spec.logs.merge.file {
             return Err(format!(
                 "job '{}': merge_blktrace_file={m} needs read_iolog=TRACE1:TRACE2:... (the traces to merge)",
                 spec.name
             ));
         }
-        return Ok(None);
+        return Ok(Vec::new());
     };
-    let log = super::replay::load(path, &spec.logs)?;
-    let trace = spec.logs.merge.file.is_some()
-        || super::replay::blktrace::detect(std::path::Path::new(path)).is_some();
-    if trace && super::debug_hooks::on(spec, ferrio_config::DebugCategory::Blktrace) {
-        for e in &log.entries {
-            super::debug_hooks::blktrace_stored(&super::replay::blktrace::debug_store(e));
+    let paths: Vec<&str> = match spec.logs.merge.file {
+        Some(_) => vec![list.as_str()],
+        None => list.split(':').filter(|p| !p.is_empty()).collect(),
+    };
+    let mut logs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let mut log = super::replay::load(path, &spec.logs)?;
+        log.job_bs = Some((
+            std::array::from_fn(|d| (spec.bs[d].min, spec.bs[d].max)),
+            spec.iodepth,
+        ));
+        let trace = spec.logs.merge.file.is_some()
+            || super::replay::blktrace::detect(std::path::Path::new(path)).is_some();
+        if trace && super::debug_hooks::on(spec, ferrio_config::DebugCategory::Blktrace) {
+            for e in &log.entries {
+                super::debug_hooks::blktrace_stored(&super::replay::blktrace::debug_store(e));
+            }
         }
+        logs.push(Arc::new(log));
     }
+    Ok(logs)
+}
+
+/// The job's directions, block sizes and (for a blktrace) depth become its log's,
+/// as in fio.
+fn apply_log(spec: &mut JobSpec, log: &IoLog) {
     spec.rw.kind = log.rw_kind();
+    // fio runs a blktrace at the trace's own queue depth unless iodepth is given.
+    if let Some(depth) = log.depth.filter(|_| !spec.iodepth_set) {
+        spec.iodepth = depth;
+    }
     // Buffers are sized from the block sizes: make them the log's.
     let (min, max) = log.len_range();
     for bs in &mut spec.bs {
@@ -361,7 +399,6 @@ fn replay_log(spec: &mut JobSpec) -> Result<Option<Arc<IoLog>>, String> {
             split: Vec::new(),
         };
     }
-    Ok(Some(Arc::new(log)))
 }
 
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is

@@ -6,8 +6,8 @@
 //! Timing, as fio 3.33's iolog.c: a version 3 line carries a timestamp (µs), and
 //! each I/O waits until the log's gap since the line before has passed since the
 //! previous I/O started (`replay_time_scale` scales the gaps; a line right after a
-//! timestamp of 0 has no gap, as in fio). File actions and syncs, which ferrio does
-//! not issue, pass their gaps on to the next I/O. A version 2 `wait` line holds the
+//! timestamp of 0 has no gap, as in fio). File actions, which issue nothing, pass
+//! their gaps on to the next I/O; syncs are issued (fsync, fdatasync) as fio's. A version 2 `wait` line holds the
 //! next I/O until that many ms after the job's start. `replay_no_stall=1` drops all
 //! of it. `replay_redirect`, `replay_scale`, `replay_align` and `replay_skip`
 //! transform the log as fio does (replay_skip as fio after 3.33, which honours it
@@ -53,20 +53,35 @@ pub struct IoLog {
     pub entries: Vec<Entry>,
     /// read_iolog_chunked=1: the replay reads the log again, a chunk at a time.
     pub chunked: Option<stream::Chunked>,
+    /// The job's own block sizes (min, max per direction) and iodepth, before the
+    /// log's replaced them: fio's job header shows these.
+    pub job_bs: Option<([(u64, u64); 3], u32)>,
+    /// A blktrace's queue depth (fio's probe): the replay's iodepth unless given.
+    pub depth: Option<u32>,
 }
 
 /// The line-by-line parser of a log, the same for a whole log and a chunked one: it
-/// keeps the files named so far and the timing carried between lines.
+/// keeps the files named so far and the timing carried between lines. Lines are
+/// split in place and file names found through a map (a long log of many files
+/// parses in time linear in its length, with no allocation per line).
 pub(crate) struct Parser {
     version: u8,
     origin: String,
     pub names: Vec<String>,
+    /// Each name's index in `names`, and the last one found (logs name the same
+    /// file line after line).
+    index: std::collections::HashMap<String, usize>,
+    last_file: usize,
     /// The last line's timestamp (v3), the gap carried by lines that are not
     /// issued, a v2 wait for the next I/O.
     last_t: u64,
     carried: u64,
     wait_ms: Option<u64>,
 }
+
+/// At most this many fields of a line are looked at (v3: time, file, action,
+/// offset, length; one more tells a line that has too many).
+const FIELDS: usize = 6;
 
 impl Parser {
     /// A parser for the log whose first line is `first`.
@@ -84,78 +99,89 @@ impl Parser {
             version,
             origin: origin.to_string(),
             names: Vec::new(),
+            index: Default::default(),
+            last_file: 0,
             last_t: 0,
             carried: 0,
             wait_ms: None,
         })
     }
 
-    /// Line number `n` (1-based) of the log: the I/O it issues, if any.
+    /// The index of file `name`, added when new.
+    fn file(&mut self, name: &str) -> usize {
+        if self.names.get(self.last_file).is_some_and(|n| n == name) {
+            return self.last_file;
+        }
+        self.last_file = match self.index.get(name) {
+            Some(&i) => i,
+            None => {
+                self.names.push(name.to_string());
+                self.index.insert(name.to_string(), self.names.len() - 1);
+                self.names.len() - 1
+            }
+        };
+        self.last_file
+    }
+
+    /// Line number `n` (1-based) of the log: the I/O (or sync) it issues, if any.
     pub fn line(&mut self, n: usize, line: &str) -> Result<Option<Entry>, String> {
-        let mut f: Vec<&str> = line.split_whitespace().collect();
-        if f.is_empty() {
+        let mut all = [""; FIELDS];
+        let count = fields(line, &mut all);
+        if count == 0 {
             return Ok(None);
         }
         let origin = &self.origin;
         let bad = |why: &str| format!("read_iolog={origin}: line {n}: {why}: '{line}'");
         let mut gap = 0;
+        let mut f = &all[..count];
         if self.version == 3 {
-            let t = f[0]
-                .parse::<u64>()
-                .map_err(|_| bad("expected a timestamp first"))?;
+            let t = number(f[0]).ok_or_else(|| bad("expected a timestamp first"))?;
             // fio's delay_since_ttime: no gap after a 0 or backwards.
             if self.last_t != 0 && t >= self.last_t {
                 gap = t - self.last_t;
             }
             self.last_t = t;
-            f.remove(0);
+            f = &f[1..];
         }
         if f.len() < 2 {
             return Err(bad("expected '<file> <action> [<offset> <length>]'"));
         }
-        let name = f[0];
-        let idx = match self.names.iter().position(|x| x == name) {
-            Some(i) => i,
-            None => {
-                self.names.push(name.to_string());
-                self.names.len() - 1
-            }
-        };
-        let op = match f[1] {
-            // Not issued by ferrio: the gap waits with the next I/O. (The sync
-            // actions are spelled by suffix: the runner never names an engine, and
-            // one engine shares the action's name.)
-            "add" | "open" | "close" => {
+        let issued = IoOp::of_iolog_action(f[1]);
+        let op = match (f[1], issued) {
+            // Not issued: the gap waits with the next I/O.
+            ("add" | "open" | "close", _) => {
+                self.file(f[0]);
                 self.carried += gap;
                 return Ok(None);
             }
-            a if matches!(a.strip_suffix("ync"), Some("s" | "datas")) => {
+            // fio issues a sync with its offset and length (fsync or fdatasync); one
+            // without them it refuses and passes over (its gap goes on).
+            (_, Some(op)) if is_sync(op) && f.len() != 4 => {
+                self.file(f[0]);
                 self.carried += gap;
                 return Ok(None);
             }
+            (_, Some(op)) => op,
             // v3 ignores waits (fio says so); v2: until <offset> ms after the start.
-            "wait" if self.version == 3 => return Ok(None),
-            "wait" => {
+            ("wait", _) if self.version == 3 => return Ok(None),
+            ("wait", _) => {
                 let ms = f.get(2).and_then(|v| v.parse::<u64>().ok());
                 let ms = ms.ok_or_else(|| bad("expected '<file> wait <ms> <length>'"))?;
                 self.wait_ms = Some(self.wait_ms.map_or(ms, |w: u64| w.max(ms)));
                 return Ok(None);
             }
-            "read" => IoOp::Read,
-            "write" => IoOp::Write,
-            "trim" => IoOp::Trim,
-            other => return Err(bad(&format!("unknown action '{other}' (read, write, trim, sync, datasync, add, open, close, wait)"))),
+            (other, None) => return Err(bad(&format!("unknown action '{other}' (read, write, trim, sync, datasync, add, open, close, wait)"))),
         };
         if f.len() != 4 {
             return Err(bad("expected '<file> <action> <offset> <length>'"));
         }
-        let offset = f[2].parse().map_err(|_| bad("bad offset"))?;
-        let len: u64 = f[3].parse().map_err(|_| bad("bad length"))?;
-        if len == 0 {
+        let offset = number(f[2]).ok_or_else(|| bad("bad offset"))?;
+        let len = number(f[3]).ok_or_else(|| bad("bad length"))?;
+        if len == 0 && !is_sync(op) {
             return Err(bad("length 0"));
         }
         let e = Entry {
-            file: idx,
+            file: self.file(f[0]),
             op,
             offset,
             len,
@@ -167,6 +193,51 @@ impl Parser {
     }
 }
 
+/// Split `line` at ASCII whitespace into `out` (the first FIELDS words); how many.
+fn fields<'a>(line: &'a str, out: &mut [&'a str; FIELDS]) -> usize {
+    let b = line.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    // (ASCII whitespace spelled out: no call per byte, even in a debug build.)
+    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0c);
+    while n < FIELDS {
+        while i < b.len() && space(b[i]) {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() && !space(b[i]) {
+            i += 1;
+        }
+        out[n] = &line[start..i];
+        n += 1;
+    }
+    n
+}
+
+/// A decimal number of a log line (what `str::parse::<u64>` takes, without its
+/// call per digit in a debug build); None when it is not one or overflows.
+fn number(word: &str) -> Option<u64> {
+    let digits = word.strip_prefix('+').unwrap_or(word).as_bytes();
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+    }
+    Some(v)
+}
+
+/// A logged sync (fsync or fdatasync): issued, but no data and no direction.
+pub(crate) fn is_sync(op: IoOp) -> bool {
+    matches!(op, IoOp::Fsync | IoOp::Fdatasync)
+}
+
 impl IoLog {
     /// A log of these I/Os, held whole (the verify read-back replays its pieces so).
     pub fn from_entries(names: Vec<String>, entries: Vec<Entry>) -> IoLog {
@@ -174,6 +245,8 @@ impl IoLog {
             names,
             entries,
             chunked: None,
+            job_bs: None,
+            depth: None,
         }
     }
 
@@ -187,7 +260,7 @@ impl IoLog {
             }
         }
         log.names = parser.names;
-        if log.entries.is_empty() {
+        if log.entries.iter().all(|e| is_sync(e.op)) {
             return Err(format!("read_iolog={origin}: the log has no I/O to replay"));
         }
         Ok(log)
@@ -276,6 +349,11 @@ pub struct Summary {
 
 impl Summary {
     fn add(&mut self, e: &Entry) {
+        if is_sync(e.op) {
+            // A sync moves no data: the job's directions, sizes and files are the
+            // data I/Os'.
+            return;
+        }
         let d = match e.op {
             IoOp::Read => 0,
             IoOp::Write => 1,
@@ -321,7 +399,7 @@ pub fn load(path: &str, logs: &LogSpec) -> Result<IoLog, String> {
     let text = text_of(bytes).map_err(|e| format!("read_iolog={path}: {e}"))?;
     let mut log = IoLog::parse(&text, path)?;
     log.transform(logs);
-    if log.entries.is_empty() {
+    if log.entries.iter().all(|e| is_sync(e.op)) {
         return Err(skipped_all(path));
     }
     Ok(log)
@@ -510,5 +588,24 @@ mod tests {
             e,
             format!("read_iolog={path}: replay_skip leaves no I/O to replay")
         );
+    }
+
+    #[test]
+    fn numbers_read_as_str_parse_reads_them() {
+        for w in [
+            "0",
+            "4096",
+            "+12",
+            "18446744073709551615",
+            "18446744073709551616",
+            "",
+            "+",
+            "-1",
+            "12a",
+            "0x10",
+            " 1",
+        ] {
+            assert_eq!(number(w), w.parse::<u64>().ok(), "{w:?}");
+        }
     }
 }

@@ -170,6 +170,8 @@ pub struct JobSpec {
     // --- engine
     pub ioengine: String,
     pub iodepth: u32,
+    /// Whether iodepth was given (a blktrace replay otherwise takes the trace's).
+    pub iodepth_set: bool,
     /// serialize_overlap: hold back an I/O that overlaps one in flight.
     pub serialize_overlap: bool,
     /// pvsync2 hipri flag (accepted; ignored where unsupported).

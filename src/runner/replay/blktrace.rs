@@ -5,14 +5,14 @@
 //! cpu, error, pdu_len) followed by `pdu_len` bytes of payload, which are skipped.
 //!
 //! Only *queue* events are replayed (the others are the block layer's own doings):
-//! a read or write of `bytes` at `sector * 512`, a discard as a trim, a flush as a
-//! sync (which, as for text iologs, ferrio does not issue: its gap passes on to
-//! the next I/O). Each I/O waits for the trace's gap since the queue event before
+//! a read or write of `bytes` at `sector * 512`, a discard as a trim, a flush as an
+//! fsync of the device (as fio issues it). Each I/O waits for the trace's gap since the queue event before
 //! it (`replay_time_scale`, `replay_no_stall` as fio's `delay_since_ttime`); an
 //! event left out (`replay_skip`, zero bytes) takes its gap with it, as in fio.
 //! `replay_scale` divides offsets, `replay_align` aligns offsets down and lengths
 //! up. Devices are found by their major:minor under /dev, or all replaced by
-//! `replay_redirect`.
+//! `replay_redirect`. Unless `iodepth` is given, the replay runs at the trace's
+//! own queue depth, as fio probes it (`Depth`).
 //!
 //! [`merge`] is fio's `merge_blktrace_file`: the queue events of several traces in
 //! one file, in time order, each trace's times scaled and its events repeated.
@@ -40,6 +40,10 @@ pub mod act {
     pub const DISCARD: u32 = 1 << 29;
     /// `__BLK_TA_QUEUE`.
     pub const QUEUE: u32 = 1;
+    /// `__BLK_TA_BACKMERGE`, `__BLK_TA_FRONTMERGE`, `__BLK_TA_COMPLETE`.
+    pub const BACKMERGE: u32 = 2;
+    pub const FRONTMERGE: u32 = 3;
+    pub const COMPLETE: u32 = 8;
 }
 
 /// One `blk_io_trace` record.
@@ -279,7 +283,8 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
         seen: Vec::new(),
         names: Vec::new(),
     };
-    let (mut entries, mut last, mut carried, mut ios, mut n) = (Vec::new(), 0u64, 0u64, 0u64, 0);
+    let (mut entries, mut last, mut ios, mut n) = (Vec::new(), 0u64, 0u64, 0);
+    let mut depth = Depth::default();
     while let Some(mut t) = r.next()? {
         n += 1;
         if t.magic & 0xffff_ff00 != MAGIC {
@@ -294,10 +299,11 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
                 t.magic & 0xff
             ));
         }
-        if !t.is_queue() {
+        if t.action & act::NOTIFY != 0 {
             continue;
         }
-        if t.action & act::NOTIFY != 0 {
+        depth.event(&t);
+        if !t.is_queue() {
             continue;
         }
         let delay_us = gap_ns(logs, last, t.time) / 1000;
@@ -308,12 +314,20 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
         let op = if t.action & act::DISCARD != 0 {
             IoOp::Trim
         } else if t.action & act::FLUSH != 0 {
+            // fio issues a flush as a sync of the device, after its own gap.
             if logs.replay_skip & 1 << 3 != 0 {
                 continue;
             }
-            devices.index(t.device)?;
+            let file = devices.index(t.device)?;
             ios += 1;
-            carried += delay_us;
+            entries.push(Entry {
+                file,
+                op: IoOp::Fsync,
+                offset: 0,
+                len: 0,
+                delay_us,
+                at_ms: None,
+            });
             continue;
         } else if t.action & act::WRITE != 0 {
             IoOp::Write
@@ -342,12 +356,13 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
             offset &= !(logs.replay_align - 1);
         }
         ios += 1;
+        depth.ios[bit] += 1;
         entries.push(Entry {
             file,
             op,
             offset,
             len: u64::from(t.bytes),
-            delay_us: delay_us + std::mem::take(&mut carried),
+            delay_us,
             at_ms: None,
         });
     }
@@ -359,12 +374,61 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
         };
         return Err(format!("read_iolog={path}: {why}"));
     }
-    if entries.is_empty() {
+    if entries.iter().all(|e| super::is_sync(e.op)) {
         return Err(format!(
-            "read_iolog={path}: the trace has only flushes, which ferrio does not replay"
+            "read_iolog={path}: the trace has only flushes, no read, write or discard to replay"
         ));
     }
-    Ok(IoLog::from_entries(devices.names, entries))
+    let mut log = IoLog::from_entries(devices.names, entries);
+    log.depth = Some(depth.of_trace());
+    Ok(log)
+}
+
+/// fio's probe of a trace's queue depth: per direction, the queue events (less
+/// the merges) between two completions, at most; 1 for a direction with I/O but
+/// no completion seen; 1024 at most (a stacked device may never complete). The
+/// replay runs at the deepest direction's depth unless iodepth is given.
+#[derive(Default)]
+struct Depth {
+    now: [i64; 3],
+    most: [i64; 3],
+    /// The I/Os queued for replay, per direction.
+    ios: [u64; 3],
+}
+
+impl Depth {
+    fn event(&mut self, t: &Trace) {
+        let d = if t.action & act::READ != 0 {
+            0
+        } else if t.action & act::WRITE != 0 {
+            1
+        } else if t.action & act::DISCARD != 0 {
+            2
+        } else {
+            return;
+        };
+        match t.action & 0xffff {
+            act::QUEUE => self.now[d] += 1,
+            act::BACKMERGE | act::FRONTMERGE => self.now[d] -= 1,
+            act::COMPLETE => {
+                self.most[d] = self.most[d].max(self.now[d]);
+                self.now[d] = 0;
+            }
+            _ => {}
+        }
+    }
+
+    fn of_trace(&self) -> u32 {
+        (0..3)
+            .map(|d| match self.most[d] {
+                m if m > 1024 => 1024,
+                m if m <= 0 && self.ios[d] > 0 => 1,
+                m => m.max(0),
+            })
+            .max()
+            .unwrap_or(0)
+            .max(1) as u32
+    }
 }
 
 /// The text of fio's `--debug=blktrace` line for a replayed I/O (`store ddir=1,
@@ -372,6 +436,7 @@ pub fn load(path: &str, logs: &LogSpec, swap: bool) -> Result<IoLog, String> {
 /// debug output to print once per entry of a loaded trace.
 pub fn debug_store(e: &Entry) -> String {
     match e.op {
+        IoOp::Fsync => format!("store flush delay={}", e.delay_us),
         IoOp::Trim => format!(
             "store discard, off={}, len={}, delay={}",
             e.offset, e.len, e.delay_us

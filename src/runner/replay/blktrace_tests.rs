@@ -106,26 +106,27 @@ fn queue_events_replay_with_fios_gaps() {
     let log = load(&p, &redirected(), false).unwrap();
     assert_eq!(log.names, ["/tmp/target"]);
     // Gaps from one queue event to the next (the completion is not one; the first
-    // has none). The flush is not issued: its 4.5 µs pass on to the discard,
-    // truncated per event to whole µs as fio's (4 + 2). The notify is not timed.
+    // has none), truncated per event to whole µs as fio's. The flush is an fsync
+    // with its own gap. The notify is not timed.
     assert_eq!(
         ios(&log),
         [
             (IoOp::Read, 0, 4096, 0),
             (IoOp::Write, 32768, 8192, 4),
-            (IoOp::Trim, 65536, 4096, 6),
+            (IoOp::Fsync, 0, 0, 4),
+            (IoOp::Trim, 65536, 4096, 2),
             (IoOp::Read, 4096, 1000, 8),
         ]
     );
-    // fio's --debug=blktrace lines for them (fio prints delay=2 for the trim and
-    // delay=4 on a 'store flush' line of its own: ferrio carries the flush's gap).
+    // fio's --debug=blktrace lines for them.
     assert_eq!(
         debug_store(&log.entries[1]),
         "store ddir=1, off=32768, len=8192, delay=4"
     );
+    assert_eq!(debug_store(&log.entries[2]), "store flush delay=4");
     assert_eq!(
-        debug_store(&log.entries[2]),
-        "store discard, off=65536, len=4096, delay=6"
+        debug_store(&log.entries[3]),
+        "store discard, off=65536, len=4096, delay=2"
     );
     // The same trace big-endian reads the same.
     let swapped: Vec<Vec<u8>> = sample()
@@ -173,11 +174,11 @@ fn replay_options_apply_as_fio_applies_them_to_traces() {
     });
     assert_eq!(
         v.iter().map(|x| (x.1, x.2)).collect::<Vec<_>>(),
-        [(0, 4096), (8192, 8192), (20480, 4096), (0, 4096)]
+        [(0, 4096), (8192, 8192), (0, 0), (20480, 4096), (0, 4096)]
     );
     // replay_time_scale=50: gaps twice as long; replay_no_stall: none.
     let v = with(&|l| l.replay_time_scale = 50);
-    assert_eq!(v.iter().map(|x| x.3).collect::<Vec<_>>(), [0, 8, 14, 16]);
+    assert_eq!(v.iter().map(|x| x.3).collect::<Vec<_>>(), [0, 8, 9, 5, 16]);
     let v = with(&|l| l.replay_no_stall = true);
     assert!(v.iter().all(|x| x.3 == 0));
     // replay_skip=write,sync: the write and the flush go with their gaps.
@@ -304,4 +305,26 @@ fn merging_interleaves_scales_and_repeats_the_traces() {
     let text = write(d.path(), "text", &[b"fio version 3 iolog\n".repeat(4)]);
     let e = merge(&format!("{a}:{text}"), &l, &out).unwrap_err();
     assert!(e.contains("is not a blktrace"), "{e}");
+}
+
+#[test]
+fn the_depth_is_fios_probe_of_the_trace() {
+    let d = tempfile::tempdir().unwrap();
+    let merge = act::BACKMERGE | (1 << 20);
+    let depth = |recs: &[Vec<u8>]| {
+        let p = write(d.path(), "d.bin", recs);
+        load(&p, &redirected(), false).unwrap().depth
+    };
+    // Three reads queued before a completion; two writes, one merged: depth 3.
+    let mut recs: Vec<Vec<u8>> = (0..3)
+        .map(|i| rec(10 + i, i * 8, 4096, Q | act::READ, &[]))
+        .collect();
+    recs.push(rec(20, 0, 4096, COMPLETE | act::READ, &[]));
+    recs.push(rec(30, 64, 4096, Q | act::WRITE, &[]));
+    recs.push(rec(31, 72, 4096, Q | act::WRITE, &[]));
+    recs.push(rec(32, 72, 4096, merge | act::WRITE, &[]));
+    recs.push(rec(40, 64, 8192, COMPLETE | act::WRITE, &[]));
+    assert_eq!(depth(&recs), Some(3));
+    // No completion at all: 1 for a direction with I/O.
+    assert_eq!(depth(&recs[..3]), Some(1));
 }

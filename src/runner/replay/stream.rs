@@ -6,7 +6,7 @@
 //! loop. Both reads use the whole-log path's parser and replay options, so the I/Os
 //! are the same, in the same order, with the same timing.
 
-use super::{skipped_all, transform_entry, Entry, IoLog, Parser, Summary};
+use super::{is_sync, skipped_all, transform_entry, Entry, IoLog, Parser, Summary};
 use ferrio_config::ext::logs::LogSpec;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -32,7 +32,7 @@ impl Chunked {
         let mut r = Reader::open(path)?;
         let (mut raw, mut summary) = (0u64, Summary::default());
         while let Some(e) = r.next_raw()? {
-            raw += 1;
+            raw += u64::from(!is_sync(e.op));
             if let Some(e) = transform_entry(e, logs) {
                 summary.add(&e);
             }
@@ -56,6 +56,8 @@ impl Chunked {
                 chunk: chunk.max(1),
                 summary,
             }),
+            job_bs: None,
+            depth: None,
         })
     }
 }
@@ -168,6 +170,16 @@ impl Cursor {
         e
     }
 
+    /// Whether the pass's next entry is a sync: the pass, whose data is all
+    /// issued, is not over before it (a log that ends with syncs issues them).
+    pub fn sync_follows(&self) -> bool {
+        let next = match &self.log.chunked {
+            None => (self.next != 0).then(|| &self.log.entries[self.next]),
+            Some(_) => self.stream.as_ref().and_then(|(_, ahead)| ahead.front()),
+        };
+        next.is_some_and(|e| is_sync(e.op))
+    }
+
     /// The entry handed out last.
     pub fn last(&self) -> Option<&Entry> {
         self.last.as_ref()
@@ -188,14 +200,14 @@ impl Cursor {
             }
             let (reader, ahead) = self.stream.as_mut().expect("opened above");
             if ahead.is_empty() {
-                while ahead.len() < c.chunk {
-                    let Some(e) = reader.next_raw()? else { break };
-                    if let Some(e) = transform_entry(e, &c.logs) {
-                        ahead.push_back(e);
-                    }
-                }
+                fill(reader, ahead, c)?;
             }
             if let Some(e) = ahead.pop_front() {
+                if ahead.is_empty() {
+                    // Read the next chunk now (not past the end): what follows this
+                    // entry is known (sync_follows).
+                    fill(reader, ahead, c)?;
+                }
                 return Ok(e);
             }
             self.stream = None;
@@ -205,6 +217,17 @@ impl Cursor {
             c.path
         ))
     }
+}
+
+/// Read up to a chunk of entries ahead (none at the log's end).
+fn fill(reader: &mut Reader, ahead: &mut VecDeque<Entry>, c: &Chunked) -> Result<(), String> {
+    while ahead.len() < c.chunk {
+        let Some(e) = reader.next_raw()? else { break };
+        if let Some(e) = transform_entry(e, &c.logs) {
+            ahead.push_back(e);
+        }
+    }
+    Ok(())
 }
 
 /// The log changed or went away during a chunked replay: the run cannot go on with

@@ -22,6 +22,7 @@ impl JobSpec {
             origin: origin.to_string(),
             ioengine: "psync".into(),
             iodepth: 1,
+            iodepth_set: false,
             hipri: false,
             filenames: Vec::new(),
             directory: None,

@@ -109,12 +109,14 @@ fn table_defaults_agree_with_spec_defaults() {
         let j = job_ov(&[&line], &Overrides::default()).unwrap_or_else(|e| panic!("{line}: {e}"));
         let mut j = j;
         j.job_options.clear();
-        // Which buffer options were given is, like job_options, a record, not a value.
+        // Which buffer options (and iodepth) were given is, like job_options, a
+        // record, not a value.
         (
             j.buffers.zero_set,
             j.buffers.refill_set,
             j.buffers.scramble_set,
-        ) = (false, false, false);
+            j.iodepth_set,
+        ) = (false, false, false, false);
         j.rw.text = "read".into();
         assert_eq!(
             format!("{j:?}"),

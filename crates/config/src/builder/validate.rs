@@ -150,13 +150,24 @@ fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
     if job.foreign.engine.is_some() {
         return Ok(());
     }
-    const PER_IO: [&str; 10] = [
-        "psync", "sync", "vsync", "pvsync", "pvsync2", "libaio", "io_uring", "posixaio", "splice",
+    const PER_IO: [&str; 13] = [
+        "psync",
+        "sync",
+        "vsync",
+        "pvsync",
+        "pvsync2",
+        "libaio",
+        "io_uring",
+        "posixaio",
+        "splice",
         "mmap",
+        "falloc",
+        "ftruncate",
+        "e4defrag",
     ];
     if !PER_IO.contains(&engine) {
         return Err(format!(
-            "{head}: ioengine={engine} holds every file for the whole run (it reopens them at its start), so openfiles must be at least nrfiles; engines that open and close files during the run: {}, null, sim and the metadata engines",
+            "{head}: ioengine={engine} does not open and close files during the run, so openfiles must be at least nrfiles; engines that do: {}, null, sim and the metadata engines",
             PER_IO.join(", ")
         ));
     }

@@ -371,6 +371,7 @@ pub const ENGINE: &[OptSpec] = &[
         "Number of I/O units to keep in flight",
         |j, c, v| {
             j.iodepth = c.u32(v)?;
+            j.iodepth_set = true;
             Ok(())
         },
     )

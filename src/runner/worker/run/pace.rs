@@ -37,12 +37,15 @@ impl<'a> Worker<'a> {
             return Ok(None); // nothing paces this job: one test per I/O
         }
         let d = ddir_of(op);
-        self.pacer.last_dir = d;
+        if d < 3 {
+            self.pacer.last_dir = d;
+        }
         if self.pacer.rate.is_none() && self.pacer.adaptive.is_none() && self.plan.replay.is_none()
         {
             return Ok(None); // nothing paces this job (the common case: one test per I/O)
         }
-        let rated = self.pacer.due_ns(d);
+        // (A replayed sync moves no data: no rate holds it.)
+        let rated = if d < 3 { self.pacer.due_ns(d) } else { None };
         if rated.is_some() {
             self.pacer.issued(d, len);
         }
