@@ -166,107 +166,6 @@ impl IoUringEngine {
             err(format!("io_uring_setup({entries}) failed: {e}{why}"))
         }
     }
-
-    /// The submission entry of a read or write (user_data is set by the caller).
-    #[inline(always)]
-    fn rw_entry(&mut self, index: usize, u: &IoUnit) -> squeue::Entry {
-        macro_rules! with_fd {
-            ($build:expr) => {
-                if self.fixed_files {
-                    $build(types::Fixed(u.file as u32))
-                } else {
-                    $build(types::Fd(u.fd))
-                }
-            };
-        }
-        let off = u.offset;
-        let len = u.len as u32;
-        let flags = self.rw_flags;
-        let prio = self.ioprio.get(index).copied().unwrap_or(0);
-        let write = u.op == IoOp::Write;
-        if self.fixed_bufs {
-            let bi = index as u16;
-            if write {
-                with_fd!(|fd| opcode::WriteFixed::new(fd, u.buf, len, bi)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            } else {
-                with_fd!(|fd| opcode::ReadFixed::new(fd, u.buf, len, bi)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            }
-        } else if self.nonvectored {
-            if write {
-                with_fd!(|fd| opcode::Write::new(fd, u.buf, len)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            } else {
-                with_fd!(|fd| opcode::Read::new(fd, u.buf, len)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            }
-        } else {
-            let iov = &mut self.iovecs[index];
-            iov.iov_base = u.buf.cast();
-            iov.iov_len = u.len;
-            let iov = iov as *const libc::iovec;
-            if write {
-                with_fd!(|fd| opcode::Writev::new(fd, iov, 1)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            } else {
-                with_fd!(|fd| opcode::Readv::new(fd, iov, 1)
-                    .offset(off)
-                    .rw_flags(flags)
-                    .ioprio(prio)
-                    .build())
-            }
-        }
-    }
-
-    /// The submission entry of a trim (a hole punch) or a sync.
-    #[cold]
-    #[inline(never)]
-    fn other_entry(&self, u: &IoUnit) -> squeue::Entry {
-        macro_rules! with_fd {
-            ($build:expr) => {
-                if self.fixed_files {
-                    $build(types::Fixed(u.file as u32))
-                } else {
-                    $build(types::Fd(u.fd))
-                }
-            };
-        }
-        let off = u.offset;
-        match u.op {
-            IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
-                .offset(off)
-                .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
-                .build()),
-            IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
-                .flags(types::FsyncFlags::DATASYNC)
-                .build()),
-            // the range as fio sends it (a 32-bit length)
-            IoOp::SyncFileRange { flags } => {
-                with_fd!(|fd| opcode::SyncFileRange::new(fd, u.len as u32)
-                    .offset(off)
-                    .flags(flags)
-                    .build())
-            }
-            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build()),
-            IoOp::Read | IoOp::Write => unreachable!("reads and writes are built by rw_entry"),
-        }
-    }
 }
 
 impl IoEngine for IoUringEngine {
@@ -376,11 +275,92 @@ impl IoEngine for IoUringEngine {
     }
 
     fn queue(&mut self, index: usize, u: &mut IoUnit) -> Queued {
-        // Reads and writes inline; the rest (trims, syncs) out of line, so the hot
-        // function keeps fewer registers to save and restore per I/O.
+        let Some(ring) = self.ring.as_mut() else {
+            u.result = -(libc::EBADFD as i64);
+            return Queued::Completed;
+        };
+        macro_rules! with_fd {
+            ($build:expr) => {
+                if self.fixed_files {
+                    let fd = types::Fixed(u.file as u32);
+                    $build(fd)
+                } else {
+                    let fd = types::Fd(u.fd);
+                    $build(fd)
+                }
+            };
+        }
+        let off = u.offset;
+        let len = u.len as u32;
+        let flags = self.rw_flags;
+        let prio = self.ioprio.get(index).copied().unwrap_or(0);
         let entry = match u.op {
-            IoOp::Read | IoOp::Write => self.rw_entry(index, u),
-            _ => self.other_entry(u),
+            IoOp::Read | IoOp::Write => {
+                let write = u.op == IoOp::Write;
+                if self.fixed_bufs {
+                    let bi = index as u16;
+                    if write {
+                        with_fd!(|fd| opcode::WriteFixed::new(fd, u.buf, len, bi)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::ReadFixed::new(fd, u.buf, len, bi)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    }
+                } else if self.nonvectored {
+                    if write {
+                        with_fd!(|fd| opcode::Write::new(fd, u.buf, len)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::Read::new(fd, u.buf, len)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    }
+                } else {
+                    let iov = &mut self.iovecs[index];
+                    iov.iov_base = u.buf.cast();
+                    iov.iov_len = u.len;
+                    let iov = iov as *const libc::iovec;
+                    if write {
+                        with_fd!(|fd| opcode::Writev::new(fd, iov, 1)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    } else {
+                        with_fd!(|fd| opcode::Readv::new(fd, iov, 1)
+                            .offset(off)
+                            .rw_flags(flags)
+                            .ioprio(prio)
+                            .build())
+                    }
+                }
+            }
+            IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
+                .offset(off)
+                .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
+                .build()),
+            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build()),
+            IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
+                .flags(types::FsyncFlags::DATASYNC)
+                .build()),
+            // the range as fio sends it (a 32-bit length)
+            IoOp::SyncFileRange { flags } => {
+                with_fd!(|fd| opcode::SyncFileRange::new(fd, u.len as u32)
+                    .offset(off)
+                    .flags(flags)
+                    .build())
+            }
         };
         let mut entry = entry.user_data(index as u64);
         if self.tuning.force_async > 0 {
@@ -390,10 +370,6 @@ impl IoEngine for IoUringEngine {
                 entry = entry.flags(squeue::Flags::ASYNC);
             }
         }
-        let Some(ring) = self.ring.as_mut() else {
-            u.result = -(libc::EBADFD as i64);
-            return Queued::Completed;
-        };
         // SAFETY: the entry points at the unit's buffer (and iovec), which stay valid and
         // untouched until the unit's completion is reaped.
         match unsafe { ring.submission().push(&entry) } {
