@@ -389,6 +389,10 @@ impl IoEngine for IoUringEngine {
         }
     }
 
+    fn fio_commit_hook(&self) -> bool {
+        true
+    }
+
     fn commit(&mut self) -> io::Result<()> {
         let Some(ring) = self.ring.as_mut() else {
             return Ok(());

@@ -3,7 +3,8 @@
 //! `queue` fills the unit's iocb and adds it to the pending batch; `commit` hands
 //! the batch to io_submit(2); `reap` takes completions with io_getevents(2), or, with
 //! userspace_reap and a non-waiting reap, straight from the kernel's ring. Trims are
-//! done synchronously (fio does the same), by punching a hole. Buffered I/O is
+//! done synchronously (fio does the same), by punching a hole, as are syncs, each once
+//! nothing is queued but unsubmitted (I/Os in flight stay in flight, as in fio). Buffered I/O is
 //! accepted but, as with fio, the kernel completes it inside io_submit.
 
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
@@ -95,9 +96,12 @@ impl IoEngine for LibaioEngine {
             IoOp::Read => aio::IOCB_CMD_PREAD,
             IoOp::Write => aio::IOCB_CMD_PWRITE,
             IoOp::Fsync | IoOp::Fdatasync | IoOp::SyncFileRange { .. } => {
-                // Most filesystems reject IOCB_CMD_FSYNC (EINVAL); like fio, wait until
-                // nothing is queued or in flight, then sync synchronously.
-                if !self.pending.is_empty() || self.in_flight > 0 {
+                // Most filesystems reject IOCB_CMD_FSYNC (EINVAL); like fio's libaio, wait
+                // until nothing is queued and not yet submitted (I/Os in flight may stay
+                // in flight: fio 3.33 checks its unsubmitted count only), then sync
+                // synchronously. Waiting for the in-flight ones too emptied the queue
+                // before every sync, so the depth map differed from fio's.
+                if !self.pending.is_empty() {
                     return Queued::Busy;
                 }
                 u.result = match u.op {
@@ -109,6 +113,10 @@ impl IoEngine for LibaioEngine {
                 return Queued::Completed;
             }
             IoOp::Trim => {
+                // Synchronous too, after what is queued and not yet submitted (fio's).
+                if !self.pending.is_empty() {
+                    return Queued::Busy;
+                }
                 u.result = sysio::punch_hole(u.fd, u.offset, u.len);
                 return Queued::Completed;
             }
@@ -137,6 +145,10 @@ impl IoEngine for LibaioEngine {
         };
         self.pending.push(cb as *mut Iocb);
         Queued::Queued
+    }
+
+    fn fio_commit_hook(&self) -> bool {
+        true
     }
 
     fn commit(&mut self) -> io::Result<()> {

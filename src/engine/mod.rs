@@ -221,6 +221,12 @@ pub trait IoEngine: Send {
     /// I/O, else the job's own (prio/prioclass). Engines that send a priority per
     /// command (io_uring, libaio) keep it; the others ignore it.
     fn set_ioprio(&mut self, _index: usize, _ioprio: u16, _chosen: bool) {}
+    /// Whether fio's engine of this name has a commit hook (libaio, io_uring, null):
+    /// fio then leaves an I/O that `queue` completed at once (libaio's syncs and
+    /// trims, null at iodepth=1) out of the submit and complete maps.
+    fn fio_commit_hook(&self) -> bool {
+        false
+    }
     /// Push queued I/Os to the kernel (no-op for synchronous engines).
     fn commit(&mut self) -> io::Result<()> {
         Ok(())

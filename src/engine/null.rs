@@ -44,6 +44,10 @@ impl IoEngine for NullEngine {
         Queued::Queued
     }
 
+    fn fio_commit_hook(&self) -> bool {
+        true
+    }
+
     fn commit(&mut self) -> io::Result<()> {
         if self.events.is_empty() {
             std::mem::swap(&mut self.queued, &mut self.events);

@@ -46,6 +46,9 @@ pub struct Accounting {
     /// slices (profile=act) is on: only
     /// then does a completion look at them (one test per I/O instead of four).
     extras: bool,
+    /// An I/O that `queue` completed at once counts in the submit and complete maps
+    /// (fio's td_io_queue marks it only for engines without a commit hook).
+    pub marks_queue_completed: bool,
 }
 
 impl Accounting {
@@ -89,6 +92,7 @@ impl Accounting {
                 .map(|t| t.with_debug(debug_hooks::on(spec, DebugCategory::Rate))),
             counts,
             extras: false,
+            marks_queue_completed: true,
             ioprio: spec.lifecycle.ioprio_value().unwrap_or(0),
         };
         a.extras = a.due_lat
@@ -141,8 +145,10 @@ impl Accounting {
     #[inline]
     pub fn queue_completed(&mut self, inflight: usize) {
         self.stats.depth.record_depth(inflight as u32 + 1, 1);
-        self.stats.depth.record_submit(1);
-        self.stats.depth.record_complete(1);
+        if self.marks_queue_completed {
+            self.stats.depth.record_submit(1);
+            self.stats.depth.record_complete(1);
+        }
     }
 
     /// One commit of `n` units at depth `inflight` (fio's io_u_mark_depth with the

@@ -33,6 +33,8 @@ mod verify;
 mod prio;
 // openfiles < nrfiles: files opened and closed during the run.
 mod files;
+// fio's wait_for_completions and cleanup_pending_aio: when and how much to reap.
+mod wait;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -110,11 +112,14 @@ impl<'a> Worker<'a> {
                 io.engine.set_ioprio(i, v as u16, false);
             }
         }
+        let mut acct =
+            Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns);
+        acct.marks_queue_completed = !io.engine.fio_commit_hook();
         Worker {
             cmdprio,
             plan,
             clock,
-            acct: Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns),
+            acct,
             st: LoopState::new(&lim, spec.ramp_time_us > 0),
             lim,
             batching: spec.engine.batching(depth),
@@ -379,36 +384,6 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// fio's wait_for_completions: when the queue is full (or completions are
-    /// polled), reap at least iodepth_batch_complete_min, and keep reaping while more
-    /// than iodepth_low are in flight. An error is recorded and ends the wait.
-    fn wait_for_completions(&mut self) {
-        let b = self.batching;
-        let full = self.io.units.free.is_empty()
-            || self.st.busy.is_some()
-            || self.file_busy
-            || self.depth_capped();
-        if !(full || b.polling) {
-            return;
-        }
-        let mut min = b.complete_min.min(self.st.inflight);
-        if (full && min == 0) || b.complete_min == 0 {
-            min = 1;
-        }
-        loop {
-            if !self.io.units.pending.is_empty() && self.commit().is_none() {
-                break;
-            }
-            if self.reap(min, b.complete_max).is_none() {
-                break;
-            }
-            if !(full && self.st.inflight > b.low) || self.acct.error.is_some() {
-                break;
-            }
-            min = min.min(self.st.inflight).max(1);
-        }
-    }
-
     /// The unit to queue next: the one the engine was busy for, else a due sync, else
     /// the next generated I/O. Its start is read here, once the I/O is generated
     /// (as fio stamps start_time at the end of get_io_u), right before the engine
@@ -668,28 +643,6 @@ impl<'a> Worker<'a> {
             }
         }
         self.st.inflight -= n;
-        Some(now)
-    }
-
-    /// Complete everything in flight, as fio's cleanup_pending_aio: one look for
-    /// completions without waiting (at most iodepth_batch_complete_max), then commit
-    /// what is queued and wait for all the rest — unlike fio, as they come (at
-    /// least one per reap), so each is stamped when it completed, not when the last
-    /// one did. Returns the time, or None when a reap or commit failed. After a
-    /// failed commit nothing is waited for: what was queued may never complete.
-    fn drain(&mut self) -> Option<u64> {
-        if self.st.submit_failed {
-            return Some(self.clock.now_ns());
-        }
-        let mut now = self.reap(0, self.batching.complete_max)?;
-        if !self.io.units.pending.is_empty() {
-            now = self.commit()?;
-        }
-        // Even after an I/O error: the kernel may still be using the buffers. A
-        // short transfer's rest is queued by the loop (or abandoned at the end).
-        while self.st.inflight > 0 && self.st.retry.is_empty() {
-            now = self.reap(1, self.st.inflight)?;
-        }
         Some(now)
     }
 
