@@ -177,9 +177,12 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let stop = Arc::new(AtomicBool::new(false));
     // Which signal stopped the run (0 = none), for the message and the exit code.
     let signalled = Arc::new(AtomicUsize::new(0));
+    // Removed when the run ends (dropped on every return), so runs in a sweep or a
+    // server do not pile handlers up.
+    let mut signals = crate::sys::signals::Handlers::new();
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
-        let _ = signal_hook::flag::register(sig, stop.clone());
+        signals.value(sig, &signalled, sig as usize);
+        signals.flag(sig, &stop);
     }
     if let Some(n) = caught.map(|c| c.load(Ordering::SeqCst)).filter(|&n| n != 0) {
         signalled.store(n, Ordering::SeqCst);
@@ -217,7 +220,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let series = Arc::new(live::series::SeriesFactory::default());
     factories.0.push(Box::new(series.clone()));
     let to_stdout = inv.flags.output.is_none() && keep.is_none();
-    let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
+    let mut live = live::Live::start(
+        &inv,
+        &threads,
+        live_facts(&inv, &clock),
+        (out, to_stdout),
+        &mut signals,
+    );
     factories.0.extend(live.factories());
     let ss = steadystate.clone();
     live.decorate(Arc::new(move |plans, report| {
@@ -252,6 +261,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         eprintln!("ferrio: terminating on signal {signal}");
     }
     let mut out = live.stop().ok_or("the live reporter failed")?;
+    let released = signals.release();
+    if inv.flags.debug.contains(&DebugCategory::Process) {
+        runner::debug_hooks::signal_handlers(released.registered, released.removed);
+    }
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
     runner::debug_hooks::disk_counters(&inv.flags.debug, &disk_names, &disks_after);

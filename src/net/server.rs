@@ -186,8 +186,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
 /// sees the connection drop and reports the host as lost. Its pid file goes first.
 fn exit_on_signals(pidfile: Option<super::pidfile::PidFile>) -> Result<(), String> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-        .map_err(|e| format!("cannot handle signals: {e}"))?;
+    let mut signals = crate::sys::signals::watch(&[SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
             eprintln!("ferrio: server: terminating on signal {sig}");
