@@ -125,10 +125,20 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         eprintln!("ferrio: server listening on {bound}");
         Ok::<_, String>(pidfile)
     };
+    // A daemon's messages go to syslog (connected in the child, before its parent
+    // returns, so a missing syslog is said on the terminal).
+    let mut syslog = None;
     let pidfile = match &flags.net.daemonize {
-        Some(path) => match crate::sys::daemon::daemonize(|| ready(Some(path)).map(drop))? {
+        Some(path) => match crate::sys::daemon::daemonize(|| {
+            syslog = super::daemon_log::connect();
+            ready(Some(path)).map(drop)
+        })? {
             crate::sys::daemon::Side::Parent { ready } => return Ok(i32::from(!ready)),
-            crate::sys::daemon::Side::Child => Some(super::pidfile::PidFile::ours(path)),
+            crate::sys::daemon::Side::Child { stdout, stderr } => {
+                super::daemon_log::forward(syslog.take(), stdout, stderr);
+                eprintln!("ferrio: server listening on {bound}");
+                Some(super::pidfile::PidFile::ours(path))
+            }
         },
         None => ready(flags.net.pidfile.as_deref())?,
     };
