@@ -38,15 +38,6 @@ pub fn for_thread(spec: &Arc<JobSpec>, number: u64) -> Arc<JobSpec> {
     Arc::new(s)
 }
 
-/// `--debug=process`: at a run's end, the signal handlers it registered and how many
-/// of them were removed again (all, or a sweep would pile them up).
-pub fn signal_handlers(registered: usize, removed: usize) {
-    say(
-        DebugCategory::Process,
-        format_args!("signal handlers: {registered} registered for the run, {removed} removed"),
-    );
-}
-
 /// `--debug=parse`: the parse lines the configuration made (main's thread).
 pub fn parse_lines(msgs: &[(DebugCategory, String)]) {
     for (c, m) in msgs {

@@ -9,6 +9,10 @@ use signal_hook::SigId;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::Arc;
 
+/// Test-only: set, each run says on stderr how many handlers it registered and
+/// removed (`ferrio: signal handlers: N registered for the run, N removed`).
+pub const REPORT_ENV: &str = "FERRIO_TEST_REPORT_SIGNALS";
+
 /// Handlers registered by one owner; removed on drop.
 #[derive(Debug, Default)]
 pub struct Handlers {
@@ -50,8 +54,8 @@ impl Handlers {
         self.ids.is_empty()
     }
 
-    /// Removes every handler now and says how many were removed (what `--debug=process`
-    /// prints at a run's end).
+    /// Removes every handler now and says how many were removed (what a run reports
+    /// under [`REPORT_ENV`]).
     pub fn release(mut self) -> Released {
         self.remove()
     }
