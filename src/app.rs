@@ -186,9 +186,12 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let stop = Arc::new(AtomicBool::new(false));
     // Which signal stopped the run (0 = none), for the message and the exit code.
     let signalled = Arc::new(AtomicUsize::new(0));
+    // Removed when the run ends (dropped on every return), so runs in a sweep or a
+    // server do not pile handlers up.
+    let mut signals = crate::sys::signals::Handlers::new();
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_usize(sig, signalled.clone(), sig as usize);
-        let _ = signal_hook::flag::register(sig, stop.clone());
+        signals.value(sig, &signalled, sig as usize);
+        signals.flag(sig, &stop);
     }
     if let Some(n) = caught.map(|c| c.load(Ordering::SeqCst)).filter(|&n| n != 0) {
         signalled.store(n, Ordering::SeqCst);
@@ -226,7 +229,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let series = Arc::new(live::series::SeriesFactory::default());
     factories.0.push(Box::new(series.clone()));
     let to_stdout = inv.flags.output.is_none() && keep.is_none();
-    let mut live = live::Live::start(&inv, &threads, live_facts(&inv, &clock), out, to_stdout);
+    let mut live = live::Live::start(
+        &inv,
+        &threads,
+        live_facts(&inv, &clock),
+        (out, to_stdout),
+        &mut signals,
+    );
     factories.0.extend(live.factories());
     let ss = steadystate.clone();
     live.decorate(Arc::new(move |plans, report| {
@@ -261,6 +270,15 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         eprintln!("ferrio: terminating on signal {signal}");
     }
     let mut out = live.stop().ok_or("the live reporter failed")?;
+    let released = signals.release();
+    // Test-only: how many handlers the run registered and removed (tests/signals.rs
+    // checks that a long sweep does not pile them up).
+    if std::env::var_os(crate::sys::signals::REPORT_ENV).is_some() {
+        eprintln!(
+            "ferrio: signal handlers: {} registered for the run, {} removed",
+            released.registered, released.removed
+        );
+    }
     live.prepare_final(&results);
     let disks_after = diskstats::snapshot();
     runner::debug_hooks::disk_counters(&inv.flags.debug, &disk_names, &disks_after);

@@ -292,20 +292,10 @@ impl Loop {
             .unwrap()
             .set_len(1 << 20)
             .unwrap();
-        match Command::new("losetup")
-            .args(["-f", "--show", &path_str(&img)])
-            .output()
-        {
-            Ok(o) if o.status.success() => Some(Loop {
-                dev: String::from_utf8_lossy(&o.stdout).trim().to_string(),
-                _dir: dir,
-            }),
-            Ok(o) => {
-                skip::skip(&format!("losetup: {}", String::from_utf8_lossy(&o.stderr)));
-                None
-            }
+        match loopdev::attach(&img) {
+            Ok(dev) => Some(Loop { dev, _dir: dir }),
             Err(e) => {
-                skip::skip(&format!("losetup: {e}"));
+                skip::skip(&e);
                 None
             }
         }
@@ -323,7 +313,7 @@ impl Loop {
 
 impl Drop for Loop {
     fn drop(&mut self) {
-        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+        loopdev::detach(&self.dev);
     }
 }
 

@@ -9,9 +9,15 @@ use common::{ferrio, file_in, have_fio, scratch};
 use multihost_support::{stderr, Lab};
 use std::process::Command;
 
-/// ferrio's exit code and stderr.
+/// ferrio's exit code and stderr, run in a scratch directory (a verifying write job
+/// leaves its verify state file in the working directory).
 fn run(args: &[&str]) -> (i32, String) {
-    let out = ferrio().args(args).output().expect("run ferrio");
+    let cwd = scratch();
+    let out = ferrio()
+        .args(args)
+        .current_dir(cwd.path())
+        .output()
+        .expect("run ferrio");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -33,7 +39,12 @@ fn messages(text: &str, cat: &str) -> Vec<String> {
 
 /// fio 3.33's debug lines (its stdout and stderr) for `args`.
 fn fio_text(args: &[&str]) -> String {
-    let out = Command::new("fio").args(args).output().expect("run fio");
+    let cwd = scratch();
+    let out = Command::new("fio")
+        .args(args)
+        .current_dir(cwd.path())
+        .output()
+        .expect("run fio");
     assert!(out.status.success(), "fio {args:?}: {out:?}");
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }

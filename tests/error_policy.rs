@@ -46,18 +46,11 @@ impl FailingLoop {
         std::fs::File::create(&img)
             .and_then(|f| f.set_len(2 * Self::GOOD))
             .unwrap();
-        let o = match Command::new("losetup")
-            .args(["-f", "--show", &path_str(&img)])
-            .output()
-        {
-            Ok(o) if o.status.success() => o,
-            Ok(o) => return unavailable("make a loop device", &String::from_utf8_lossy(&o.stderr)),
-            Err(e) => return unavailable("make a loop device", &e.to_string()),
+        let dev = match common::loopdev::attach(&img) {
+            Ok(dev) => dev,
+            Err(e) => return unavailable("make a loop device", &e),
         };
-        let lo = FailingLoop {
-            dev: String::from_utf8_lossy(&o.stdout).trim().to_string(),
-            _dir: dir,
-        };
+        let lo = FailingLoop { dev, _dir: dir };
         // Cut the backing file under the device; the device keeps its 8 MiB.
         std::fs::OpenOptions::new()
             .write(true)
@@ -70,7 +63,7 @@ impl FailingLoop {
 
 impl Drop for FailingLoop {
     fn drop(&mut self) {
-        let _ = sh("losetup", &["-d", &self.dev]);
+        common::loopdev::detach(&self.dev);
     }
 }
 

@@ -142,21 +142,14 @@ impl LoopDev {
         std::fs::File::create(&img)
             .and_then(|f| f.set_len(64 << 20))
             .unwrap();
-        let o = std::process::Command::new("losetup")
-            .args(["-f", "--show", &path_str(&img)])
-            .output();
-        match o {
-            Ok(o) if o.status.success() => Some(LoopDev {
-                dev: String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        match loopdev::attach(&img) {
+            Ok(dev) => Some(LoopDev {
+                dev,
                 mount: None,
                 swap: false,
                 _dir: dir,
             }),
-            other => {
-                let why = match other {
-                    Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
-                    Err(e) => e.to_string(),
-                };
+            Err(why) => {
                 assert!(
                     std::env::var_os("CI").is_none(),
                     "CI is set but no loop device can be made (needs root and losetup): {why}"
@@ -195,7 +188,7 @@ impl Drop for LoopDev {
         if self.swap {
             let _ = sh("swapoff", &[&self.dev]);
         }
-        let _ = sh("losetup", &["-d", &self.dev]);
+        loopdev::detach(&self.dev);
     }
 }
 

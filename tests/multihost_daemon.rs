@@ -7,6 +7,7 @@ mod common;
 mod multihost_support;
 
 use multihost_support::{stderr, Lab};
+use std::os::unix::net::UnixDatagram;
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
@@ -148,4 +149,103 @@ fn a_foreground_server_writes_and_removes_its_pid_file() {
         stderr(&out)
     );
     assert!(!elsewhere.exists());
+}
+
+/// Datagrams received on `sock` until one satisfies `want` (each as text), up to 60 s.
+fn receive_until(sock: &UnixDatagram, got: &mut Vec<String>, want: impl Fn(&str) -> bool) {
+    let until = Instant::now() + Duration::from_secs(60);
+    let mut buf = vec![0u8; 8192];
+    while !got.iter().any(|m| want(m)) {
+        assert!(Instant::now() < until, "never came; received: {got:#?}");
+        match sock.recv(&mut buf) {
+            Ok(n) => got.push(String::from_utf8_lossy(&buf[..n]).into_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("recv: {e}"),
+        }
+    }
+}
+
+/// A daemon's messages go to syslog, as fio's do: a socket the test binds stands in
+/// for /dev/log (FERRIO_SYSLOG_SOCKET, test-only). Its "listening" line and the error
+/// a bad connection causes arrive at user.info (priority 14, as fio sends all of its
+/// messages) tagged ferrio[PID], without the terminal's "ferrio: " prefix.
+#[test]
+fn a_daemons_messages_go_to_syslog() {
+    let Some(lab) = Lab::new() else { return };
+    let sock_path = lab.path("log.sock");
+    let sock = UnixDatagram::bind(&sock_path).unwrap();
+    sock.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let pidfile = lab.path("syslog.pid");
+    let out = common::ferrio()
+        .args(server_args(
+            &lab,
+            &format!("--daemonize={}", pidfile.display()),
+        ))
+        .env("FERRIO_SYSLOG_SOCKET", &sock_path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pid = read_pid(&pidfile);
+    let _guard = Daemon(pid);
+    let err = stderr(&out);
+    assert!(!err.contains("no syslog"), "{err}");
+    let addr = err
+        .lines()
+        .find_map(|l| l.strip_prefix("ferrio: server listening on "))
+        .unwrap_or_else(|| panic!("{err}"))
+        .to_string();
+    let tag = format!("ferrio[{pid}]: ");
+    let mut got = Vec::new();
+    let listening = format!("{tag}server listening on {addr}");
+    receive_until(&sock, &mut got, |m| {
+        m.starts_with("<14>") && m.ends_with(&listening)
+    });
+    // Not TLS: the server drops the connection and says why on its stderr.
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    std::io::Write::write_all(&mut c, b"not a TLS hello\r\n\r\n").unwrap();
+    drop(c);
+    let peer_error = format!("{tag}server: 127.0.0.1:");
+    receive_until(&sock, &mut got, |m| {
+        m.starts_with("<14>") && m.contains(&peer_error)
+    });
+    assert!(
+        got.iter()
+            .all(|m| !m.contains("ferrio: ferrio:") && !m.contains(": ferrio: ")),
+        "{got:#?}"
+    );
+}
+
+/// Without a syslog to reach, the daemon says so on the terminal before it detaches
+/// and still serves (its messages are discarded, as before).
+#[test]
+fn a_daemon_without_syslog_says_so_and_still_starts() {
+    let Some(lab) = Lab::new() else { return };
+    let pidfile = lab.path("nolog.pid");
+    let out = common::ferrio()
+        .args(server_args(
+            &lab,
+            &format!("--daemonize={}", pidfile.display()),
+        ))
+        .env("FERRIO_SYSLOG_SOCKET", lab.path("no-such.sock"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pid = read_pid(&pidfile);
+    let _guard = Daemon(pid);
+    let err = stderr(&out);
+    assert!(
+        err.contains("--daemonize: no syslog (") && err.contains("no-such.sock"),
+        "{err}"
+    );
+    assert!(err.contains("ferrio: server listening on "), "{err}");
+    let ok = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    wait_until("the pid file is removed", || !pidfile.exists());
 }

@@ -31,17 +31,11 @@ impl Loop {
         std::fs::File::create(&img)
             .and_then(|f| f.set_len(16 << 20))
             .unwrap();
-        match Command::new("losetup")
-            .args(["-f", "--show", &path_str(&img)])
-            .output()
-        {
-            Ok(o) if o.status.success() => Some(Loop {
-                dev: text(&o.stdout).trim().to_string(),
-                _dir: dir,
-            }),
-            other => {
+        match loopdev::attach(&img) {
+            Ok(dev) => Some(Loop { dev, _dir: dir }),
+            Err(e) => {
                 skip::skip(&format!(
-                    "cannot make a loop device (needs root and losetup): {other:?}"
+                    "cannot make a loop device (needs root and losetup): {e}"
                 ));
                 None
             }
@@ -56,7 +50,7 @@ impl Loop {
 
 impl Drop for Loop {
     fn drop(&mut self) {
-        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+        loopdev::detach(&self.dev);
     }
 }
 

@@ -462,61 +462,83 @@ fn exit_what_chooses_which_jobs_exitall_stops() {
         "--size=1m",
         "--output-format=json",
     ];
-    for (what, c_kib) in [("group", 1024), ("stonewall", 1024), ("all", 0)] {
+    // Every run below is independent and mostly waits for its jobs' runtimes: they
+    // all run at once (the bounds on b's runtime are far from the times involved).
+    let whos: Vec<&str> = ["fio", "ferrio"]
+        .into_iter()
+        .filter(|w| *w == "ferrio" || fio)
+        .collect();
+    let run = |who: &str, what: &str, job: &[&str]| {
         let w = format!("--exit_what={what}");
         let mut a = vec![w.as_str()];
-        a.extend_from_slice(&stonewalled);
-        for who in ["fio", "ferrio"] {
-            if who == "fio" && !fio {
-                continue;
+        a.extend_from_slice(job);
+        let out = if who == "fio" {
+            fio_out(&a)
+        } else {
+            ferrio_out(&a)
+        };
+        assert!(out.status.success(), "{who} {what}: {}", text(&out.stderr));
+        job_rows(&parse_json(&out.stdout))
+    };
+    let stonewall_cases = [("group", 1024), ("stonewall", 1024), ("all", 0)];
+    let concurrent_cases = [("group", true), ("stonewall", false)];
+    let (stonewall_rows, concurrent_rows) = std::thread::scope(|s| {
+        let mut first = Vec::new();
+        for &(what, c_kib) in &stonewall_cases {
+            for &who in &whos {
+                let h = s.spawn(move || run(who, what, &stonewalled));
+                first.push((who, what, c_kib, h));
             }
-            let out = if who == "fio" {
-                fio_out(&a)
-            } else {
-                ferrio_out(&a)
-            };
-            assert!(out.status.success(), "{who} {what}: {}", text(&out.stderr));
-            let rows = job_rows(&parse_json(&out.stdout));
-            // b was stopped long before its 60 s, and c ran unless exit_what=all.
-            assert!(rows[1].3 < 30_000, "{who} {what}: {rows:?}");
-            let c = rows.iter().find(|r| r.0 == "c").unwrap();
-            assert_eq!(c.2, c_kib, "{who} {what}: {rows:?}");
         }
+        let mut second = Vec::new();
+        for &(what, b_full) in &concurrent_cases {
+            for &who in &whos {
+                let h = s.spawn(move || run(who, what, &CONCURRENT));
+                second.push((who, what, b_full, h));
+            }
+        }
+        let join = |h: std::thread::ScopedJoinHandle<'_, Vec<_>>| {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        };
+        (
+            first
+                .into_iter()
+                .map(|(who, what, c, h)| (who, what, c, join(h)))
+                .collect::<Vec<_>>(),
+            second
+                .into_iter()
+                .map(|(who, what, b, h)| (who, what, b, join(h)))
+                .collect::<Vec<_>>(),
+        )
+    });
+    for (who, what, c_kib, rows) in stonewall_rows {
+        // b was stopped long before its 60 s, and c ran unless exit_what=all.
+        assert!(rows[1].3 < 30_000, "{who} {what}: {rows:?}");
+        let c = rows.iter().find(|r| r.0 == "c").unwrap();
+        assert_eq!(c.2, c_kib, "{who} {what}: {rows:?}");
     }
-    // Two groups at once (new_group, no stonewall): group leaves the other running.
-    let concurrent = [
-        "--name=a",
-        "--ioengine=null",
-        "--size=1m",
-        "--time_based",
-        "--runtime=1",
-        "--exitall",
-        "--name=b",
-        "--new_group",
-        "--ioengine=null",
-        "--size=1m",
-        "--time_based",
-        "--runtime=6",
-        "--output-format=json",
-    ];
-    for (what, b_full) in [("group", true), ("stonewall", false)] {
-        let w = format!("--exit_what={what}");
-        let mut a = vec![w.as_str()];
-        a.extend_from_slice(&concurrent);
-        for who in ["fio", "ferrio"] {
-            if who == "fio" && !fio {
-                continue;
-            }
-            let out = if who == "fio" {
-                fio_out(&a)
-            } else {
-                ferrio_out(&a)
-            };
-            let rows = job_rows(&parse_json(&out.stdout));
-            assert_eq!(rows[1].3 >= 6000, b_full, "{who} {what}: {rows:?}");
-        }
+    for (who, what, b_full, rows) in concurrent_rows {
+        assert_eq!(rows[1].3 >= 6000, b_full, "{who} {what}: {rows:?}");
     }
 }
+
+/// Two groups at once (new_group, no stonewall): exit_what=group leaves the other
+/// running.
+const CONCURRENT: [&str; 13] = [
+    "--name=a",
+    "--ioengine=null",
+    "--size=1m",
+    "--time_based",
+    "--runtime=1",
+    "--exitall",
+    "--name=b",
+    "--new_group",
+    "--ioengine=null",
+    "--size=1m",
+    "--time_based",
+    "--runtime=6",
+    "--output-format=json",
+];
 
 #[test]
 fn opendir_adds_every_regular_file_below_it_as_fio() {

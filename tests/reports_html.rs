@@ -297,3 +297,68 @@ fn repeated_runs_are_named_on_the_page() {
         );
     }
 }
+
+/// The extra statistics (the sim's buffers, the adaptive pacer's period) are on the
+/// page as the normal output prints them: a run's table has each `line: values` of
+/// the normal output, and a sweep page draws one curve per statistic against the
+/// swept option, beside the table that lists them as columns.
+#[test]
+fn extra_statistics_are_on_the_run_and_sweep_pages() {
+    let d = scratch();
+    let job = [
+        "--name=t",
+        "--ioengine=sim",
+        "--clocksource=virtual",
+        "--sim_lat=fixed:90us",
+        "--sim_channels=16",
+        "--bs=128k",
+        "--rw=randread",
+        "--size=1g",
+        "--number_ios=2000",
+        "--sim_buffers=24",
+        "--pacer_period=20us",
+    ];
+    let page = d.path().join("run.html");
+    let mut args = job.to_vec();
+    let html = format!("--html={}", page.display());
+    args.extend(["--iodepth=32", &html]);
+    let out = run_ok(&args);
+    let normal = String::from_utf8(out.stdout).unwrap();
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(text.contains("<h3>job t &middot; ferrio statistics</h3>"));
+    let mut lines = 0;
+    for l in normal.lines() {
+        let Some((name, values)) = l.trim().split_once(" : ") else {
+            continue;
+        };
+        let name = name.trim();
+        if name == "sim" || name == "pacer" {
+            let row = format!("<tr><td>{name}</td><td>{values}</td>");
+            assert!(text.contains(&row), "{row} not in the page");
+            lines += 1;
+        }
+    }
+    assert_eq!(lines, 2, "{normal}");
+
+    let page = d.path().join("sweep.html");
+    let mut args = job.to_vec();
+    let html = format!("--html={}", page.display());
+    args.extend(["--sweep=iodepth=8,16,32", &html]);
+    let out = run_ok(&args);
+    let table = String::from_utf8(out.stdout).unwrap();
+    let text = std::fs::read_to_string(&page).unwrap();
+    for col in ["sim buffers", "sim in_flight_mean", "pacer period us"] {
+        assert!(table.contains(col), "{col} not a column: {table}");
+        // A chart of its own: the SVG's title.
+        assert!(
+            text.contains(&format!(">{col}</text>")),
+            "no chart for {col}"
+        );
+    }
+    // 4 charts against iodepth (bandwidth, IOPS, mean and p99 latency), one per extra
+    // statistic, and the runs' own charts: 2 each (no per-interval samples).
+    let extras = table.lines().next().unwrap().matches("sim ").count()
+        + table.lines().next().unwrap().matches("pacer ").count();
+    assert!(extras >= 3, "{table}");
+    assert_eq!(text.matches("<svg").count(), 4 + extras + 3 * 2, "{table}");
+}

@@ -148,3 +148,42 @@ fn a_long_think_time_or_a_low_rate_does_not_hold_up_a_signal() {
         );
     }
 }
+
+/// Each run removes the signal handlers it registered when it ends, so a sweep of many
+/// points (or a server taking run after run) does not pile them up: with the test-only
+/// FERRIO_TEST_REPORT_SIGNALS each run says at its end how many it registered and
+/// removed, and every point of a 64-point sweep registered the same few and removed
+/// all of them.
+#[test]
+fn a_sweep_removes_each_points_signal_handlers() {
+    let out = ferrio()
+        .args([
+            "--name=t",
+            "--ioengine=null",
+            "--size=4k",
+            "--bs=4k",
+            "--sweep=iodepth=1..64",
+            "--output-format=json",
+        ])
+        .env("FERRIO_TEST_REPORT_SIGNALS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ends: Vec<(usize, usize)> = stderr
+        .lines()
+        .filter_map(|l| l.split_once("signal handlers: "))
+        .map(|(_, rest)| {
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            assert_eq!(w[1..5], ["registered", "for", "the", "run,"], "{rest}");
+            (w[0].parse().unwrap(), w[5].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(ends.len(), 64, "{stderr}");
+    let (registered, _) = ends[0];
+    assert!((1..=8).contains(&registered), "{ends:?}");
+    assert!(
+        ends.iter().all(|&e| e == (registered, registered)),
+        "{ends:?}"
+    );
+}

@@ -21,20 +21,10 @@ impl Loop {
         std::fs::File::create(&img)
             .and_then(|f| f.set_len(bytes))
             .unwrap();
-        match Command::new("losetup")
-            .args(["-f", "--show", &path_str(&img)])
-            .output()
-        {
-            Ok(o) if o.status.success() => Some(Loop {
-                dev: String::from_utf8_lossy(&o.stdout).trim().to_string(),
-                _dir: dir,
-            }),
-            Ok(o) => {
-                skip(&format!("losetup: {}", String::from_utf8_lossy(&o.stderr)));
-                None
-            }
+        match loopdev::attach(&img) {
+            Ok(dev) => Some(Loop { dev, _dir: dir }),
             Err(e) => {
-                skip(&format!("losetup: {e}"));
+                skip(&e);
                 None
             }
         }
@@ -43,7 +33,7 @@ impl Loop {
 
 impl Drop for Loop {
     fn drop(&mut self) {
-        let _ = Command::new("losetup").args(["-d", &self.dev]).output();
+        loopdev::detach(&self.dev);
     }
 }
 

@@ -67,13 +67,14 @@ fn status_period(flags: &LiveFlags, formats: &[OutputFormat]) -> Option<Duration
 
 impl Live {
     /// Start the reporter thread. `out` is where reports go; it is handed back by
-    /// [`Live::stop`].
+    /// [`Live::stop`]. Its SIGUSR1 handler goes into the run's `signals`, removed
+    /// with the run's others when the run ends.
     pub fn start(
         inv: &Invocation,
         threads: &[ThreadPlan],
         facts: RunFacts,
-        out: Out,
-        out_is_stdout: bool,
+        (out, out_is_stdout): (Out, bool),
+        signals: &mut crate::sys::signals::Handlers,
     ) -> Live {
         let t0 = Instant::now();
         let hub = Arc::new(Hub::new(threads.len()));
@@ -102,7 +103,7 @@ impl Live {
         let reporter = Arc::new(Mutex::new(reporter));
         let stop = Arc::new(AtomicBool::new(false));
         let usr1 = Arc::new(AtomicBool::new(false));
-        let _ = signal_hook::flag::register(signal_hook::consts::SIGUSR1, usr1.clone());
+        signals.flag(signal_hook::consts::SIGUSR1, &usr1);
         let stdout_tty = std::io::stdout().is_terminal();
         let cfg = LoopConfig {
             eta: eta_wanted(flags.eta, &formats, stdout_tty),

@@ -9,6 +9,7 @@
 
 pub mod client;
 pub mod clock;
+pub mod daemon_log;
 pub mod guard;
 pub mod interval;
 pub mod logs;

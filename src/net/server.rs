@@ -125,10 +125,20 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
         eprintln!("ferrio: server listening on {bound}");
         Ok::<_, String>(pidfile)
     };
+    // A daemon's messages go to syslog (connected in the child, before its parent
+    // returns, so a missing syslog is said on the terminal).
+    let mut syslog = None;
     let pidfile = match &flags.net.daemonize {
-        Some(path) => match crate::sys::daemon::daemonize(|| ready(Some(path)).map(drop))? {
+        Some(path) => match crate::sys::daemon::daemonize(|| {
+            syslog = super::daemon_log::connect();
+            ready(Some(path)).map(drop)
+        })? {
             crate::sys::daemon::Side::Parent { ready } => return Ok(i32::from(!ready)),
-            crate::sys::daemon::Side::Child => Some(super::pidfile::PidFile::ours(path)),
+            crate::sys::daemon::Side::Child { stdout, stderr } => {
+                super::daemon_log::forward(syslog.take(), stdout, stderr);
+                eprintln!("ferrio: server listening on {bound}");
+                Some(super::pidfile::PidFile::ours(path))
+            }
         },
         None => ready(flags.net.pidfile.as_deref())?,
     };
@@ -186,8 +196,7 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
 /// sees the connection drop and reports the host as lost. Its pid file goes first.
 fn exit_on_signals(pidfile: Option<super::pidfile::PidFile>) -> Result<(), String> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-        .map_err(|e| format!("cannot handle signals: {e}"))?;
+    let mut signals = crate::sys::signals::watch(&[SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
             eprintln!("ferrio: server: terminating on signal {sig}");

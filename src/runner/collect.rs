@@ -9,7 +9,7 @@ use super::RunResults;
 use crate::engine::Accounting;
 use crate::sys::diskstats::DiskCounters;
 use crate::sys::rusage::Usage;
-use ferrio_report::unified::Unified;
+use ferrio_report::Unified;
 use ferrio_report::{
     DirReport, DiskUtil, ErrorTotals, GroupDir, GroupReport, JobReport, RunReport, SyncReport,
 };

@@ -5,7 +5,7 @@
 //! a centre shifts them. As in fio, these turn the random map off.
 
 use crate::random::{FioRand, SeedSet, Stream};
-use ferrio_config::RandomDistribution;
+use ferrio_config::values::dist::RandomDistribution;
 
 /// fio sums at most this many terms of the zipf normalisation constant.
 const ZIPF_MAX_TERMS: u64 = 10_000_000;

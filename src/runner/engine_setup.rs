@@ -55,7 +55,8 @@ pub fn engine_options(
 mod tests {
     use super::*;
     use crate::runner::planner;
-    use ferrio_config::{JobSpec, SizeOrPercent};
+    use ferrio_config::values::size::SizeOrPercent;
+    use ferrio_config::JobSpec;
 
     fn vec_of(r: std::ops::Range<u64>) -> Vec<std::ops::Range<u64>> {
         std::iter::once(r).collect()

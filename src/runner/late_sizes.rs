@@ -40,7 +40,8 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferrio_config::{JobSpec, SizeOrPercent};
+    use ferrio_config::values::size::SizeOrPercent;
+    use ferrio_config::JobSpec;
     use std::path::Path;
 
     /// A job on `file`; a size makes it the writer, none the reader.

@@ -19,9 +19,9 @@ use super::replay::Cursor;
 use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
+use ferrio_config::values::dist::RandomDistribution;
 use ferrio_config::{
-    ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomDistribution, RandomGenerator,
-    RwKind, RwSequencer,
+    ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomGenerator, RwKind, RwSequencer,
 };
 
 /// One zone of a zoned distribution as fio indexes it: [start, end) in percent of the

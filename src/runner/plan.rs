@@ -8,7 +8,8 @@ use super::region::PlannedFile;
 use super::replay::IoLog;
 use crate::engine::Capabilities;
 use crate::random::SeedSet;
-use ferrio_config::{JobSpec, SizeOrPercent};
+use ferrio_config::values::size::SizeOrPercent;
+use ferrio_config::JobSpec;
 use std::sync::Arc;
 
 /// One worker thread (a job or one of its numjobs clones).

@@ -9,7 +9,8 @@ use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
 use crate::sys::{affinity, file, mounts};
 use ferrio_config::ext::zones::ZoneMode;
-use ferrio_config::{FioSeeds, JobSpec, SizeOrPercent};
+use ferrio_config::values::size::SizeOrPercent;
+use ferrio_config::{FioSeeds, JobSpec};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -56,8 +56,11 @@ pub fn run_with(
     // Which signal came, 0 for none: it stops the sweep, and a run started after it
     // stops at once (see run_keeping).
     let caught = Arc::new(AtomicUsize::new(0));
+    // Held for the whole sweep, removed at its end; each point's run adds its own and
+    // removes them when it ends.
+    let mut signals = crate::sys::signals::Handlers::new();
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_usize(sig, caught.clone(), sig as usize);
+        signals.value(sig, &caught, sig as usize);
     }
     let mut table = Table {
         axes: rf.sweeps.iter().map(|a| a.key.clone()).collect(),

@@ -1,5 +1,6 @@
-//! Backgrounding a server (`--daemonize`, as fio's): fork, a session of its own, the
-//! standard streams on /dev/null. The parent waits until the child says it is ready
+//! Backgrounding a server (`--daemonize`, as fio's): fork, a session of its own,
+//! standard input on /dev/null, standard output and error on two pipes whose other
+//! ends the caller reads (src/net/daemon_log.rs sends their lines to syslog). The parent waits until the child says it is ready
 //! (its pid file written), so `ferrio --server --daemonize=P && cat P` always finds the
 //! pid; a child that fails first makes the parent fail too.
 
@@ -12,8 +13,9 @@ pub enum Side {
     /// The original process: the child is ready (true) or failed (false). It should
     /// exit at once.
     Parent { ready: bool },
-    /// The background process: ready, detached, streams on /dev/null.
-    Child,
+    /// The background process: ready, detached; what it writes on its standard
+    /// output and error comes out of these (their read ends).
+    Child { stdout: File, stderr: File },
 }
 
 /// Fork into the background. Call it before any thread is started (only the calling
@@ -56,12 +58,13 @@ pub fn daemonize(ready: impl FnOnce() -> Result<(), String>) -> Result<Side, Str
     }
     let null = std::fs::OpenOptions::new()
         .read(true)
-        .write(true)
         .open("/dev/null")
         .map_err(|e| format!("--daemonize: /dev/null: {e}"))?;
-    for fd in 0..3 {
+    let (stdout, out_w) = pipe()?;
+    let (stderr, err_w) = pipe()?;
+    for (from, fd) in [(&null, 0), (&out_w, 1), (&err_w, 2)] {
         // SAFETY: dup2 onto the standard descriptors, from a descriptor we own.
-        if unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), fd) } < 0 {
+        if unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(from), fd) } < 0 {
             return Err(format!(
                 "--daemonize: dup2: {}",
                 std::io::Error::last_os_error()
@@ -69,7 +72,21 @@ pub fn daemonize(ready: impl FnOnce() -> Result<(), String>) -> Result<Side, Str
         }
     }
     let _ = tx.write_all(b"1");
-    Ok(Side::Child)
+    Ok(Side::Child { stdout, stderr })
+}
+
+/// A pipe: (read end, write end), both close-on-exec (the dup2 copies are not).
+fn pipe() -> Result<(File, File), String> {
+    let mut fds = [0i32; 2];
+    // SAFETY: fds is an array of two ints for pipe2 to fill.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!(
+            "--daemonize: pipe: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: both descriptors were just created and are owned by nothing else.
+    Ok(unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) })
 }
 
 /// Whether process `pid` exists (a pid file's owner still running).

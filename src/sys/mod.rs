@@ -16,4 +16,5 @@ pub mod mounts;
 pub mod net;
 pub mod open_flags;
 pub mod rusage;
+pub mod signals;
 pub mod time;

@@ -3,9 +3,10 @@
 //!
 //! All sizes are bytes, all times are microseconds unless the name says otherwise.
 
-// The value types their parsers produce live beside them (values/), below the spec.
-pub use crate::values::dist::RandomDistribution;
-pub use crate::values::size::SizeOrPercent;
+// The value types their parsers produce live beside them (values/), below the spec,
+// and are named from there.
+use crate::values::dist::RandomDistribution;
+use crate::values::size::SizeOrPercent;
 use std::path::PathBuf;
 
 /// Data direction, in fio's order (read, write, trim).

@@ -213,7 +213,7 @@ fn kiops(iops: f64) -> String {
 
 /// The extra statistics' columns over every row, in order of first appearance:
 /// (key, text header, unit).
-fn extra_columns(t: &Table) -> Vec<(String, String, crate::extra::ExtraUnit)> {
+pub(crate) fn extra_columns(t: &Table) -> Vec<(String, String, crate::extra::ExtraUnit)> {
     let mut cols: Vec<(String, String, crate::extra::ExtraUnit)> = Vec::new();
     for s in t.rows.iter().flat_map(|r| r.extras.iter().flatten()) {
         if !cols.iter().any(|c| c.0 == s.key) {
@@ -233,7 +233,7 @@ fn extra_columns(t: &Table) -> Vec<(String, String, crate::extra::ExtraUnit)> {
 
 impl Row {
     /// Every run's value of extra statistic `key` (runs without it are left out).
-    fn extra_values(&self, key: &str) -> Vec<f64> {
+    pub(crate) fn extra_values(&self, key: &str) -> Vec<f64> {
         self.extras
             .iter()
             .filter_map(|e| e.iter().find(|s| s.key == key).map(|s| s.value))

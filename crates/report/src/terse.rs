@@ -9,10 +9,11 @@
 //! and 189 (v5) fields for one job on one disk. Latencies are in
 //! microseconds (integer division of min/max, `%f` of mean/stdev); bandwidth in KiB/s.
 
+use crate::model::Unified;
 use crate::model::{DiskUtil, JobReport, RunReport, DDIR_READ, DDIR_TRIM, DDIR_WRITE};
 use crate::normal::disk::clamp_util;
 use crate::normal::dist::{depth_dist, lat_dist, rw_total};
-use crate::unified::{self, Unified};
+use crate::unified;
 use crate::units::cfmt;
 
 pub(crate) mod ddir;

@@ -5,9 +5,7 @@
 //! in fio); the printers add the mixed direction of `both` jobs with [`merged_dir`] and
 //! [`merged_group`].
 
-// The mode is defined in the model, which holds it; the printers name it from here.
-pub use crate::model::Unified;
-use crate::model::{DirReport, GroupDir, JobReport};
+use crate::model::{DirReport, GroupDir, JobReport, Unified};
 
 /// The three directions as one (fio's sum_thread_stats into direction 0): counts and
 /// bytes add up, the runtime is the longest, latencies pool, bw/IOPS rates add.

@@ -51,6 +51,7 @@ fn fio_jsonplus_clat2csv_accepts_ferrio_output() {
     let report = within_fio_range(json_support::report());
     let dir = std::env::temp_dir().join(format!("ferrio-clat2csv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let _cleanup = RemoveDir(dir.clone());
     let src = dir.join("run.json");
     std::fs::write(&src, render(&report, true)).unwrap();
     for validate in [false, true] {
@@ -118,4 +119,13 @@ fn within_fio_range(mut r: RunReport) -> RunReport {
     }
     assert!(r.jobs[0].dir[0].clat.count() > 900);
     r
+}
+
+/// Removes its directory when dropped, so a run (passing or not) leaves nothing in /tmp.
+struct RemoveDir(std::path::PathBuf);
+
+impl Drop for RemoveDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -29,7 +29,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         .jobs
         .remove(0);
     let len = match spec.size {
-        Some(ferrio_config::SizeOrPercent::Bytes(b)) => b,
+        Some(ferrio_config::values::size::SizeOrPercent::Bytes(b)) => b,
         _ => 64 * K4,
     };
     let pass_bytes = spec.io_size.unwrap_or(len);

@@ -1,6 +1,8 @@
 //! fio's defaults for every [`JobSpec`] field (fio 3.33 HOWTO and `--cmdhelp`).
 
 use crate::spec::*;
+use crate::values::dist::RandomDistribution;
+use crate::values::size::SizeOrPercent;
 
 /// fio's default completion-latency percentiles.
 pub const DEFAULT_PERCENTILES: [f64; 17] = [

@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::spec::*;
+use crate::values::dist::RandomDistribution;
+use crate::values::size::SizeOrPercent;
 
 mod bad_values;
 mod prio;

@@ -91,7 +91,7 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         job.filenames.len()
     };
     let size_bytes = match job.size {
-        Some(crate::spec::SizeOrPercent::Bytes(b)) => Some(b),
+        Some(crate::values::size::SizeOrPercent::Bytes(b)) => Some(b),
         _ => None,
     };
     job.buffers

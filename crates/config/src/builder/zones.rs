@@ -3,7 +3,8 @@
 //! strided defaults, and values given in zones (`size=2z`) turned into bytes.
 
 use crate::ext::zones::ZoneMode;
-use crate::spec::{JobSpec, SizeOrPercent};
+use crate::spec::JobSpec;
+use crate::values::size::SizeOrPercent;
 
 pub fn finish(job: &mut JobSpec) -> Result<(), String> {
     let z = &mut job.zones;

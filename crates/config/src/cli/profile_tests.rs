@@ -3,7 +3,7 @@
 use super::super::tests::{err, inv, run};
 use super::*;
 use crate::cli::Command;
-use crate::spec::SizeOrPercent;
+use crate::values::size::SizeOrPercent;
 use crate::RwKind;
 
 fn flat(args: &[&str]) -> Vec<String> {

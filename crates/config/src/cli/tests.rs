@@ -70,7 +70,10 @@ fn simple_job() {
     assert_eq!(j.rw.kind, crate::spec::RwKind::Read);
     assert!(j.rw.random);
     assert_eq!(j.bs[0].min, 4096);
-    assert_eq!(j.size, Some(crate::spec::SizeOrPercent::Bytes(32 << 20)));
+    assert_eq!(
+        j.size,
+        Some(crate::values::size::SizeOrPercent::Bytes(32 << 20))
+    );
     assert_eq!(j.filenames, vec!["/tmp/x"]);
     assert_eq!(j.ioengine, "psync");
     assert_eq!(
@@ -178,10 +181,9 @@ fn name_global_starts_a_global_group() {
         &[],
     );
     assert_eq!(i.jobs.len(), 2);
-    assert!(i
-        .jobs
-        .iter()
-        .all(|j| j.rw.random && j.size == Some(crate::spec::SizeOrPercent::Bytes(128 << 20))));
+    assert!(i.jobs.iter().all(
+        |j| j.rw.random && j.size == Some(crate::values::size::SizeOrPercent::Bytes(128 << 20))
+    ));
     // A later global group only affects the jobs after it.
     let i = inv(&["--name=a", "--name=global", "--bs=8k", "--name=b"], &[]);
     assert_eq!((i.jobs[0].bs[0].min, i.jobs[1].bs[0].min), (4096, 8192));
@@ -238,7 +240,7 @@ fn job_files_mixed_with_command_line() {
     assert!(i
         .jobs
         .iter()
-        .all(|j| j.size == Some(crate::spec::SizeOrPercent::Bytes(1 << 20))));
+        .all(|j| j.size == Some(crate::values::size::SizeOrPercent::Bytes(1 << 20))));
     // Several [global]s: each applies to the jobs below it, later ones override.
     assert_eq!(by("a1").bs[0].min, 8192);
     assert_eq!(by("a2").bs[0].min, 16384);

@@ -2,7 +2,8 @@
 
 use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::ext::zones::parse_zone_units;
-use crate::spec::{Fallocate, SizeOrPercent};
+use crate::spec::Fallocate;
+use crate::values::size::SizeOrPercent;
 use crate::values::{parse_list, parse_range, parse_size_or_percent};
 
 pub const FILES: &[OptSpec] = &[

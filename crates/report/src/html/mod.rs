@@ -3,8 +3,9 @@
 //! external stylesheet, font or image, so the file opens from disk in any browser
 //! with no network. A run shows, per job and direction, bandwidth, IOPS and latency
 //! over time (from the per-interval samples, with the steady-state window shaded),
-//! the latency percentile curve and the latency histogram; a sweep adds the table
-//! and throughput/latency curves against the swept option.
+//! the latency percentile curve and the latency histogram, and its extra statistics
+//! (crate::extra) as a table; a sweep adds the table, throughput/latency curves
+//! against the swept option, and one curve per extra statistic.
 
 pub mod svg;
 
@@ -30,7 +31,8 @@ const STYLE: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-widt
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-top:8px}\
 h3{font-size:15px}.sm{font-size:11px;fill:#444}.ct{font-size:13px;font-weight:bold}\
 .charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #ddd}\
-pre{background:#f6f6f6;padding:8px;overflow-x:auto}.facts{color:#555}";
+pre{background:#f6f6f6;padding:8px;overflow-x:auto}.facts{color:#555}\
+table.extra{border-collapse:collapse}table.extra td,table.extra th{border:1px solid #ddd;padding:2px 8px}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -69,6 +71,7 @@ fn run_sections(report: &RunReport) -> String {
     let mut s = String::new();
     for (j, job) in report.jobs.iter().enumerate() {
         let series = report.series.iter().find(|x| x.job == j);
+        s.push_str(&extra_table(job));
         for (d, dir) in job.dir.iter().enumerate() {
             if dir.total_ios == 0 {
                 continue;
@@ -97,6 +100,43 @@ fn run_sections(report: &RunReport) -> String {
             s.push_str("</div>\n");
         }
     }
+    s
+}
+
+/// The job's extra statistics, one row per normal-output line (`sim`, `pacer`) with
+/// the same `name=value` text, and each value's JSON key.
+fn extra_table(job: &JobReport) -> String {
+    if job.extra.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "<h3>job {} &middot; ferrio statistics</h3><table class=\"extra\">\
+         <tr><th>line</th><th>values</th><th>JSON keys</th></tr>",
+        escape(&job.name)
+    );
+    let mut lines: Vec<&str> = Vec::new();
+    for x in &job.extra {
+        if !lines.contains(&x.line.as_str()) {
+            lines.push(&x.line);
+        }
+    }
+    for l in lines {
+        let of_line: Vec<&crate::extra::ExtraStat> =
+            job.extra.iter().filter(|x| x.line == l).collect();
+        let values: Vec<String> = of_line
+            .iter()
+            .map(|x| format!("{}={}", x.name, x.shown()))
+            .collect();
+        let keys: Vec<&str> = of_line.iter().map(|x| x.key.as_str()).collect();
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(l),
+            escape(&values.join(", ")),
+            escape(&keys.join(", "))
+        );
+    }
+    s.push_str("</table>\n");
     s
 }
 
@@ -307,7 +347,64 @@ fn sweep_curves(t: &Table) -> String {
             .render(),
         );
     }
+    s.push_str(&extra_curves(t, axis, &xs));
     s.push_str("</div>\n");
+    s
+}
+
+/// One chart per extra statistic against the swept option: one line per job (and
+/// other options' values), the mean over the runs (a job's rows of each direction
+/// carry the same statistics, so one of them is drawn).
+fn extra_curves(t: &Table, axis: &str, xs: &[String]) -> String {
+    let key = |r: &crate::sweep::Row| {
+        let mut parts: Vec<String> = t.axes[1..]
+            .iter()
+            .zip(&r.labels[1..])
+            .map(|(a, v)| format!("{a}={v}"))
+            .collect();
+        parts.push(r.job.clone());
+        parts.join(" ")
+    };
+    let mut s = String::new();
+    for (stat, header, unit) in crate::sweep::extra_columns(t) {
+        let scale = match unit {
+            crate::extra::ExtraUnit::Nanos => 1e3,
+            crate::extra::ExtraUnit::Count => 1.0,
+        };
+        let mut lines: Vec<Line> = Vec::new();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for r in &t.rows {
+            let v = r.extra_values(&stat);
+            let (k, x) = (key(r), r.labels[0].clone());
+            if v.is_empty() || seen.contains(&(k.clone(), x.clone())) {
+                continue;
+            }
+            seen.push((k.clone(), x.clone()));
+            let Some(xi) = xs.iter().position(|c| *c == x) else {
+                continue;
+            };
+            let point = (xi as f64, v.iter().sum::<f64>() / v.len() as f64 / scale);
+            match lines.iter_mut().find(|l| l.name == k) {
+                Some(l) => l.points.push(point),
+                None => lines.push(Line {
+                    name: k,
+                    points: vec![point],
+                }),
+            }
+        }
+        s.push_str(
+            &LineChart {
+                title: &header,
+                x_label: axis,
+                y_label: if scale > 1.0 { "microseconds" } else { "count" },
+                lines,
+                shade: None,
+                x_names: Some(xs.to_vec()),
+                log_y: false,
+            }
+            .render(),
+        );
+    }
     s
 }
 
@@ -357,5 +454,33 @@ mod tests {
         for banned in ["<script", "http:", "https:", "src=", "@import", "url("] {
             assert!(!html.contains(banned), "{banned}");
         }
+        assert!(
+            !html.contains("ferrio statistics"),
+            "no extra statistics, no table"
+        );
+    }
+
+    #[test]
+    fn a_jobs_extra_statistics_are_a_table_with_the_normal_outputs_text() {
+        use crate::extra::ExtraStat;
+        let job = JobReport {
+            name: "j".into(),
+            extra: vec![
+                ExtraStat::new("sim_buffers", "sim", "buffers", 96.0),
+                ExtraStat::new("pacer_period_ns", "pacer", "period", 22_800.0).nanos(),
+                ExtraStat::new("sim_in_flight", "sim", "in<flight", 95.24),
+            ],
+            ..Default::default()
+        };
+        let html = run_page(&RunReport {
+            jobs: vec![job],
+            ..Default::default()
+        });
+        assert!(html.contains("<h3>job j &middot; ferrio statistics</h3>"));
+        assert!(html.contains(
+            "<tr><td>sim</td><td>buffers=96, in&lt;flight=95.2</td><td>sim_buffers, sim_in_flight</td></tr>"
+        ));
+        assert!(html
+            .contains("<tr><td>pacer</td><td>period=22.800us</td><td>pacer_period_ns</td></tr>"));
     }
 }

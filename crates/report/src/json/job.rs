@@ -2,8 +2,9 @@
 
 use super::ddir::{ddir_object, sync_object};
 use super::value::Object;
+use crate::model::Unified;
 use crate::model::{JobReport, RunReport};
-use crate::unified::{self, Unified};
+use crate::unified;
 use ferrio_stats::{calc_dist, calc_lat_pct};
 
 /// fio's "eta" at the end of a run: its ETA code reports INT_MAX while fewer than 3

@@ -20,7 +20,7 @@ pub fn render(job: &JobReport, ddir: usize, kb_base: u32) -> String {
     let sf = sig_figs(job.sig_figs);
     let bw = (1000 * d.io_bytes as u128 / runt) as u64;
     let iops = (1000 * d.total_ios as u128 / runt) as u64;
-    let post = if ddir == DDIR_WRITE && job.unified != crate::unified::Unified::Mixed {
+    let post = if ddir == DDIR_WRITE && job.unified != crate::model::Unified::Mixed {
         format!("; {} zone resets", job.zone_resets)
     } else {
         String::new()

@@ -1,7 +1,8 @@
 //! `Run status group N (all jobs):` and its `   READ: bw=..` lines (fio's `show_group_stats`).
 
 use crate::model::GroupReport;
-use crate::unified::{self, Unified};
+use crate::model::Unified;
+use crate::unified;
 use crate::units::{is_pow2_base, num2str, sig_figs, N2sUnit};
 
 const NAMES: [&str; 3] = ["   READ", "  WRITE", "   TRIM"];

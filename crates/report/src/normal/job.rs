@@ -4,8 +4,9 @@
 
 use super::dist::{depth_dist, rw_total};
 use super::{ddir, lat};
+use crate::model::Unified;
 use crate::model::{GroupReport, JobReport};
-use crate::unified::{self, Unified};
+use crate::unified;
 use crate::units::cfmt;
 
 /// The job's block; "" for a job that did no I/O at all (fio skips it).
