@@ -61,6 +61,7 @@ impl ObserverFactory for LogFactory {
             .get(&(plan.job_index, plan.clone))
             .copied()
             .unwrap_or(1);
+        let origin_unix_ms = window::WindowLogger::epoch_origin_ms(plan);
         let files = match self.shared.lock() {
             Ok(mut shared) => {
                 let store = files::Store::of(spec, &plan.spec.compat);
@@ -69,7 +70,12 @@ impl ObserverFactory for LogFactory {
             Err(_) => return Vec::new(),
         };
         match files {
-            Ok(files) => vec![Box::new(window::WindowLogger::new(plan, files, start_ns))],
+            Ok(files) => vec![Box::new(window::WindowLogger::new(
+                plan,
+                files,
+                start_ns,
+                origin_unix_ms,
+            ))],
             Err(e) => {
                 eprintln!("ferrio: {e}");
                 Vec::new()

@@ -60,7 +60,23 @@ fn unix_ms_now() -> u64 {
 }
 
 impl WindowLogger {
-    pub fn new(plan: &ThreadPlan, files: LogFiles, start_ns: u64) -> WindowLogger {
+    /// The epoch time (ms on the chosen clock) at `start_ns`, for log_unix_epoch and
+    /// log_alternate_epoch; None without them. Read before the log files are opened:
+    /// read after, the stamps would run ahead by the time the opening took.
+    pub fn epoch_origin_ms(plan: &ThreadPlan) -> Option<u64> {
+        let spec = &plan.spec.logs;
+        (spec.unix_epoch || plan.spec.dropin.alt_epoch).then(|| {
+            crate::sys::time::clock_ms(plan.spec.dropin.alt_epoch_clock_id)
+                .unwrap_or_else(unix_ms_now)
+        })
+    }
+
+    pub fn new(
+        plan: &ThreadPlan,
+        files: LogFiles,
+        start_ns: u64,
+        origin_unix_ms: Option<u64>,
+    ) -> WindowLogger {
         let spec = &plan.spec.logs;
         let avg_ms = if spec.avg_msec == 0 {
             PER_IO_FALLBACK_MS
@@ -99,11 +115,7 @@ impl WindowLogger {
             coarseness: spec.hist_coarseness,
             bs: std::array::from_fn(|d| plan.spec.bs[d].min),
             origin_ns: start_ns,
-            // log_alternate_epoch / log_unix_epoch: from the chosen clock's epoch.
-            origin_unix_ms: (spec.unix_epoch || plan.spec.dropin.alt_epoch).then(|| {
-                crate::sys::time::clock_ms(plan.spec.dropin.alt_epoch_clock_id)
-                    .unwrap_or_else(unix_ms_now)
-            }),
+            origin_unix_ms,
             next_avg: start_ns + avg_ms * 1_000_000,
             last_avg: start_ns,
             next_hist: if hist {
@@ -362,7 +374,7 @@ mod tests {
             crate::runner::logs::files::Store::of(&plan.spec.logs, &plan.spec.compat),
         )
         .unwrap();
-        let mut w = Box::new(WindowLogger::new(&plan, files, 0));
+        let mut w = Box::new(WindowLogger::new(&plan, files, 0, None));
         assert_eq!(w.next_due_ns(), 1_000_000_000);
         let mut s = ThreadStats::default();
         s.dir[0].io_bytes = 1 << 20;
