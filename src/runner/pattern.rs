@@ -792,5 +792,7 @@ mod draw;
 mod files;
 mod hooks;
 mod sequence;
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod sprandom;
 #[cfg(test)]
 mod tests;

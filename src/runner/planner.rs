@@ -71,6 +71,12 @@ fn plan_with(
                 continue;
             }
         }
+        if spec.sprandom.enabled && !check {
+            return Err(format!(
+                "job '{}': sprandom=1 is not implemented in runs yet (--parse-only accepts it) ({})",
+                spec.name, spec.origin
+            ));
+        }
         let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
             format!(
                 "job '{}': ioengine '{}' is not available ({})",

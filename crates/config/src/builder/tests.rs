@@ -115,6 +115,7 @@ fn table_defaults_agree_with_spec_defaults() {
             j.buffers.refill_set,
             j.buffers.scramble_set,
         ) = (false, false, false);
+        (j.sprandom.generator_set, j.sprandom.norandommap_set) = (false, false);
         j.rw.text = "read".into();
         assert_eq!(
             format!("{j:?}"),
