@@ -18,7 +18,9 @@
 //! cache size (`spr_cs`), the rewrites wait until the region after has been written,
 //! so that they do not land in the drive's write cache.
 
-use crate::random::{FioRand, Lfsr};
+use crate::random::{FioRand, Lfsr, SeedSet, Stream};
+use crate::runner::region::PlannedFile;
+use ferrio_config::JobSpec;
 use std::collections::VecDeque;
 
 /// Invalid probabilities are kept in hundredths of a percent, as fio does.
@@ -163,7 +165,8 @@ impl Sprandom {
         }
     }
 
-    /// The region being written (0-based).
+    /// The region being written (0-based; the tests check the region order).
+    #[cfg(test)]
     pub fn region(&self) -> usize {
         self.region
     }
@@ -225,6 +228,42 @@ impl Sprandom {
         self.maybe_keep(b, phase ^ 1);
         Some(b)
     }
+}
+
+/// The plan of a sprandom job over a file region of `logical` bytes.
+fn plan_of(spec: &JobSpec, logical: u64) -> Result<Plan, String> {
+    let s = &spec.sprandom;
+    let logical = spec.io_size.unwrap_or(u64::MAX).min(logical);
+    Plan::new(logical, spec.bs[1].min, s.op, s.num_regions, s.cache_size)
+}
+
+/// fio's run-time checks (filesetup.c): one file, and a plan that fits it.
+pub fn check_plan(spec: &JobSpec, files: &[PlannedFile]) -> Result<(), String> {
+    if !spec.sprandom.enabled {
+        return Ok(());
+    }
+    let at = |e: String| format!("job '{}': {e} ({})", spec.name, spec.origin);
+    if files.len() != 1 {
+        return Err(at(format!(
+            "sprandom=1 works on one file; the job has {}",
+            files.len()
+        )));
+    }
+    plan_of(spec, files[0].region.len).map(|_| ()).map_err(at)
+}
+
+/// The sequence for a job's file, seeded from the thread's sprandom stream; None when
+/// sprandom is off (or the plan was refused by [`check_plan`]).
+pub fn for_file(spec: &JobSpec, region_len: u64, seeds: &SeedSet) -> Option<Sprandom> {
+    if !spec.sprandom.enabled {
+        return None;
+    }
+    let plan = plan_of(spec, region_len).ok()?;
+    Some(Sprandom::new(
+        plan,
+        spec.sprandom.cache_size > 0,
+        seeds.get(Stream::SpRandom),
+    ))
 }
 
 #[cfg(test)]
