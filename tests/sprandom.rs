@@ -119,7 +119,7 @@ fn fio_rules_are_refused_by_name() {
             "spr_cs",
         ),
         (
-            &["--rw=randwrite", "--sprandom=1", "--spr_op=0"][..],
+            &["--rw=randwrite", "--sprandom=1", "--spr_op=2"][..],
             "spr_op",
         ),
     ] {
@@ -138,6 +138,34 @@ fn fio_rules_are_refused_by_name() {
             std::fs::read_dir(dir.path()).unwrap().count(),
             0,
             "{extra:?}: touched files"
+        );
+    }
+}
+
+#[test]
+fn debug_sprandom_prints_the_plan() {
+    let dir = scratch();
+    let data = file_in(dir.path(), "spr.dat");
+    let out = run_ok(&[
+        "--name=spr",
+        "--ioengine=sim",
+        &format!("--filename={data}"),
+        "--size=1m",
+        "--rw=randwrite",
+        "--sprandom=1",
+        "--spr_num_regions=8",
+        "--debug=sprandom",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        "physical_size:     1204224",
+        "region_size:        150528",
+        "region_write_count: 36",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("sprandom") && l.contains(want)),
+            "{want}: {err}"
         );
     }
 }

@@ -95,6 +95,7 @@ pub fn physical_size(op: f64, logical: u64, bs: u64) -> u64 {
 pub struct Plan {
     /// Per region, the chance (in 1/10000) that a block written there is rewritten later.
     pub invalid_pct: Vec<u32>,
+    pub logical: u64,
     pub physical: u64,
     pub region_size: u64,
     /// Blocks written per region.
@@ -124,6 +125,7 @@ impl Plan {
         }
         Ok(Plan {
             invalid_pct,
+            logical,
             physical,
             region_size,
             region_blocks: region_size / bs.max(1),
@@ -259,11 +261,40 @@ pub fn for_file(spec: &JobSpec, region_len: u64, seeds: &SeedSet) -> Option<Spra
         return None;
     }
     let plan = plan_of(spec, region_len).ok()?;
+    if spec
+        .compat
+        .debug
+        .has(ferrio_config::DebugCategory::Sprandom)
+    {
+        debug_summary(spec, &plan);
+    }
     Some(Sprandom::new(
         plan,
         spec.sprandom.cache_size > 0,
         seeds.get(Stream::SpRandom),
     ))
+}
+
+/// `--debug=sprandom`: the plan, as fio's summary lists it.
+fn debug_summary(spec: &JobSpec, plan: &Plan) {
+    let s = &spec.sprandom;
+    let line = |m: std::fmt::Arguments| {
+        crate::runner::debug_line::line("sprandom", crate::sys::affinity::thread_id(), m)
+    };
+    line(format_args!("Summary:"));
+    line(format_args!("  logical_size:      {}", plan.logical));
+    line(format_args!("  physical_size:     {}", plan.physical));
+    line(format_args!("  op: {:.6}", s.op));
+    line(format_args!("  region_size:        {}", plan.region_size));
+    line(format_args!("  num_regions:        {}", s.num_regions));
+    line(format_args!("  cache_size:         {}", s.cache_size));
+    line(format_args!("  region_write_count: {}", plan.region_blocks));
+    let pct: Vec<String> = plan
+        .invalid_pct
+        .iter()
+        .map(|p| format!("{:.2}", *p as f64 / 100.0))
+        .collect();
+    line(format_args!("invalid % per region: [{}]", pct.join(", ")));
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 pub struct SprandomSpec {
     /// sprandom=1: precondition with the SPRandom offset sequence.
     pub enabled: bool,
-    /// spr_op=: the drive's over-provisioning ratio (0 < op < 1).
+    /// spr_op=: the drive's over-provisioning ratio (0 <= op < 5/3).
     pub op: f64,
     /// spr_num_regions=: how many equal regions the model splits the drive into.
     pub num_regions: u32,
@@ -34,8 +34,10 @@ impl Default for SprandomSpec {
     }
 }
 
-/// spr_op=: a single ratio strictly between 0 and 1 (fio's model divides by it and
-/// needs a write amplification above 1).
+const ALLOWED: &str = "allowed: 0 <= spr_op < 1.667, a write amplification above 1";
+
+/// spr_op=: a single ratio from 0 up to (not including) 5/3, where fio's write
+/// amplification estimate `0.5/op + 0.7` reaches 1 and its model asserts.
 pub fn parse_op(v: &str) -> Result<f64, String> {
     if v.contains(':') {
         return Err("takes a single ratio (e.g. 0.15), not a list".into());
@@ -43,9 +45,9 @@ pub fn parse_op(v: &str) -> Result<f64, String> {
     let x: f64 = v
         .trim()
         .parse()
-        .map_err(|_| format!("malformed number '{v}' (allowed: 0 < spr_op < 1)"))?;
-    if !(x > 0.0 && x < 1.0) {
-        return Err(format!("{x} is out of range (allowed: 0 < spr_op < 1)"));
+        .map_err(|_| format!("malformed number '{v}' ({ALLOWED})"))?;
+    if !(0.0..5.0 / 3.0).contains(&x) {
+        return Err(format!("{x} is out of range ({ALLOWED})"));
     }
     Ok(x)
 }
@@ -77,9 +79,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn op_must_be_a_ratio_strictly_inside_zero_one() {
+    fn op_must_keep_the_write_amplification_above_one() {
         assert_eq!(parse_op("0.15"), Ok(0.15));
-        for bad in ["0", "1", "1.5", "-0.1", "x", "0.1:0.2", "nan"] {
+        assert_eq!(parse_op("0"), Ok(0.0));
+        assert_eq!(parse_op("1.2"), Ok(1.2));
+        for bad in ["1.67", "2", "-0.1", "x", "0.1:0.2", "nan"] {
             assert!(parse_op(bad).is_err(), "{bad}");
         }
     }

@@ -11,7 +11,7 @@ pub const SPRANDOM: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
-    opt("spr_op", K::FloatList, C::Random, "sprandom: the drive's over-provisioning ratio, 0 < spr_op < 1", |j, _c, v| {
+    opt("spr_op", K::FloatList, C::Random, "sprandom: the drive's over-provisioning ratio, 0 <= spr_op < 5/3 (0.15 is 15%)", |j, _c, v| {
         j.sprandom.op = parse_op(v)?;
         Ok(())
     })
