@@ -81,6 +81,8 @@ fn the_sequence_is_fixed_by_the_seed_and_spr_cs_moves_rewrites_last() {
     let dir = scratch();
     let a = offsets(dir.path(), &[]);
     assert_eq!(a, offsets(dir.path(), &[]));
+    // As in fio, the sequence's end ends the job: loops add nothing.
+    assert_eq!(a, offsets(dir.path(), &["--loops=2"]));
     assert_ne!(a, offsets(dir.path(), &["--randseed=99"]));
     // With a cache size the kept blocks are written at the end of the next region.
     let c = offsets(dir.path(), &["--spr_cs=4k"]);

@@ -148,6 +148,8 @@ pub struct Sprandom {
     region: usize,
     remaining: u64,
     rng: FioRand,
+    /// The sequence ended: fio ends the job there (td->done), later loops included.
+    done: bool,
 }
 
 impl Sprandom {
@@ -164,6 +166,7 @@ impl Sprandom {
             region: 0,
             remaining,
             rng: FioRand::new(seed, false),
+            done: false,
         }
     }
 
@@ -195,6 +198,15 @@ impl Sprandom {
     /// The next block to write, or None when the sequence is done (the LFSR has given
     /// every block, or every region has been written).
     pub fn next_block(&mut self, lfsr: &mut Lfsr) -> Option<u64> {
+        if self.done {
+            return None;
+        }
+        let b = self.step(lfsr);
+        self.done = b.is_none();
+        b
+    }
+
+    fn step(&mut self, lfsr: &mut Lfsr) -> Option<u64> {
         let phase = self.phase;
         if !self.cache {
             if let Some(b) = self.take_ready() {
@@ -229,6 +241,17 @@ impl Sprandom {
         self.remaining = self.remaining.saturating_sub(1);
         self.maybe_keep(b, phase ^ 1);
         Some(b)
+    }
+}
+
+impl super::Pattern {
+    /// sprandom=1's sequence has ended: fio ends the job there (td->done), whatever
+    /// `loops` says.
+    pub fn sprandom_done(&self) -> bool {
+        self.files
+            .first()
+            .and_then(|f| f.spr.as_ref())
+            .is_some_and(|s| s.done)
     }
 }
 
