@@ -156,10 +156,6 @@ fn fio_own_samples_when_given() {
 /// fio's examples that `ferrio --parse-only` does not accept yet, each with why (the
 /// rest of fio's examples must parse).
 const EXAMPLES_NOT_PARSED: &[(&str, &str)] = &[
-    (
-        "sprandom.fio",
-        "fio master's sprandom preconditioning options",
-    ),
     // Placeholders fio refuses as well ("failed parsing port"): port=[port].
     ("rdmaio-client.fio", "placeholder values (port=[port])"),
     ("rdmaio-server.fio", "placeholder values (port=[port])"),

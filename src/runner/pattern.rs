@@ -62,6 +62,7 @@ struct FileCursor {
     last_start: [Option<u64>; 3],
     map: Option<Axmap>,
     lfsr: Option<Lfsr>,
+    spr: Option<sprandom::Sprandom>,
     /// zipf/pareto/normal: the file's own generator (Dist::Model only).
     picker: Option<BlockPicker>,
     /// Bytes of a partial last block after the region (never an I/O's start).
@@ -255,6 +256,7 @@ impl Pattern {
                     } else {
                         None
                     },
+                    spr: sprandom::for_file(spec, region.len, seeds),
                     picker: None,
                     tail: 0,
                 }
@@ -793,5 +795,6 @@ mod draw;
 mod files;
 mod hooks;
 mod sequence;
+pub(crate) mod sprandom;
 #[cfg(test)]
 mod tests;

@@ -128,6 +128,9 @@ fn plan_with(
             };
             if !sized_at_start {
                 check_work(&spec, pass_bytes)?;
+                if !check {
+                    crate::runner::pattern::sprandom::check_plan(&spec, &files)?;
+                }
             }
             let seed = thread_seed(&spec, job_index, clone);
             // fio numbers threads from 1 in creation order, clones right after their job.
@@ -180,6 +183,12 @@ fn plan_with(
 /// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
 /// unless its files run out of blocks first (the pattern then ends the pass).
 pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
+    if spec.sprandom.enabled {
+        // fio: sprandom writes the drive's physical size (logical plus spr_op).
+        let logical = spec.io_size.unwrap_or(u64::MAX).min(job_size(spec, files));
+        let bs = spec.bs[1].min;
+        return crate::runner::pattern::sprandom::physical_size(spec.sprandom.op, logical, bs);
+    }
     spec.io_size.unwrap_or_else(|| job_size(spec, files))
 }
 

@@ -335,6 +335,8 @@ pub struct JobSpec {
     pub cgroup: crate::ext::cgroup::CgroupSpec,
     /// cmdprio_* and uncached (issue 14).
     pub prio: crate::ext::PrioSpec,
+    /// sprandom, spr_op, spr_num_regions, spr_cs (fio 3.4x SSD preconditioning).
+    pub sprandom: crate::ext::sprandom::SprandomSpec,
     /// An engine or buffer memory ferrio cannot provide (accepted by --parse-only).
     pub foreign: crate::ext::foreign::ForeignSpec,
 }

@@ -170,6 +170,11 @@ impl Pattern {
         if lastb == 0 {
             return None;
         }
+        // sprandom=1: its writes follow the SPRandom sequence (which ends the pass).
+        let f = &mut self.files[file];
+        if let (1, Some(s), Some(l)) = (d, &mut f.spr, &mut f.lfsr) {
+            return s.next_block(l);
+        }
         match &self.dist {
             Dist::Uniform => self.uniform_block(file, lastb),
             Dist::Model => Some(self.files[file].picker.as_mut()?.pick()),

@@ -74,6 +74,10 @@ fn pass_cap(plan: &ThreadPlan) -> u64 {
     if spec.writes() && spec.rw.random && spec.norandommap {
         cap = cap.max(spec.io_size.unwrap_or(0));
     }
+    if spec.sprandom.enabled {
+        // fio sets sprandom's io_size to the drive's physical size (pass_bytes).
+        cap = cap.max(plan.pass_bytes);
+    }
     if spec.rw.kind == ferrio_config::RwKind::TrimWrite {
         let total = plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1)));
         cap = cap.saturating_add(total);

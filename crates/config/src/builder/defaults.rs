@@ -127,6 +127,7 @@ impl JobSpec {
             dropin: Default::default(),
             compat: Default::default(),
             prio: Default::default(),
+            sprandom: Default::default(),
             net: Default::default(),
             nbd: Default::default(),
             cgroup: Default::default(),

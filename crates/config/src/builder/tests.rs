@@ -119,6 +119,7 @@ fn table_defaults_agree_with_spec_defaults() {
             j.buffers.scramble_set,
             j.iodepth_set,
         ) = (false, false, false, false);
+        (j.sprandom.generator_set, j.sprandom.norandommap_set) = (false, false);
         j.rw.text = "read".into();
         assert_eq!(
             format!("{j:?}"),

@@ -1,7 +1,7 @@
 //! Whole-job checks that need more than one option (fio's cross-option rules).
 
 use crate::error::ConfigError;
-use crate::spec::{ClockSource, JobSpec};
+use crate::spec::{ClockSource, JobSpec, RandomGenerator, RwKind};
 
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
@@ -69,6 +69,19 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     job.pacing.check().map_err(at)?;
     job.compat.check(&job.logs).map_err(at)?;
     job.prio.check().map_err(at)?;
+    if job.sprandom.enabled {
+        // fio (init.c): random writes only; lfsr and norandommap are set unless given otherwise.
+        let writes_randomly = job.rw.random
+            && matches!(
+                job.rw.kind,
+                RwKind::Write | RwKind::ReadWrite | RwKind::TrimWrite
+            );
+        let lfsr = job.random_generator == RandomGenerator::Lfsr;
+        crate::ext::sprandom::check(&job.sprandom, writes_randomly, lfsr, job.norandommap)
+            .map_err(at)?;
+        job.random_generator = RandomGenerator::Lfsr;
+        job.norandommap = true;
+    }
     if job.prio.uncached && job.direct {
         // fio sets the flag only on buffered I/O: a no-op here, as there.
         job.warnings.push(

@@ -134,13 +134,14 @@ pub fn help() -> String {
 mod tests {
     use super::*;
 
-    /// `fio --debug=help` in fio 3.33 lists exactly these, in this order.
+    /// `fio --debug=help` in fio 3.33 lists exactly these, in this order; fio 3.4x
+    /// adds sprandom after them.
     const FIO_3_33: &str = "process,file,io,mem,blktrace,verify,random,parse,diskutil,job,mutex,profile,time,net,rate,compress,steadystate,helperthread,zbd";
 
     #[test]
     fn the_categories_are_fios() {
         let names: Vec<&str> = DebugCategory::all().map(DebugCategory::name).collect();
-        assert_eq!(names.join(","), FIO_3_33);
+        assert_eq!(names.join(","), format!("{FIO_3_33},sprandom"));
     }
 
     #[test]
@@ -154,7 +155,7 @@ mod tests {
         let DebugRequest::Categories(all) = parse("time,all").unwrap() else {
             panic!("not categories")
         };
-        assert_eq!((all.len(), all[0]), (19, Time));
+        assert_eq!((all.len(), all[0]), (20, Time));
         assert_eq!(parse("io,help").unwrap(), DebugRequest::Help);
         assert_eq!(parse("?").unwrap(), DebugRequest::Help);
         assert_eq!(parse("io,bogus").unwrap_err(), "bogus");
@@ -191,6 +192,6 @@ mod tests {
         // Every category writes lines now.
         assert!(!h.contains("printing nothing"), "{h}");
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
-        assert!(allowed().ends_with("zbd, all, help"));
+        assert!(allowed().ends_with("zbd, sprandom, all, help"));
     }
 }

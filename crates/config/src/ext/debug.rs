@@ -24,6 +24,8 @@ pub enum DebugCategory {
     Steadystate,
     Helperthread,
     Zbd,
+    /// fio 3.4x: sprandom=1's model and regions.
+    Sprandom,
 }
 
 /// A row: the category, its name, what it covers, and whether ferrio writes anything
@@ -35,7 +37,7 @@ pub(crate) struct Row(
     pub bool,
 );
 
-/// fio 3.33's categories, in fio's order.
+/// fio 3.33's categories, in fio's order, then fio 3.4x's sprandom.
 pub(crate) const CATEGORIES: &[Row] = &[
     Row(
         DebugCategory::Process,
@@ -139,6 +141,12 @@ pub(crate) const CATEGORIES: &[Row] = &[
         DebugCategory::Zbd,
         "zbd",
         "zones: device zones, opening, closing and resetting zones",
+        true,
+    ),
+    Row(
+        DebugCategory::Sprandom,
+        "sprandom",
+        "sprandom=1 (fio 3.4x): the model's sizes and regions",
         true,
     ),
 ];

@@ -22,6 +22,7 @@ pub mod pacing;
 pub mod prio;
 pub mod reports;
 pub mod sim;
+pub mod sprandom;
 pub mod steadystate;
 pub mod verify;
 pub mod zones;

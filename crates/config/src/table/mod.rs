@@ -29,6 +29,7 @@ mod prio;
 mod profile;
 mod random;
 mod sim;
+mod sprandom;
 mod stats;
 mod steadystate;
 mod unsupported;
@@ -383,6 +384,7 @@ pub fn all() -> impl Iterator<Item = &'static OptSpec> {
         .chain(steadystate::STEADYSTATE)
         .chain(pacing::PACING)
         .chain(random::RANDOM)
+        .chain(sprandom::SPRANDOM)
         .chain(buffers::BUFFERS)
         .chain(stats::STATS)
         .chain(stats::PROCESS)

@@ -45,10 +45,12 @@ pub const RANDOM: &[OptSpec] = &[
     ]),
     opt("norandommap", K::Flag, C::Random, "Do not track which blocks were done: random offsets may repeat", |j, c, v| {
         j.norandommap = c.bool(v)?;
+        j.sprandom.norandommap_set = true;
         Ok(())
     })
     .def("0"),
     opt("random_generator", K::Choice, C::Random, "Generator for random offsets", |j, c, v| {
+        j.sprandom.generator_set = true;
         j.random_generator = match c.choice(v)? {
             "tausworthe" => RandomGenerator::Tausworthe,
             "lfsr" => RandomGenerator::Lfsr,

@@ -39,6 +39,9 @@ impl Worker<'_> {
         if self.lim.fio_passes && self.st.pass_issued == 0 {
             return false; // fio: a pass that moved nothing ends the job
         }
+        if self.pattern.sprandom_done() {
+            return false; // fio: sprandom's end is the job's (loops too)
+        }
         if spec.time_based || self.st.passes < spec.loops.max(1) || self.more_passes() {
             if self.verify.as_ref().is_some_and(|v| v.each_loop) {
                 return false; // VERIFY: this loop's blocks are checked first

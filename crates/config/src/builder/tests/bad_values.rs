@@ -69,6 +69,14 @@ fn new_options_name_themselves_and_the_value_on_bad_input() {
         ("cmdprio_hint=1024", "allowed: 0..1023"),
         ("cmdprio_hint=1,x", "malformed integer"),
         ("cmdprio_bssplit=4k/10/1/1/1/1", "[/class/level[/hint]]"),
+        ("sprandom=maybe", "malformed boolean"),
+        ("spr_op=-0.1", "allowed: 0 <= spr_op < 1.667"),
+        ("spr_op=1.7", "allowed: 0 <= spr_op < 1.667"),
+        ("spr_op=lots", "malformed number"),
+        ("spr_op=0.1:0.2", "a single ratio"),
+        ("spr_num_regions=0", "allowed: 1.."),
+        ("spr_num_regions=x", "malformed integer"),
+        ("spr_cs=1q", "malformed size"),
     ] {
         let (name, value) = line.split_once('=').unwrap();
         // Engine options are checked under an engine that has them.
@@ -303,4 +311,46 @@ fn foreign_engine_options_check_their_values() {
         e.contains("for option 'ioengine'") && e.contains("/nonexistent/engine.so"),
         "{e}"
     );
+}
+
+/// sprandom=1 follows fio's init.c: random writes only; lfsr and norandommap are
+/// set for the job unless given otherwise, and then refused by name.
+#[test]
+fn sprandom_needs_random_writes_lfsr_and_norandommap() {
+    let j = job(&["ioengine=sim", "rw=randwrite", "sprandom=1"]);
+    assert!(j.sprandom.enabled && j.norandommap);
+    assert_eq!(j.random_generator, crate::spec::RandomGenerator::Lfsr);
+    assert_eq!((j.sprandom.op, j.sprandom.num_regions), (0.15, 100));
+    let j = job(&[
+        "ioengine=sim",
+        "rw=randwrite",
+        "sprandom=1",
+        "spr_op=0.21",
+        "spr_num_regions=400",
+        "spr_cs=1m",
+    ]);
+    assert_eq!(
+        (j.sprandom.op, j.sprandom.num_regions, j.sprandom.cache_size),
+        (0.21, 400, 1 << 20)
+    );
+    for (lines, why) in [
+        (&["rw=randread", "sprandom=1"][..], "needs random writes"),
+        (&["rw=write", "sprandom=1"][..], "needs random writes"),
+        (
+            &["rw=randwrite", "sprandom=1", "random_generator=tausworthe"][..],
+            "needs random_generator=lfsr",
+        ),
+        (
+            &["rw=randwrite", "sprandom=1", "norandommap=0"][..],
+            "needs norandommap=1",
+        ),
+    ] {
+        let mut all = vec!["ioengine=sim"];
+        all.extend_from_slice(lines);
+        let e = bad(&all);
+        assert!(e.contains(why), "{lines:?}: {e}");
+    }
+    // Off, the rules do not apply.
+    let j = job(&["ioengine=sim", "rw=randread", "sprandom=0"]);
+    assert!(!j.norandommap);
 }
