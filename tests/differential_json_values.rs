@@ -157,11 +157,9 @@ fn null_engine_values_equal_fios_when_deep() {
 
 /// fio 3.33's null engine at iodepth=1 counts no submits and no completions (its
 /// iodepth_submit and iodepth_complete maps are all 0 %: the engine has a commit hook,
-/// so fio's synchronous path never marks them); ferrio prints 4=100 % as for every
-/// other synchronous engine, which is what happened.
+/// so fio's synchronous path never marks them); ferrio does the same
+/// (`IoEngine::fio_commit_hook`), so every value is fio's.
 #[test]
-#[ignore = "difference from fio 3.33 (kept): null engine at iodepth=1 has empty submit/complete \
-            maps in fio, 4=100% in ferrio as for every synchronous engine"]
 fn null_engine_values_equal_fios_at_depth_one() {
     same_values_as_fio(&[&[
         "--name=a",
