@@ -2,7 +2,8 @@
 //! fsync=N, fdatasync=N and sync_file_range=..:N (as `sync`/`datasync`/
 //! `sync_file_range OFFSET 0`, the offset being the last I/O of the io_u it took),
 //! end_fsync's and fsync_on_close's sync at the end of each loop, and a write job's
-//! verify reads (after its files are closed and opened again). Compared with fio's
+//! verify reads (after its files are closed and opened again). fio syncs again
+//! after a read while the writes are still at a multiple of N; so does ferrio. Compared with fio's
 //! own log line for line, timestamps and directories left out.
 //!
 //! Only depth-1 sync jobs are compared: with iodepth > 1 the offset fio logs for a
@@ -134,6 +135,26 @@ fn syncs_are_logged_as_fio_logs_them() {
         (
             &["--ioengine=psync", "--rw=write", "--fsync_on_close=1"],
             " sync ",
+        ),
+        // A read after a sync, the writes still at a multiple of N: synced again.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=randrw",
+                "--fsync=2",
+                "--size=128k",
+            ],
+            " sync ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=1",
+                "--rw=rw",
+                "--rwmixread=80",
+                "--fdatasync=3",
+            ],
+            " datasync ",
         ),
         // A loop's end sync finds the file closed: it is opened and closed for it.
         (

@@ -462,6 +462,8 @@ impl<'a> Worker<'a> {
         };
         if io.op == IoOp::Write {
             self.st.count_write(self.sync_every, io.file);
+        } else {
+            self.st.count_other(io.file);
         }
         self.io.units.times[idx] = UnitTimes {
             due_ns: due_ns.unwrap_or(start_ns),
