@@ -462,8 +462,8 @@ impl<'a> Worker<'a> {
         };
         if io.op == IoOp::Write {
             self.st.count_write(self.sync_every, io.file);
-        } else {
-            self.st.count_other(io.file);
+        } else if matches!(io.op, IoOp::Read | IoOp::Trim) {
+            self.st.count_other(io.file); // (a replayed sync is a sync to fio)
         }
         self.io.units.times[idx] = UnitTimes {
             due_ns: due_ns.unwrap_or(start_ns),
