@@ -6,8 +6,9 @@
 //! after a read while the writes are still at a multiple of N; so does ferrio. Compared with fio's
 //! own log line for line, timestamps and directories left out.
 //!
-//! Only depth-1 sync jobs are compared: with iodepth > 1 the offset fio logs for a
-//! sync is that of whichever io_u its free list hands out, which depends on timing.
+//! Only depth-1 sync and verify_backlog jobs are compared: with iodepth > 1 the
+//! offset fio logs for a sync is that of whichever io_u its free list hands out, and
+//! where a backlog round falls among the writes, both depend on timing.
 
 mod common;
 use common::*;
@@ -190,6 +191,28 @@ fn verify_reads_are_logged_as_fio_logs_them() {
                 "--rw=randwrite",
                 v[0],
                 v[1],
+            ],
+            " read ",
+        ),
+        // verify_backlog at depth 1: the read-backs between the writes (oldest first
+        // with a random map), the rest after them.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=write",
+                v[0],
+                "--verify_backlog=4",
+                "--size=32k",
+            ],
+            " read ",
+        ),
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=randwrite",
+                v[0],
+                "--verify_backlog=3",
+                "--size=32k",
             ],
             " read ",
         ),

@@ -71,6 +71,13 @@ impl Pattern {
         }
     }
 
+    /// write_iolog: a verify_backlog read-back, issued outside the pattern.
+    pub fn log_read(&mut self, file: usize, offset: u64, len: u64) {
+        if let Some(log) = &mut self.iolog {
+            log.io(file, IoOp::Read, offset, len);
+        }
+    }
+
     /// write_iolog: the writer, handed from the job's pattern to its verify phase's
     /// (fio logs the verify reads too) and back.
     pub fn take_iolog(&mut self) -> Option<IoLogWriter> {

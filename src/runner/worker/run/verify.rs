@@ -263,7 +263,16 @@ impl<'a> Worker<'a> {
         }
         let v = self.verify.as_mut().expect("checked");
         v.since_backlog = 0;
-        let batch = v.log.take(v.batch as usize);
+        // fio takes the oldest writes when it keeps them in a list, else by offset.
+        let n = v.batch as usize;
+        let batch = if v.in_write_order() {
+            v.log.take_oldest(n)
+        } else {
+            v.log.take(n)
+        };
+        for p in &batch {
+            self.pattern.log_read(p.file, p.offset, p.len as u64); // write_iolog
+        }
         self.verify_blocks(batch, None);
     }
 
