@@ -6,6 +6,7 @@
 //! <usec> <file> add            (each file, at the start)
 //! <usec> <file> open           (before its first I/O of a pass)
 //! <usec> <file> read|write|trim <offset> <length>
+//! <usec> <file> sync|datasync|sync_file_range <offset> 0   (fsync=N..., end_fsync)
 //! <usec> <file> close          (each opened file, at the end of a pass)
 //! ```
 //!
@@ -102,6 +103,30 @@ impl IoLogWriter {
         self.names[file] = name;
     }
 
+    /// One issued sync (fsync=N, fdatasync=N, sync_file_range=..:N, end_fsync or
+    /// fsync_on_close at the job's end), logged as fio does: its length is 0 and its
+    /// offset is whatever the io_u it took was last used for (`stale_offset`).
+    pub fn sync(&mut self, file: usize, op: IoOp, stale_offset: u64) {
+        if !self.open[file] {
+            self.open[file] = true;
+            self.file_event(file, "open");
+        }
+        let what = op.iolog_action();
+        let t = self.usec();
+        let name = std::mem::take(&mut self.names[file]);
+        self.line(format_args!("{t} {name} {what} {stale_offset} 0"));
+        self.names[file] = name;
+    }
+
+    /// end_fsync's sync: a closed file is opened for it and closed again, as fio.
+    pub fn end_sync(&mut self, file: usize, stale_offset: u64) {
+        let was_open = self.open[file];
+        self.sync(file, IoOp::Fsync, stale_offset);
+        if !was_open {
+            self.close(file);
+        }
+    }
+
     /// A file's pass is over: fio closes it (and logs an open before its next I/O).
     pub fn close(&mut self, file: usize) {
         if self.open[file] {
@@ -110,7 +135,8 @@ impl IoLogWriter {
         }
     }
 
-    fn close_all(&mut self) {
+    /// Every open file's pass is over (the writes before a verify phase's reads).
+    pub fn close_all(&mut self) {
         for i in 0..self.open.len() {
             self.close(i);
         }

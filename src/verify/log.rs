@@ -66,6 +66,18 @@ impl PieceLog {
         }
     }
 
+    /// Take up to `n` blocks, the oldest writes first (fio's io_piece list, kept
+    /// when it has a random map).
+    pub fn take_oldest(&mut self, n: usize) -> Vec<Piece> {
+        let mut all: Vec<Piece> = self.map.values().copied().collect();
+        all.sort_by_key(|p| p.seq);
+        all.truncate(n);
+        for p in &all {
+            self.map.remove(&(p.file, p.offset));
+        }
+        all
+    }
+
     /// Take up to `n` blocks, lowest (file, offset) first.
     pub fn take(&mut self, n: usize) -> Vec<Piece> {
         let mut out = Vec::with_capacity(n.min(self.map.len()));
@@ -104,6 +116,20 @@ mod tests {
         log.insert(piece(2048, 4096)); // over the first two
         let all = log.take(10);
         assert_eq!(all, vec![piece(2048, 4096), piece(8192, 4096)]);
+    }
+
+    #[test]
+    fn take_oldest_is_in_write_order() {
+        let mut log = PieceLog::default();
+        for (seq, off) in [(0, 8192), (1, 0), (2, 4096)] {
+            log.insert(Piece {
+                seq,
+                ..piece(off, 4096)
+            });
+        }
+        let got: Vec<u64> = log.take_oldest(2).iter().map(|p| p.offset).collect();
+        assert_eq!(got, [8192, 0]);
+        assert_eq!(log.take(5).len(), 1);
     }
 
     #[test]

@@ -195,6 +195,11 @@ impl Verifier {
         z ^ (z >> 31)
     }
 
+    /// Whether fio reads the blocks back in the order written (see `write_order`).
+    pub fn in_write_order(&self) -> bool {
+        self.write_order
+    }
+
     /// verify_state_load: cut the verify pass (`pieces`, in the order they are
     /// checked) at the first block the loaded state does not show as written.
     pub fn cut_at_state(&self, pieces: &mut Vec<Piece>) {

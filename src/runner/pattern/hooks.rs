@@ -5,6 +5,7 @@
 
 use super::{NextIo, Pattern};
 use crate::engine::IoOp;
+use crate::runner::iolog::IoLogWriter;
 
 impl Pattern {
     /// The next I/O, not yet logged: zonemode=zbd moves it first, then hands it to
@@ -53,5 +54,38 @@ impl Pattern {
             }
             None => d,
         }
+    }
+
+    /// write_iolog: a sync is issued to `file` (fio logs it at issue, like any I/O).
+    pub fn log_sync(&mut self, file: usize, op: IoOp, stale_offset: u64) {
+        if let Some(log) = &mut self.iolog {
+            log.sync(file, op, stale_offset);
+        }
+    }
+
+    /// write_iolog: end_fsync's sync of `file`, opened (and closed again) for it
+    /// when closed.
+    pub fn log_end_sync(&mut self, file: usize, stale_offset: u64) {
+        if let Some(log) = &mut self.iolog {
+            log.end_sync(file, stale_offset);
+        }
+    }
+
+    /// write_iolog: a verify_backlog read-back, issued outside the pattern.
+    pub fn log_read(&mut self, file: usize, offset: u64, len: u64) {
+        if let Some(log) = &mut self.iolog {
+            log.io(file, IoOp::Read, offset, len);
+        }
+    }
+
+    /// write_iolog: the writer, handed from the job's pattern to its verify phase's
+    /// (fio logs the verify reads too) and back.
+    pub fn take_iolog(&mut self) -> Option<IoLogWriter> {
+        self.iolog.take()
+    }
+
+    /// See [`Pattern::take_iolog`].
+    pub fn put_iolog(&mut self, log: Option<IoLogWriter>) {
+        self.iolog = log;
     }
 }

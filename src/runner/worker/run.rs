@@ -194,6 +194,7 @@ impl<'a> Worker<'a> {
             let t0 = now;
             if !self.verify_dry_run() {
                 now = self.io_loop(stop, now, &mut usage_start);
+                self.log_end_syncs();
             }
             self.verify_clock(false, t0, now);
             // VERIFY: the written blocks are read back through the same loop (after
@@ -409,10 +410,12 @@ impl<'a> Worker<'a> {
             let fd = self.io.fds[file];
             // fio: a sync of any kind ends the file's written range
             let range = self.st.take_written(file);
+            let stale = self.io.units.io[idx].offset; // write_iolog logs it, as fio
             match self.sync_range_flags {
                 Some(flags) => self.io.units.point_range_sync(idx, file, fd, flags, range),
                 None => self.io.units.point_sync(idx, file, fd, self.sync_data_only),
             }
+            self.pattern.log_sync(file, self.io.units.io[idx].op, stale);
             let t = self.read_clock();
             self.io.units.times[idx] = UnitTimes {
                 due_ns: t,
@@ -459,6 +462,8 @@ impl<'a> Worker<'a> {
         };
         if io.op == IoOp::Write {
             self.st.count_write(self.sync_every, io.file);
+        } else if matches!(io.op, IoOp::Read | IoOp::Trim) {
+            self.st.count_other(io.file); // (a replayed sync is a sync to fio)
         }
         self.io.units.times[idx] = UnitTimes {
             due_ns: due_ns.unwrap_or(start_ns),

@@ -117,6 +117,9 @@ pub struct LoopState {
     pub writes_since_sync: u32,
     /// The file that fsync=N says must be synced before the next I/O.
     pub sync_due: Option<usize>,
+    /// The writes so far are a multiple of fsync=N's N (and not none): fio syncs
+    /// again before the next I/O after any I/O but a sync (`count_other`).
+    pub writes_at_sync: bool,
     /// sync_file_range: per file, the range [first, end) written since its last
     /// sync (fio's first_write / last_write); empty (0, 0) when none.
     pub written: Vec<(u64, u64)>,
@@ -215,8 +218,19 @@ impl LoopState {
             return;
         }
         self.writes_since_sync += 1;
-        if self.writes_since_sync >= every {
+        self.writes_at_sync = self.writes_since_sync >= every;
+        if self.writes_at_sync {
             self.writes_since_sync = 0;
+            self.sync_due = Some(file);
+        }
+    }
+
+    /// fsync=N: a read or trim issued while the writes are still at a multiple of
+    /// N. fio decides a sync from its write count and whether the last I/O was a
+    /// sync, so a read after the sync makes it sync again before the next I/O.
+    #[inline]
+    pub fn count_other(&mut self, file: usize) {
+        if self.writes_at_sync {
             self.sync_due = Some(file);
         }
     }
@@ -269,6 +283,22 @@ mod tests {
         assert!(st.pass_done);
         st.restart_pass(&lim);
         assert!(!st.pass_done && st.pass_queued == 0 && st.total_issued == 8192);
+    }
+
+    #[test]
+    fn a_read_at_a_multiple_of_n_writes_is_synced_again_as_fio() {
+        let mut st = LoopState::new(&fio_limits(1 << 20, 1, u64::MAX), false);
+        st.count_other(0);
+        assert_eq!(st.sync_due, None, "no write yet: no sync");
+        st.count_write(2, 0);
+        assert_eq!(st.sync_due, None);
+        st.count_write(2, 0);
+        assert_eq!(st.sync_due.take(), Some(0), "the 2nd write");
+        st.count_other(0);
+        assert_eq!(st.sync_due.take(), Some(0), "still 2 writes: again");
+        st.count_write(2, 0);
+        st.count_other(0);
+        assert_eq!(st.sync_due, None, "3 writes: none");
     }
 
     #[test]

@@ -16,6 +16,26 @@ impl Worker<'_> {
             }
         }
     }
+    /// write_iolog: fio ends each loop of a writing job's I/O with a sync of each
+    /// file when end_fsync or fsync_on_close is set (opening a closed file for it;
+    /// the close's own fsync is not logged), each through an io_u taken from the
+    /// free list, whose offset it logs. (ferrio's own end sync runs once, at the end.)
+    pub(super) fn log_end_syncs(&mut self) {
+        let spec = &self.plan.spec;
+        if !((spec.end_fsync || spec.fsync_on_close) && spec.writes()) {
+            return;
+        }
+        let stale = self
+            .io
+            .units
+            .free
+            .last()
+            .map_or(0, |&i| self.io.units.io[i].offset);
+        for f in 0..self.plan.files.len() {
+            self.pattern.log_end_sync(f, stale);
+        }
+    }
+
     /// The generated I/O goes to `file`: apply the pattern's opens and closes (in
     /// order, so the descriptors never exceed openfiles) and count the I/O in flight.
     /// False when a file could not be opened (the job's error is set).

@@ -46,6 +46,9 @@ impl Worker<'_> {
             if self.verify.as_ref().is_some_and(|v| v.each_loop) {
                 return false; // VERIFY: this loop's blocks are checked first
             }
+            if !spec.time_based {
+                self.log_end_syncs(); // a loop ends: fio's do_io ends with them
+            }
             self.new_pass();
             self.acct.error.is_none()
         } else {

@@ -220,7 +220,9 @@ impl<'a> Worker<'a> {
         v.phase.clear();
         let only = v.only;
         if let Some(s) = saved {
+            let log = self.pattern.take_iolog();
             self.pattern = s.pattern;
+            self.pattern.put_iolog(log);
             self.lim = s.lim;
             self.st = s.st;
         }
@@ -261,7 +263,16 @@ impl<'a> Worker<'a> {
         }
         let v = self.verify.as_mut().expect("checked");
         v.since_backlog = 0;
-        let batch = v.log.take(v.batch as usize);
+        // fio takes the oldest writes when it keeps them in a list, else by offset.
+        let n = v.batch as usize;
+        let batch = if v.in_write_order() {
+            v.log.take_oldest(n)
+        } else {
+            v.log.take(n)
+        };
+        for p in &batch {
+            self.pattern.log_read(p.file, p.offset, p.len as u64); // write_iolog
+        }
         self.verify_blocks(batch, None);
     }
 
@@ -286,8 +297,14 @@ impl<'a> Worker<'a> {
         if pieces.is_empty() {
             return None;
         }
-        let entries = pieces
-            .iter()
+        // fio reads back in its io_piece order: as written with a random map, else
+        // by offset (the order a write_iolog shows).
+        let mut order: Vec<&Piece> = pieces.iter().collect();
+        if v.in_write_order() {
+            order.sort_by_key(|p| p.seq);
+        }
+        let entries = order
+            .into_iter()
             .map(|p| Entry {
                 file: p.file,
                 op: IoOp::Read,
@@ -307,10 +324,15 @@ impl<'a> Worker<'a> {
         let mut plan = self.plan.clone();
         plan.replay = Some(Arc::new(IoLog::from_entries(names, entries)));
         let regions: Vec<_> = self.plan.files.iter().map(|f| f.region).collect();
+        // write_iolog: fio logs the read-back too, its files opened anew.
+        let mut log = self.pattern.take_iolog();
+        if let Some(log) = &mut log {
+            log.close_all();
+        }
         let saved = Saved {
             pattern: std::mem::replace(
                 &mut self.pattern,
-                Pattern::for_thread(&plan, &regions, None),
+                Pattern::for_thread(&plan, &regions, log),
             ),
             lim: self.lim,
             st: std::mem::take(&mut self.st),

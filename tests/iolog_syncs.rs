@@ -1,0 +1,243 @@
+//! write_iolog records what fio 3.33 records besides reads and writes: the syncs of
+//! fsync=N, fdatasync=N and sync_file_range=..:N (as `sync`/`datasync`/
+//! `sync_file_range OFFSET 0`, the offset being the last I/O of the io_u it took),
+//! end_fsync's and fsync_on_close's sync at the end of each loop, and a write job's
+//! verify reads (after its files are closed and opened again). fio syncs again
+//! after a read while the writes are still at a multiple of N; so does ferrio. Compared with fio's
+//! own log line for line, timestamps and directories left out.
+//!
+//! Only depth-1 sync and verify_backlog jobs are compared: with iodepth > 1 the
+//! offset fio logs for a sync is that of whichever io_u its free list hands out, and
+//! where a backlog round falls among the writes, both depend on timing.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+/// A log's lines without their timestamps, the directory taken off file names.
+fn normalized(log: &Path, dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    let prefix = format!("{}/", dir.display());
+    text.lines()
+        .map(|l| {
+            let rest = l.split_once(' ').map_or(l, |(_, r)| r);
+            rest.replace(&prefix, "")
+        })
+        .collect()
+}
+
+/// Run one job under fio and under ferrio, each in a directory of its own; return
+/// (fio's lines, ferrio's lines).
+fn both(opts: &[&str]) -> (Vec<String>, Vec<String>) {
+    let d = scratch();
+    let mut out = Vec::new();
+    for tool in ["fio", "ferrio"] {
+        let dir = d.path().join(tool);
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = d.path().join(format!("{tool}.log"));
+        let mut args: Vec<String> = vec![
+            "--name=j".into(),
+            "--bs=4k".into(),
+            "--size=64k".into(),
+            "--randrepeat=0".into(),
+            "--randseed=1234".into(),
+            format!("--directory={}", dir.display()),
+            format!("--write_iolog={}", log.display()),
+        ];
+        args.extend(opts.iter().map(|s| s.to_string()));
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            ferrio()
+        };
+        // (A verify job leaves its verify state file in the working directory.)
+        let o = cmd.current_dir(d.path()).args(&args).output().expect("run");
+        assert!(
+            o.status.success(),
+            "{tool} {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        out.push(normalized(&log, &dir));
+    }
+    let r = out.pop().unwrap();
+    (out.pop().unwrap(), r)
+}
+
+/// Each case runs in a thread of its own (most of fio's time is its start-up
+/// and shut-down); every mismatch is reported. `expect` must occur in fio's log,
+/// so a case cannot pass by both logging nothing of it.
+fn check_all(cases: &[(&[&str], &str)]) {
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = cases
+            .iter()
+            .map(|&(opts, expect)| {
+                s.spawn(move || {
+                    let (f, r) = both(opts);
+                    let mut why = Vec::new();
+                    if !f.iter().any(|l| l.contains(expect)) {
+                        why.push(format!("{opts:?}: fio logged no {expect:?}: {f:#?}"));
+                    }
+                    if f != r {
+                        why.push(format!(
+                            "{opts:?}: logs differ\nfio:    {f:?}\nferrio: {r:?}"
+                        ));
+                    }
+                    why
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("case thread"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn syncs_are_logged_as_fio_logs_them() {
+    if !have_fio() {
+        return;
+    }
+    check_all(&[
+        (&["--ioengine=psync", "--rw=write", "--fsync=4"], " sync "),
+        (
+            &["--ioengine=psync", "--rw=randwrite", "--fdatasync=4"],
+            " datasync ",
+        ),
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=write",
+                "--sync_file_range=wait_before:3",
+            ],
+            " sync_file_range ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=1",
+                "--rw=write",
+                "--fsync=3",
+                "--end_fsync=1",
+            ],
+            " sync ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=1",
+                "--rw=randwrite",
+                "--fdatasync=4",
+            ],
+            " datasync ",
+        ),
+        (
+            &["--ioengine=psync", "--rw=write", "--fsync_on_close=1"],
+            " sync ",
+        ),
+        // A read after a sync, the writes still at a multiple of N: synced again.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=randrw",
+                "--fsync=2",
+                "--size=128k",
+            ],
+            " sync ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=1",
+                "--rw=rw",
+                "--rwmixread=80",
+                "--fdatasync=3",
+            ],
+            " datasync ",
+        ),
+        // A loop's end sync finds the file closed: it is opened and closed for it.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=write",
+                "--loops=2",
+                "--end_fsync=1",
+            ],
+            " sync ",
+        ),
+    ]);
+}
+
+#[test]
+fn verify_reads_are_logged_as_fio_logs_them() {
+    if !have_fio() {
+        return;
+    }
+    let v = ["--verify=crc32c", "--do_verify=1"];
+    check_all(&[
+        // Sequential: read back by offset.
+        (&["--ioengine=psync", "--rw=write", v[0], v[1]], " read "),
+        // Random with a random map: read back in the order written.
+        (
+            &["--ioengine=psync", "--rw=randwrite", v[0], v[1]],
+            " read ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=4",
+                "--rw=randwrite",
+                v[0],
+                v[1],
+            ],
+            " read ",
+        ),
+        // verify_backlog at depth 1: the read-backs between the writes (oldest first
+        // with a random map), the rest after them.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=write",
+                v[0],
+                "--verify_backlog=4",
+                "--size=32k",
+            ],
+            " read ",
+        ),
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=randwrite",
+                v[0],
+                "--verify_backlog=3",
+                "--size=32k",
+            ],
+            " read ",
+        ),
+        // norandommap: by offset again.
+        (
+            &[
+                "--ioengine=psync",
+                "--rw=randwrite",
+                "--norandommap",
+                v[0],
+                v[1],
+            ],
+            " read ",
+        ),
+        (
+            &[
+                "--ioengine=libaio",
+                "--iodepth=1",
+                "--rw=randwrite",
+                "--fsync=4",
+                "--end_fsync=1",
+                v[0],
+                v[1],
+            ],
+            " read ",
+        ),
+    ]);
+}
