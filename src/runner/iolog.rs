@@ -107,15 +107,7 @@ impl IoLogWriter {
     /// fsync_on_close at the job's end), logged as fio does: its length is 0 and its
     /// offset is whatever the io_u it took was last used for (`stale_offset`).
     pub fn sync(&mut self, file: usize, op: IoOp, stale_offset: u64) {
-        if !self.open[file] {
-            self.open[file] = true;
-            self.file_event(file, "open");
-        }
-        let what = op.iolog_action();
-        let t = self.usec();
-        let name = std::mem::take(&mut self.names[file]);
-        self.line(format_args!("{t} {name} {what} {stale_offset} 0"));
-        self.names[file] = name;
+        self.io(file, op, stale_offset, 0);
     }
 
     /// end_fsync's sync: a closed file is opened for it and closed again, as fio.
