@@ -166,13 +166,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let (clock, fallback) = Clock::for_source(clocksource.map(ClockSource::name))?;
     let normal_out = inv.flags.output_formats.contains(&OutputFormat::Normal);
     if inv.flags.debug.contains(&DebugCategory::Time) {
-        eprintln!(
+        crate::debug_sink::note(format_args!(
             "ferrio: clocksource {}: {}",
             clock.source_name(),
             clock.details()
-        );
+        ));
         if let Some(reason) = &fallback {
-            eprintln!("ferrio: {reason}");
+            crate::debug_sink::note(format_args!("ferrio: {reason}"));
         }
     }
 
@@ -209,10 +209,14 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     // to be runnable, so bad input never leaves a file behind.
     let mut out: Box<dyn Write + Send> = match &inv.flags.output {
         _ if keep.is_some() => Box::new(std::io::sink()),
-        Some(p) => Box::new(
-            std::fs::File::create(p)
-                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
-        ),
+        // With --debug the file is open already, holding the debug lines.
+        Some(p) => match crate::debug_sink::output_file(p) {
+            Some(f) => Box::new(f),
+            None => Box::new(
+                std::fs::File::create(p)
+                    .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+            ),
+        },
         None => Box::new(std::io::stdout()),
     };
     if normal_out {

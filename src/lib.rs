@@ -6,6 +6,7 @@
 //! `ferrio-clock` provides every timestamp. [`app`] wires them together for `main`.
 
 pub mod app;
+pub mod debug_sink;
 pub mod engine;
 pub mod html;
 pub mod install;

@@ -11,6 +11,15 @@ fn main() {
             for w in &parsed.warnings {
                 eprintln!("ferrio: warning: {w}");
             }
+            // fio opens --output while parsing, so its debug lines land there.
+            if let Some(flags) = run_flags(&parsed.command) {
+                if let (false, Some(out)) = (flags.debug.is_empty(), &flags.output) {
+                    if let Err(e) = ferrio::debug_sink::to_output_file(out) {
+                        eprintln!("ferrio: {e}");
+                        std::process::exit(1);
+                    }
+                }
+            }
             ferrio::runner::debug_hooks::parse_lines(&parsed.debug_lines);
             dispatch(parsed.command)
         }
@@ -20,6 +29,15 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// The run-wide flags of a command that runs jobs here or on servers.
+fn run_flags(command: &Command) -> Option<&ferrio_config::GlobalFlags> {
+    match command {
+        Command::Run(inv) | Command::Check(inv) => Some(&inv.flags),
+        Command::Client(flags) => Some(flags),
+        _ => None,
+    }
 }
 
 fn dispatch(command: Command) -> i32 {

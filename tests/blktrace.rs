@@ -492,7 +492,7 @@ fn debug_blktrace_stores_the_entries_as_fio_does() {
     );
     let ours = ferrio().args(&args).output().unwrap();
     assert!(ours.status.success(), "{ours:?}");
-    let ours = stores(&String::from_utf8_lossy(&ours.stderr));
+    let ours = stores(&String::from_utf8_lossy(&ours.stdout));
     assert_eq!(ours.len(), 24, "{ours:?}");
     assert_eq!(ours, fio);
 }

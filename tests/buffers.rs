@@ -64,12 +64,18 @@ fn distinct_share(bytes: &[u8], block: usize) -> f64 {
     blocks.len() as f64 / bytes.len().div_ceil(block) as f64
 }
 
-/// ferrio's file for the job, checked against fio's when fio is there.
+/// ferrio's file for the job, checked against fio's when fio is there (the two run
+/// at the same time, each on its own file).
 fn ferrio_and_fio(opts: &[&str]) -> Vec<u8> {
     let dir = scratch();
-    let ours = written("ferrio", &dir.path().join("ferrio.dat"), opts);
-    if have_fio() {
-        let theirs = written("fio", &dir.path().join("fio.dat"), opts);
+    let (ours, theirs) = std::thread::scope(|s| {
+        let fio_file = dir.path().join("fio.dat");
+        let fio = have_fio().then(|| s.spawn(move || written("fio", &fio_file, opts)));
+        let ours = written("ferrio", &dir.path().join("ferrio.dat"), opts);
+        let theirs = fio.map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        (ours, theirs)
+    });
+    if let Some(theirs) = theirs {
         assert_eq!(ours.len(), theirs.len(), "{opts:?}: file sizes");
         let first = ours.iter().zip(&theirs).position(|(a, b)| a != b);
         assert_eq!(first, None, "{opts:?}: first byte that differs from fio's");
@@ -89,7 +95,7 @@ fn near(got: f64, want: f64, tol: f64, what: &str) {
 
 #[test]
 fn compress_percentage_compresses_as_asked() {
-    for (opts, p) in [
+    let cases = [
         (&["rw=write", "buffer_compress_percentage=50"][..], 50.0),
         (
             &[
@@ -115,7 +121,8 @@ fn compress_percentage_compresses_as_asked() {
             ][..],
             90.0,
         ),
-    ] {
+    ];
+    common::cases::each_case(&cases, |&(opts, p)| {
         let data = ferrio_and_fio(opts);
         near(
             compressed_share(&data),
@@ -130,7 +137,7 @@ fn compress_percentage_compresses_as_asked() {
             0.0,
             &format!("{opts:?} distinct blocks"),
         );
-    }
+    });
 }
 
 #[test]
@@ -153,7 +160,7 @@ fn compressible_part_is_the_pattern() {
 
 #[test]
 fn dedupe_percentage_dedupes_as_asked() {
-    for (opts, p) in [
+    let cases = [
         (&["rw=write", "dedupe_percentage=40"][..], 40.0),
         (
             &["rw=randwrite", "randseed=3", "dedupe_percentage=70"][..],
@@ -176,7 +183,8 @@ fn dedupe_percentage_dedupes_as_asked() {
             ][..],
             25.0,
         ),
-    ] {
+    ];
+    common::cases::each_case(&cases, |&(opts, p)| {
         let data = ferrio_and_fio(opts);
         near(
             distinct_share(&data, BS),
@@ -184,7 +192,7 @@ fn dedupe_percentage_dedupes_as_asked() {
             0.05,
             &format!("{opts:?} distinct blocks"),
         );
-    }
+    });
     // Both at once: half of each block is zeroes, a quarter of the blocks repeat.
     let data = ferrio_and_fio(&[
         "rw=write",

@@ -70,7 +70,7 @@ fn debug_help_lists_fios_categories_with_a_line_each_and_exits_0() {
 #[test]
 fn known_categories_run_and_time_reports_the_clock() {
     for arg in ["--debug=time", "--debug=all", "--debug=io,parse"] {
-        let (rc, _, err) = run(&[
+        let (rc, out, err) = run(&[
             arg,
             "--name=t",
             "--ioengine=null",
@@ -78,11 +78,13 @@ fn known_categories_run_and_time_reports_the_clock() {
             "--output-format=terse",
         ]);
         assert_eq!(rc, 0, "{arg}: {err}");
+        // Debug output goes where fio's does: stdout, none on stderr.
         assert_eq!(
-            err.contains("ferrio: clocksource"),
+            out.contains("ferrio: clocksource"),
             arg != "--debug=io,parse",
-            "{arg}: {err}"
+            "{arg}: {out}"
         );
+        assert!(!err.contains("clocksource"), "{arg}: {err}");
     }
 }
 
@@ -93,7 +95,8 @@ fn known_categories_run_and_time_reports_the_clock() {
 fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
     let d = scratch();
     let file = file_in(d.path(), "f");
-    let (rc, _, err) = run(&[
+    // The lines are on stdout, as fio's.
+    let (rc, text, _) = run(&[
         "--debug=io,process,file,mem",
         "--name=t",
         &format!("--filename={file}"),
@@ -102,14 +105,14 @@ fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
         "--size=16k",
         "--output-format=terse",
     ]);
-    assert_eq!(rc, 0, "{err}");
+    assert_eq!(rc, 0, "{text}");
     let with = |cat: &str| -> Vec<&str> {
-        err.lines()
+        text.lines()
             .filter(|l| l.starts_with(&format!("{cat:<8} ")))
             .collect()
     };
     let io = with("io");
-    assert_eq!(io.len(), 4, "{err}");
+    assert_eq!(io.len(), 4, "{text}");
     for (i, l) in io.iter().enumerate() {
         let want = format!(
             "complete: off=0x{:x},len=0x1000,ddir=1,file={file},",
@@ -118,30 +121,30 @@ fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
         assert!(l.contains(&want), "{l}: wants {want}");
     }
     let process = with("process");
-    assert_eq!(process.len(), 2, "{err}");
+    assert_eq!(process.len(), 2, "{text}");
     assert!(
         process[0].contains("thread started: job 't', clone 0"),
-        "{err}"
+        "{text}"
     );
-    assert!(process[1].contains("thread exited: 4 I/Os"), "{err}");
+    assert!(process[1].contains("thread exited: 4 I/Os"), "{text}");
     let files = with("file");
     // The layout (on a thread of its own), then the job's setup.
-    assert_eq!(files.len(), 2, "{err}");
+    assert_eq!(files.len(), 2, "{text}");
     assert!(
         files[0].contains(&format!("extend file {file}, size=16384")),
-        "{err}"
+        "{text}"
     );
     assert!(
         files[1].contains(&format!("setup file {file}: offset=0x0, size=0x4000")),
-        "{err}"
+        "{text}"
     );
-    assert_eq!(with("mem").len(), 1, "{err}");
+    assert_eq!(with("mem").len(), 1, "{text}");
     // The thread id column is a number, the same on every line of the thread.
     let tid = |l: &str| l[9..].split_whitespace().next().unwrap().to_string();
     assert!(tid(io[0]).parse::<u32>().is_ok(), "{}", io[0]);
     assert!(
         io.iter().chain(&process).all(|l| tid(l) == tid(io[0])),
-        "{err}"
+        "{text}"
     );
 }
 

@@ -6,11 +6,12 @@
 mod common;
 mod multihost_support;
 use common::{ferrio, file_in, have_fio, scratch};
-use multihost_support::{stderr, Lab};
+use multihost_support::{stderr, stdout, Lab};
 use std::process::Command;
 
-/// ferrio's exit code and stderr, run in a scratch directory (a verifying write job
-/// leaves its verify state file in the working directory).
+/// ferrio's exit code and its stdout, where the debug lines go (as fio's), run in a
+/// scratch directory (a verifying write job leaves its verify state file in the
+/// working directory). Nothing of the debug lines may be on stderr.
 fn run(args: &[&str]) -> (i32, String) {
     let cwd = scratch();
     let out = ferrio()
@@ -18,9 +19,16 @@ fn run(args: &[&str]) -> (i32, String) {
         .current_dir(cwd.path())
         .output()
         .expect("run ferrio");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.lines().any(|l| l.len() > 9
+            && l.as_bytes()[8] == b' '
+            && l[9..].starts_with(char::is_numeric)),
+        "debug lines on stderr: {err}"
+    );
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
     )
 }
 
@@ -92,9 +100,16 @@ fn parse_writes_fios_handle_option_lines_for_the_command_line_and_job_files() {
         "--norandommap",
         job.as_str(),
     ];
-    let (rc, err) = run(&args);
-    assert_eq!(rc, 0, "{err}");
-    let ours = messages(&err, "parse");
+    // With --parse-only the lines go to stdout, as fio's (nothing on stderr).
+    let cwd = scratch();
+    let out = ferrio()
+        .args(args)
+        .current_dir(cwd.path())
+        .output()
+        .expect("run ferrio");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success() && err.is_empty(), "{err}");
+    let ours = messages(&String::from_utf8_lossy(&out.stdout), "parse");
     let want = [
         "dup options".to_string(),
         "handle_option=name, ptr=t".into(),
@@ -412,8 +427,14 @@ fn diskutil_names_the_disks_the_report_shows() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    let json = common::parse_json(&out.stdout);
+    // The debug lines come first on stdout (as fio's), then the report.
+    let err = String::from_utf8_lossy(&out.stdout).into_owned();
+    let report: String = err
+        .lines()
+        .filter(|l| !l.starts_with("diskutil "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let json = common::parse_json(report.as_bytes());
     let disks: Vec<String> = json["disk_util"]
         .as_array()
         .map(|a| {
@@ -455,7 +476,7 @@ fn net_writes_client_and_server_lines() {
         &job,
         "--output-format=terse",
     ]);
-    let err = stderr(&out);
+    let err = stdout(&out) + &stderr(&out);
     assert!(out.status.success(), "{err}");
     let h = &server.addr;
     assert_eq!(

@@ -52,7 +52,9 @@ fn same_io_counts_as_fio() {
         return;
     }
     let d = scratch();
-    for (i, job) in JOBS.iter().enumerate() {
+    // Each job on files of its own, so the jobs run a few at a time.
+    let jobs: Vec<(usize, &&[&str])> = JOBS.iter().enumerate().collect();
+    common::cases::each_case(&jobs, |&(i, job)| {
         let f_fio = file_in(d.path(), &format!("fio{i}"));
         let f_us = file_in(d.path(), &format!("ferrio{i}"));
         let theirs = fio_json(&refs(&with_file(job, &f_fio)));
@@ -68,7 +70,7 @@ fn same_io_counts_as_fio() {
             ours["jobs"][0]["sync"]["total_ios"], theirs["jobs"][0]["sync"]["total_ios"],
             "job {job:?}: fsync count"
         );
-    }
+    });
 }
 
 #[test]
@@ -150,7 +152,7 @@ fn same_json_and_json_plus_key_sets_as_fio() {
         return;
     }
     let d = scratch();
-    for extra in [
+    let cases: Vec<(usize, &[&str])> = [
         &["--rw=randrw", "--bs=4k", "--size=1M"][..],
         &["--rw=write", "--bs=4k", "--size=1M", "--fsync=2"][..],
         &["--rw=read", "--bs=4k", "--size=1M", "--lat_percentiles=1"][..],
@@ -161,9 +163,14 @@ fn same_json_and_json_plus_key_sets_as_fio() {
             "--size=1M",
             "--percentile_list=50:99.9",
         ][..],
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    .collect();
+    // Each case on a file of its own, so the cases run a few at a time.
+    common::cases::each_case(&cases, |&(i, extra)| {
         for fmt in ["--output-format=json", "--output-format=json+"] {
-            let f = file_in(d.path(), "keys");
+            let f = file_in(d.path(), &format!("keys{i}"));
             let mut a = with_file(extra, &f);
             a.push(fmt.to_string());
             let theirs = {
@@ -179,7 +186,7 @@ fn same_json_and_json_plus_key_sets_as_fio() {
                 "{extra:?} {fmt}: missing {missing:?}, extra {extra_keys:?}"
             );
         }
-    }
+    });
 }
 
 /// The shape of a normal report: one token per line, numbers and names removed.

@@ -106,35 +106,6 @@ fn both_with(base: &[&str], opts: &[&str], ferrio_only: &[&str]) -> (Vec<String>
     (out.pop().unwrap(), r)
 }
 
-/// Runs `check` on every case, a few at a time: each case is two short runs in a
-/// directory of its own, and most of fio's wall time there is its own start-up and
-/// shut-down waits, which overlap. Every failing case is reported, not just the first.
-fn each_case<T: Sync>(cases: &[T], check: impl Fn(&T) + Sync) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(case) = cases.get(i) else { break };
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(case)));
-                if let Err(e) = r {
-                    let msg = e
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    failures.lock().unwrap().push(format!("case {i}: {msg}"));
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 fn assert_same(opts: &[&str]) {
     assert_pair(opts, both(opts));
 }
@@ -323,7 +294,7 @@ fn iologs_match_fio_line_for_line() {
     if !fio_available() {
         return;
     }
-    each_case(JOBS, |job| assert_same(job));
+    common::cases::each_case(JOBS, |job| assert_same(job));
 }
 
 /// Each thread's seeds depend on its number (jobs and clones in order): the second
@@ -460,7 +431,7 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
             "--random_distribution=normal:10:0.7",
         ],
     ];
-    each_case(jobs, |job| {
+    common::cases::each_case(jobs, |job| {
         assert_pair(job, both_with(&[], job, &["--fio_seeds=3.33"]))
     });
 }
@@ -487,7 +458,7 @@ fn distributions_match_fio_333() {
         "zipf",
         "pareto:0.5:0",
     ];
-    each_case(&dists, |d| {
+    common::cases::each_case(&dists, |d| {
         let dist = format!("--random_distribution={d}");
         let job: &[&str] = &["--rw=randrw", "--bs=4k", "--nrfiles=2", "--loops=2", &dist];
         assert_pair(

@@ -54,7 +54,15 @@ fn log_of(tool: &str, opts: &[&str]) -> Vec<String> {
 }
 
 fn assert_same(opts: &[&str]) {
-    let (f, r) = (log_of("fio", opts), log_of("ferrio", opts));
+    // Each tool in a directory of its own: both run at the same time.
+    let (f, r) = std::thread::scope(|s| {
+        let fio = s.spawn(|| log_of("fio", opts));
+        let r = log_of("ferrio", opts);
+        (
+            fio.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            r,
+        )
+    });
     let ios = |v: &[String]| {
         v.iter()
             .filter(|l| l.contains(" read ") || l.contains(" write "))
@@ -78,6 +86,7 @@ fn sizes_not_a_multiple_of_the_block_size_match_fio() {
     if !have_fio() {
         return;
     }
+    let mut cases = Vec::new();
     for engine in ["--ioengine=null", "--ioengine=psync"] {
         for job in [
             // fio never starts an I/O in the partial last block; with a random map
@@ -121,9 +130,10 @@ fn sizes_not_a_multiple_of_the_block_size_match_fio() {
         ] {
             let mut job = job.to_vec();
             job.push(engine);
-            assert_same(&job);
+            cases.push(job);
         }
     }
+    common::cases::each_case(&cases, |job| assert_same(job));
 }
 
 #[test]

@@ -137,7 +137,8 @@ fn strided_sequences_match_fio() {
     if !have_fio() {
         return;
     }
-    for opts in JOBS {
+    // Each case in a directory of its own (`both_in`): a few at a time.
+    common::cases::each_case(JOBS, |opts| {
         let (f, r) = both(opts);
         assert!(f.len() > 6, "{opts:?}: fio logged only {f:?}");
         if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
@@ -148,7 +149,7 @@ fn strided_sequences_match_fio() {
                 r.get(i)
             );
         }
-    }
+    });
 }
 
 /// zonemode=zbd on a file without zones (fio emulates the zones, every one empty at
@@ -251,7 +252,7 @@ fn zbd_sequences_match_fio() {
             .filter(|l| !l.ends_with(" open") && !l.ends_with(" close"))
             .collect()
     };
-    for opts in ZBD_JOBS {
+    common::cases::each_case(ZBD_JOBS, |opts| {
         let (f, r) = both_in("--zonemode=zbd", opts);
         let (f, r) = (io(f), io(r));
         assert!(f.len() > 8, "{opts:?}: fio logged only {f:?}");
@@ -263,7 +264,7 @@ fn zbd_sequences_match_fio() {
                 r.get(i)
             );
         }
-    }
+    });
 }
 
 /// The normal output's "; N zone resets" is fio's count.

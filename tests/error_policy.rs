@@ -266,7 +266,7 @@ fn eio_fields_match_fio() {
     if !have_fio() {
         return;
     }
-    for extra in [
+    let cases: [&[&str]; 5] = [
         &["--continue_on_error=all"][..],
         &["--ignore_error=EIO:ENXIO"],
         &["--continue_on_error=write"],
@@ -277,7 +277,9 @@ fn eio_fields_match_fio() {
             "--numjobs=2",
             "--group_reporting",
         ],
-    ] {
+    ];
+    // Every run only reads the device, so the cases run a few at a time.
+    common::cases::each_case(&cases, |&extra| {
         let mut e = extra.to_vec();
         e.push("--output-format=json");
         let (fc, fout, ferr) = run(Command::new("fio"), &read_job(&lo.dev, &e));
@@ -306,7 +308,7 @@ fn eio_fields_match_fio() {
             terse_error_fields(&fout, continues),
             "{extra:?}"
         );
-    }
+    });
 }
 
 #[test]

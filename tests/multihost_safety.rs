@@ -545,3 +545,152 @@ fn a_servers_verify_jobs_leave_no_state_file_outside_the_allowed_directory() {
     assert!(local.status.success(), "{}", stderr(&local));
     assert_eq!(state_files(lab.dir.path()).len(), 1);
 }
+
+/// A server and clients with fio's own command lines (no token, certificate or CA
+/// flags), all under a throwaway `$XDG_CONFIG_HOME`: the server makes the user's
+/// default credentials there.
+struct Defaults {
+    dir: tempfile::TempDir,
+}
+
+impl Defaults {
+    fn new() -> Defaults {
+        Defaults {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cfg(&self) -> std::path::PathBuf {
+        self.dir.path().join("xdg").join("ferrio")
+    }
+
+    /// ferrio with this HOME and XDG_CONFIG_HOME, and no token file from outside.
+    fn cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_ferrio"));
+        c.env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env_remove("FERRIO_AUTH_TOKEN_FILE")
+            .current_dir(self.dir.path());
+        c
+    }
+
+    /// `ferrio --server=127.0.0.1,0` (the port from its "listening" line).
+    fn server(&self) -> Server {
+        Server::start(self.cmd(), &["--server=127.0.0.1,0".to_string()])
+    }
+
+    /// `--client=HOST,PORT job`, fio's form, with a tiny null job.
+    fn client(&self, s: &Server, env: &[(&str, &std::path::Path)]) -> std::process::Output {
+        self.client_with(s, env, &[])
+    }
+
+    fn client_with(
+        &self,
+        s: &Server,
+        env: &[(&str, &std::path::Path)],
+        extra: &[&str],
+    ) -> std::process::Output {
+        let job = self.dir.path().join("t.fio");
+        std::fs::write(
+            &job,
+            "[global]\nioengine=null\ntime_based\n[t]\nsize=64k\nruntime=10ms\n",
+        )
+        .unwrap();
+        let fio_form = s.addr.replace(':', ",");
+        let mut c = self.cmd();
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.args([
+            &format!("--client={fio_form}"),
+            job.to_str().unwrap(),
+            "--output-format=json",
+        ])
+        .args(extra)
+        .output()
+        .unwrap()
+    }
+}
+
+fn mode(p: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn without_credential_flags_server_and_client_share_the_users_default_token() {
+    let d = Defaults::new();
+    let s = d.server();
+    s.wait_for("made a new token in");
+    let (token, cert) = (d.cfg().join("auth-token"), d.cfg().join("server-cert.pem"));
+    assert_eq!(mode(&token), 0o600);
+    assert_eq!(mode(&d.cfg().join("server-key.pem")), 0o600);
+    assert_eq!(mode(&d.cfg()), 0o700);
+    assert!(cert.exists());
+    let text = std::fs::read_to_string(&token).unwrap();
+    assert!(text.trim().len() >= 32, "{text}");
+    let out = d.client(&s, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = multihost_support::json(&out);
+    assert_eq!(v["client_stats"][0]["jobname"], "t", "{v}");
+    // One host: fio's "global options" object, its bare option with an empty value.
+    assert_eq!(v["global options"]["ioengine"], "null", "{v}");
+    assert_eq!(v["global options"]["time_based"], "", "{v}");
+    // --debug with --output: the client's debug lines, then its report, in the file.
+    let file = d.dir.path().join("out.json");
+    let out = d.client_with(
+        &s,
+        &[],
+        &["--debug=net", &format!("--output={}", file.display())],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    let json_at = written.find("\n{").expect("the JSON report");
+    assert!(written[..json_at].contains("client: added <"), "{written}");
+    let v: serde_json::Value = serde_json::from_str(&written[json_at..]).unwrap();
+    assert_eq!(v["client_stats"][0]["jobname"], "t", "{v}");
+    // A second server keeps the token it finds.
+    let s2 = d.server();
+    assert_eq!(std::fs::read_to_string(&token).unwrap(), text);
+    assert!(d.client(&s2, &[]).status.success());
+}
+
+#[test]
+fn a_wrong_or_unprivate_default_token_is_refused_with_what_to_do() {
+    let d = Defaults::new();
+    let s = d.server();
+    // A token that is not the server's: the server refuses, and says to copy its file.
+    let other = d.dir.path().join("other-token");
+    std::fs::write(&other, "not-the-servers-token-at-all\n").unwrap();
+    std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let out = d.client(&s, &[("FERRIO_AUTH_TOKEN_FILE", &other)]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("authentication failed: wrong or missing token"),
+        "{err}"
+    );
+    assert!(err.contains("copy the server host's file"), "{err}");
+    s.wait_for("authentication failed");
+    // Readable by others: refused before connecting, naming the file and the fix.
+    std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let out = d.client(&s, &[("FERRIO_AUTH_TOKEN_FILE", &other)]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("readable by group or others (mode 644)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("chmod 600 {}", other.display())),
+        "{err}"
+    );
+    // A client whose user has no default files at all: told where they belong.
+    let fresh = Defaults::new();
+    let out = fresh.client(&s, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no default token file"), "{err}");
+    assert!(err.contains("copy"), "{err}");
+}

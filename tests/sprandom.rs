@@ -158,7 +158,8 @@ fn debug_sprandom_prints_the_plan() {
         "--spr_num_regions=8",
         "--debug=sprandom",
     ]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    // Debug lines go where fio's do: stdout.
+    let err = String::from_utf8_lossy(&out.stdout);
     for want in [
         "physical_size:     1204224",
         "region_size:        150528",

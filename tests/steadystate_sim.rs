@@ -57,13 +57,54 @@ fn u64s(v: &Value) -> Vec<u64> {
 
 /// The per-interval values a criterion judged, over the whole recorded run.
 fn record(ramp: u64, criterion: &str, extra: &[&str]) -> Vec<u64> {
-    let mut opts = vec![format!("--ss={criterion}"), format!("--ss_dur={RECORDED}")];
+    record_all(ramp, &[criterion], extra).remove(0)
+}
+
+/// The per-interval values of each of `criteria`, judged together over one recorded
+/// run (criteria only watch the job: each one's values are those it has alone).
+fn record_all(ramp: u64, criteria: &[&str], extra: &[&str]) -> Vec<Vec<u64>> {
+    let mut opts = vec![
+        format!("--ss={}", criteria.join(",")),
+        format!("--ss_dur={RECORDED}"),
+    ];
     opts.extend(extra.iter().map(|s| s.to_string()));
     let v = run(&job(ramp, &opts));
     let s = &v["jobs"][0]["steadystate"];
     assert_eq!(s["attained"], 0, "the recording run must not stop: {s}");
     assert_eq!(s["measured"], RECORDED as u64, "{s}");
-    u64s(&s["criteria"][0]["values"])
+    let judged = s["criteria"].as_array().expect("criteria");
+    assert_eq!(judged.len(), criteria.len(), "{s}");
+    judged
+        .iter()
+        .zip(criteria)
+        .map(|(c, asked)| {
+            assert_eq!(c["name"].as_str(), asked.split(':').next(), "{s}");
+            u64s(&c["values"])
+        })
+        .collect()
+}
+
+/// The ramp and criteria the tests below record on the plain job.
+const SHARED_RAMP: u64 = 8;
+const SHARED: [&str; 5] = [
+    "iops:0%",
+    "bw_slope:0%",
+    "iops_slope:0",
+    "clat_p99:0%",
+    "lat_slope:0%",
+];
+
+/// [`record`] of one of [`SHARED`] on the plain job: one run records them all, once
+/// for the whole file (each run's 49 s of virtual time is a second or two of CPU in a
+/// debug build).
+fn shared_record(ramp: u64, criterion: &str) -> Vec<u64> {
+    static RECORDS: std::sync::OnceLock<Vec<Vec<u64>>> = std::sync::OnceLock::new();
+    assert_eq!(ramp, SHARED_RAMP, "the shared recording's ramp");
+    let i = SHARED
+        .iter()
+        .position(|c| *c == criterion)
+        .expect("a shared criterion");
+    RECORDS.get_or_init(|| record_all(SHARED_RAMP, &SHARED, &[]))[i].clone()
 }
 
 // Independent recomputation (plain textbook formulas, not the runner's code).
@@ -192,7 +233,7 @@ fn check_never(ramp: u64, crit: &str) {
 #[test]
 fn iops_deviation_stops_at_the_first_steady_window() {
     let ramp = 8;
-    let h = record(ramp, "iops:0%", &[]);
+    let h = shared_record(ramp, "iops:0%");
     let c = windows(&h, deviation_pct);
     let (limit, k) = pick_limit(&c);
     let want = c.iter().find(|w| w.0 == k).unwrap().1;
@@ -207,7 +248,7 @@ fn iops_deviation_stops_at_the_first_steady_window() {
 #[test]
 fn bw_slope_stops_at_the_first_flat_window() {
     let ramp = 8;
-    let h = record(ramp, "bw_slope:0%", &[]);
+    let h = shared_record(ramp, "bw_slope:0%");
     let c = windows(&h, |w| slope_pct(w).abs());
     let (limit, k) = pick_limit(&c);
     let want = slope_pct(&h[k + 1 - N..=k]);
@@ -219,7 +260,7 @@ fn bw_slope_stops_at_the_first_flat_window() {
 #[test]
 fn absolute_iops_slope_limit() {
     let ramp = 8;
-    let h = record(ramp, "iops_slope:0", &[]);
+    let h = shared_record(ramp, "iops_slope:0");
     let c = windows(&h, |w| slope(w).abs());
     let (limit, k) = pick_limit(&c);
     check_stop(
@@ -235,7 +276,7 @@ fn absolute_iops_slope_limit() {
 #[test]
 fn latency_percentile_criterion() {
     let ramp = 8;
-    let h = record(ramp, "clat_p99:0%", &[]);
+    let h = shared_record(ramp, "clat_p99:0%");
     assert!(h.iter().all(|&v| v > 0));
     let c = windows(&h, deviation_pct);
     let (limit, k) = pick_limit(&c);
@@ -249,7 +290,7 @@ fn latency_percentile_criterion() {
 #[test]
 fn mean_latency_slope_criterion() {
     let ramp = 8;
-    let h = record(ramp, "lat_slope:0%", &[]);
+    let h = shared_record(ramp, "lat_slope:0%");
     let c = windows(&h, |w| slope_pct(w).abs());
     let (limit, k) = pick_limit(&c);
     let v = check_stop(
@@ -268,7 +309,7 @@ fn mean_latency_slope_criterion() {
 #[test]
 fn snia_range_and_excursion() {
     let ramp = 8;
-    let h = record(ramp, "iops:0%", &[]);
+    let h = shared_record(ramp, "iops:0%");
     let c = windows(&h, range_pct);
     let (limit, k) = pick_limit(&c);
     let v = check_stop(
@@ -288,7 +329,7 @@ fn snia_range_and_excursion() {
 #[test]
 fn several_criteria_must_all_hold() {
     let ramp = 8;
-    let h = record(ramp, "iops:0%", &[]);
+    let h = shared_record(ramp, "iops:0%");
     let c = windows(&h, deviation_pct);
     let (limit, k) = pick_limit(&c);
     let want = c.iter().find(|w| w.0 == k).unwrap().1;

@@ -78,7 +78,8 @@ fn corrupt(file: &str) {
 }
 
 /// Write with `writer`, verify with `checker` (verify_only=1): clean passes with
-/// every byte read back; a corrupted byte fails.
+/// every byte read back; a corrupted byte fails. Each call has a directory of its
+/// own, so the tests run their cases a few at a time (`common::cases::each_case`).
 fn cross(kind_opts: &[&str], fio_writes: bool) {
     let dir = scratch();
     let file = file_in(dir.path(), "v.dat");
@@ -135,9 +136,7 @@ fn fio_written_blocks_verify_with_ferrio() {
     if !have_fio() {
         return;
     }
-    for k in KINDS {
-        cross(&[&format!("--verify={k}")], true);
-    }
+    common::cases::each_case(&KINDS, |k| cross(&[&format!("--verify={k}")], true));
 }
 
 #[test]
@@ -145,9 +144,7 @@ fn ferrio_written_blocks_verify_with_fio() {
     if !have_fio() {
         return;
     }
-    for k in KINDS {
-        cross(&[&format!("--verify={k}")], false);
-    }
+    common::cases::each_case(&KINDS, |k| cross(&[&format!("--verify={k}")], false));
 }
 
 #[test]
@@ -166,8 +163,8 @@ fn intervals_offsets_and_patterns_interoperate() {
         &["--verify_pattern=0xdeadbeef"],
         &["--verify=pattern", "--verify_pattern=\"abc\"%o0x01"],
     ];
-    for opts in cases {
+    common::cases::each_case(&cases, |opts| {
         cross(opts, true);
         cross(opts, false);
-    }
+    });
 }

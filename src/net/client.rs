@@ -72,7 +72,7 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
         return ssh::Dest::parse(rest).map(Target::Ssh);
     }
     let bad = || {
-        format!("--client: bad host '{s}' (host[:port], [v6addr]:port or ssh://[user@]host[:port])")
+        format!("--client: bad host '{s}' (host[:port], host,port, [v6addr]:port or ssh://[user@]host[:port])")
     };
     let (host, port) = if let Some(rest) = s.strip_prefix('[') {
         let (h, p) = rest.split_once(']').ok_or_else(bad)?;
@@ -82,6 +82,11 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
             None => return Err(bad()),
         };
         (h.to_string(), port)
+    } else if let Some((h, p)) = s.rsplit_once(',').filter(|_| !s.contains(':')) {
+        // fio's `host,port`; an empty host is this one (where `--server=,PORT`
+        // listens: on every IPv4 address).
+        let h = if h.is_empty() { "127.0.0.1" } else { h };
+        (h.to_string(), p.parse().map_err(|_| bad())?)
     } else if s.matches(':').count() == 1 {
         let (h, p) = s.split_once(':').ok_or_else(bad)?;
         (h.to_string(), p.parse().map_err(|_| bad())?)
@@ -137,10 +142,6 @@ pub fn run_hosts(
     let any_tls = hosts.iter().any(|h| matches!(h.1, Target::Tls { .. }));
     let (token, tls) = if any_tls {
         let net = &flags.net;
-        let ca = net
-            .tls_ca
-            .as_deref()
-            .ok_or("--client needs --tls-ca (the CA that signed the servers' certificates)")?;
         let identity = match (&net.tls_client_cert, &net.tls_client_key) {
             (Some(c), Some(k)) => Some((c.as_path(), k.as_path())),
             (None, None) => None,
@@ -149,9 +150,30 @@ pub fn run_hosts(
         // A client certificate may stand in for the token.
         let token = match (&net.token_file, identity) {
             (None, Some(_)) => String::new(),
-            (file, _) => tls::read_token(file.as_deref())?,
+            (file, _) => super::defaults::client_token(file.as_deref())?,
         };
-        (token, Some(tls::client_config(ca, identity)?))
+        let config = match (net.tls_ca.as_deref(), identity) {
+            (Some(ca), _) => tls::client_config(ca, identity)?,
+            // Without a CA: the default self-signed certificate a server here made.
+            (None, None) => {
+                let (cert, _) = super::defaults::cert_paths()?;
+                if !cert.exists() {
+                    return Err(format!(
+                        "--client: no --tls-ca, and no default server certificate '{}' \
+                         (a `ferrio --server` on this host makes it; for servers on other \
+                         hosts copy their directory here, or use --tls-ca)",
+                        cert.display()
+                    ));
+                }
+                tls::pinned_client_config(&cert)?
+            }
+            (None, Some(_)) => {
+                return Err(
+                    "--client needs --tls-ca (the CA that signed the servers' certificates)".into(),
+                )
+            }
+        };
+        (token, Some(config))
     } else {
         (String::new(), None)
     };
@@ -185,7 +207,11 @@ pub fn run_hosts(
                     tag: &tag,
                     target: &target,
                 };
-                drive(&host, &files, &remote, &ctx, &tx, i, &srx)
+                let mut r = drive(&host, &files, &remote, &ctx, &tx, i, &srx);
+                if let Outcome::Done { report, .. } = &mut r.outcome {
+                    report.global_options = sent_globals(&files);
+                }
+                r
             }))
             .unwrap_or_else(|_| {
                 HostResult::failed(
@@ -463,6 +489,24 @@ fn drive(
 /// A job file's text with `opts` appended to every job section (not `[global]`), so
 /// they override what the job says, as a local sweep's point does. Comments and
 /// everything else are kept as written.
+/// The global options of the job files sent to a host, as fio's client lists them
+/// in JSON ("global options"): every option of their `[global]` sections, a bare
+/// one with an empty value (the server's own report leaves those out, as a local
+/// run does).
+fn sent_globals(files: &[JobText]) -> Vec<(String, String)> {
+    let env = ferrio_config::jobfile::Env::system();
+    files
+        .iter()
+        .filter_map(|f| {
+            ferrio_config::jobfile::parse_text(&f.text, std::path::Path::new(&f.name), &env).ok()
+        })
+        .flatten()
+        .filter(|s| s.is_global())
+        .flat_map(|s| s.options)
+        .map(|o| (o.key, o.value.unwrap_or_default()))
+        .collect()
+}
+
 pub fn with_overrides(text: &str, opts: &[(String, String)]) -> String {
     if opts.is_empty() {
         return text.to_string();
@@ -504,6 +548,25 @@ mod tests {
         assert_eq!(parse_target("[::1]:9").unwrap(), t("::1", 9));
         assert_eq!(parse_target("::1").unwrap(), t("::1", DEFAULT_PORT));
         assert!(parse_target("h:x").unwrap_err().contains("bad host 'h:x'"));
+        // fio's own form, whose empty host is this one.
+        assert_eq!(parse_target("h1,8765").unwrap(), t("h1", 8765));
+        assert_eq!(parse_target(",8765").unwrap(), t("127.0.0.1", 8765));
+        assert!(parse_target("h1,x").unwrap_err().contains("bad host"));
+    }
+
+    #[test]
+    fn globals_as_sent_keep_bare_options() {
+        let f = JobText {
+            name: "a.fio".into(),
+            text: "[global]\nioengine=null\ntime_based\n[j]\nsize=4k\n".into(),
+        };
+        assert_eq!(
+            sent_globals(&[f]),
+            [
+                ("ioengine".into(), "null".into()),
+                ("time_based".into(), String::new())
+            ]
+        );
         assert!(matches!(
             parse_target("ssh://u@h:22").unwrap(),
             Target::Ssh(_)

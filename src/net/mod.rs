@@ -5,11 +5,13 @@
 //!
 //! The control plane is plain threads and blocking sockets (one thread per host or
 //! connection); nothing here touches the I/O path. Transports: TCP with TLS from
-//! rustls and a shared token, or the system `ssh` running `ferrio --server-stdio`.
+//! rustls and a shared token (by default the user's own, made by the first server:
+//! [`defaults`]), or the system `ssh` running `ferrio --server-stdio`.
 
 pub mod client;
 pub mod clock;
 pub mod daemon_log;
+pub mod defaults;
 pub mod guard;
 pub mod interval;
 pub mod logs;

@@ -31,15 +31,19 @@ pub fn write_all(flags: &GlobalFlags, results: &[HostResult]) -> Result<(), Stri
 /// truncated it first) or stdout.
 pub fn output(flags: &GlobalFlags, append: bool) -> Result<Box<dyn Write>, String> {
     Ok(match &flags.output {
-        Some(p) => Box::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .append(append)
-                .truncate(!append)
-                .open(p)
-                .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
-        ),
+        Some(p) => match crate::debug_sink::output_file(p) {
+            // With --debug the file is open already (its lines first): write after them.
+            Some(f) => Box::new(f),
+            None => Box::new(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .write(true)
+                    .append(append)
+                    .truncate(!append)
+                    .open(p)
+                    .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+            ),
+        },
         None => Box::new(std::io::stdout()),
     })
 }
@@ -204,6 +208,8 @@ fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> Str
         .int("timestamp", base.timestamp)
         .int("timestamp_ms", base.timestamp_ms)
         .str("time", &base.time);
+    root.0
+        .push(("global options".into(), global_options(results)));
     let mut stats = Vec::new();
     for (h, r) in done(results) {
         for j in &r.jobs {
@@ -253,15 +259,56 @@ fn json_text(results: &[HostResult], all: Option<&RunReport>, plus: bool) -> Str
     value::print_root(&root)
 }
 
+/// fio's "global options" in client mode: with one host its options as an object
+/// (empty when its job files have none); with several, an array with an object per
+/// host that has some, led by the host's name and port.
+fn global_options(results: &[HostResult]) -> Value {
+    let done = done(results);
+    if results.len() == 1 {
+        let opts = done.first().map(|(_, r)| r.global_options.as_slice());
+        return Value::Obj(job::options(opts.unwrap_or_default()).unwrap_or_default());
+    }
+    let per_host = done
+        .iter()
+        .filter(|(_, r)| !r.global_options.is_empty())
+        .map(|(h, r)| {
+            let mut o = value::Object::new();
+            host_info(&mut o, h);
+            for (k, v) in &r.global_options {
+                o.str(k, v);
+            }
+            Value::Obj(o)
+        })
+        .collect();
+    Value::Arr(per_host)
+}
+
 /// fio's json_object_add_client_info: the host and port after the job's keys.
 fn host_info(o: &mut value::Object, h: &HostResult) {
-    let (host, port) = match h.label.rsplit_once(':') {
-        Some((a, p)) if p.parse::<u16>().is_ok() && !a.ends_with(':') => {
-            (a, p.parse().unwrap_or(0))
-        }
-        _ => (h.label.as_str(), 0u16),
-    };
+    let (host, port) = host_and_port(&h.label);
     o.str("hostname", host).int("port", port);
+}
+
+/// A `--client` label's host and port as given: `host:port`, `[v6]:port` or fio's
+/// `host,port` (whose host may be empty, for this host); port 0 when none is given.
+fn host_and_port(label: &str) -> (&str, u16) {
+    let split = label
+        .rsplit_once(',')
+        .filter(|(_, p)| p.parse::<u16>().is_ok())
+        .or_else(|| {
+            label
+                .rsplit_once(':')
+                .filter(|(a, p)| p.parse::<u16>().is_ok() && !a.ends_with(':'))
+        });
+    match split {
+        Some((a, p)) => (
+            a.strip_prefix('[')
+                .and_then(|x| x.strip_suffix(']'))
+                .unwrap_or(a),
+            p.parse().unwrap_or(0),
+        ),
+        None => (label, 0),
+    }
 }
 
 /// Each host with its row, or its failure and the row of its partial results.
@@ -428,4 +475,19 @@ pub fn hosts_csv(results: &[HostResult]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_give_fios_hostname_and_port() {
+        assert_eq!(host_and_port(",8765"), ("", 8765));
+        assert_eq!(host_and_port("h1,8766"), ("h1", 8766));
+        assert_eq!(host_and_port("h1:9000"), ("h1", 9000));
+        assert_eq!(host_and_port("[::1]:9"), ("::1", 9));
+        assert_eq!(host_and_port("h1"), ("h1", 0));
+        assert_eq!(host_and_port("::1"), ("::1", 0));
+    }
 }

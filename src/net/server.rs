@@ -102,12 +102,15 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
     let client_ca = flags.net.tls_client_ca.as_deref();
     let token = match (&flags.net.token_file, client_ca) {
         (None, Some(_)) => None,
-        (file, _) => Some(tls::read_token(file.as_deref())?),
+        (file, _) => Some(super::defaults::server_token(file.as_deref())?),
     };
-    let (Some(cert), Some(key)) = (&flags.net.tls_cert, &flags.net.tls_key) else {
-        return Err("--server needs --tls-cert and --tls-key (or --server-stdio under ssh)".into());
+    // Without --tls-cert and --tls-key: the user's default self-signed certificate.
+    let (cert, key) = match (&flags.net.tls_cert, &flags.net.tls_key) {
+        (Some(c), Some(k)) => (c.clone(), k.clone()),
+        (None, None) => super::defaults::server_cert()?,
+        _ => return Err("--tls-cert and --tls-key go together".into()),
     };
-    let config = tls::server_config(cert, key, client_ca)?;
+    let config = tls::server_config(&cert, &key, client_ca)?;
     let addr = listen_addr(flags.net.server.as_deref().unwrap_or(""))?;
     if let Some(path) = flags.net.daemonize.as_ref().or(flags.net.pidfile.as_ref()) {
         super::pidfile::check(path)?;
@@ -286,7 +289,9 @@ fn session(
                 if !tls::same_token(t, &token) {
                     return refuse(
                         &mut conn,
-                        "authentication failed: wrong or missing token".into(),
+                        "authentication failed: wrong or missing token (the client's token file \
+                         must hold the server's token: copy the server host's file)"
+                            .into(),
                     );
                 }
             }

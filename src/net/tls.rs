@@ -90,6 +90,73 @@ pub fn client_config(
     Ok(Arc::new(config))
 }
 
+/// The client's TLS setup without `--tls-ca`: the server must present exactly one
+/// of the certificates in `pinned` (the default self-signed one, see
+/// [`super::defaults`]), whatever name it was reached by; the handshake's
+/// signatures are checked by the provider as usual.
+pub fn pinned_client_config(pinned: &Path) -> Result<Arc<rustls::ClientConfig>, String> {
+    let certs = certs(pinned, "the default server certificate")?;
+    let provider = provider();
+    let algs = provider.signature_verification_algorithms;
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(Pinned { certs, algs }))
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
+/// A server verifier that accepts only the pinned certificates.
+#[derive(Debug)]
+struct Pinned {
+    certs: Vec<CertificateDer<'static>>,
+    algs: rustls::crypto::WebPkiSupportedAlgorithms,
+}
+
+impl rustls::client::danger::ServerCertVerifier for Pinned {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &rustls::pki_types::ServerName<'_>,
+        _ocsp: &[u8],
+        _now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        if self.certs.iter().any(|c| c.as_ref() == end_entity.as_ref()) {
+            Ok(rustls::client::danger::ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(
+                "the server's certificate is not the default one of this host \
+                 (copy the server host's ferrio config directory, or use --tls-ca)"
+                    .into(),
+            ))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algs)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algs)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.algs.supported_schemes()
+    }
+}
+
 /// The shared token from `--auth-token-file` (surrounding blanks trimmed); a token
 /// shorter than 16 characters is refused as guessable.
 pub fn read_token(path: Option<&Path>) -> Result<String, String> {

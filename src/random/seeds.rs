@@ -109,6 +109,11 @@ impl SeedSet {
     pub fn get(&self, s: Stream) -> u64 {
         self.seeds[s as usize]
     }
+
+    /// Every stream's seed, in fio's order (for `--debug=random`).
+    pub fn all(&self) -> &[u64; STREAMS] {
+        &self.seeds
+    }
 }
 
 #[cfg(test)]

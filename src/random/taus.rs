@@ -145,14 +145,30 @@ impl FioRand {
     /// [`Self::scaled`] with the raw draw it came from (`--debug=random` prints it).
     #[inline]
     pub fn scaled_draw(&mut self, n: u64) -> (u64, u64) {
-        let r = self.draw();
         // max + 1 is 2^32 or 2^64: dividing by a power of two is exact, so multiplying
         // by its reciprocal gives the same double, without a division per draw.
-        let inv_top = match self {
-            FioRand::T32(_) => 1.0 / 4_294_967_296.0,
-            FioRand::T64(_) => 1.0 / 18_446_744_073_709_551_616.0,
-        };
-        (r, (n as f64 * (r as f64 * inv_top)) as u64)
+        match self {
+            FioRand::T32(t) => {
+                let r = t.draw() as u64;
+                let f = r as i64 as f64 * (1.0 / 4_294_967_296.0);
+                let v = if n < 1 << 62 {
+                    // The per-I/O case: n, r and the result (below n) all fit an i64,
+                    // whose conversions (one instruction each on x86-64, an unsigned
+                    // one takes several) give the same doubles and the same truncation.
+                    (n as i64 as f64 * f) as i64 as u64
+                } else {
+                    (n as f64 * f) as u64
+                };
+                (r, v)
+            }
+            FioRand::T64(t) => {
+                let r = t.draw();
+                (
+                    r,
+                    (n as f64 * (r as f64 * (1.0 / 18_446_744_073_709_551_616.0))) as u64,
+                )
+            }
+        }
     }
 
     /// Uniform in `start..=end` exactly as fio's `rand_between`.
@@ -261,7 +277,18 @@ mod tests {
     fn scaled_is_fios_division_by_max_plus_one() {
         for use64 in [false, true] {
             let (mut a, mut b) = (FioRand::new(11, use64), FioRand::new(11, use64));
-            for n in [1u64, 3, 256, 65_536, 1 << 40, u64::MAX >> 11] {
+            // (both sides of the i64 fast path's bound, 2^62, included)
+            for n in [
+                1u64,
+                3,
+                256,
+                65_536,
+                1 << 40,
+                u64::MAX >> 11,
+                (1 << 62) - 1,
+                1 << 62,
+                u64::MAX,
+            ] {
                 for _ in 0..2000 {
                     let r = b.draw();
                     let want = (n as f64 * (r as f64 / (b.max() as f64 + 1.0))) as u64;

@@ -45,6 +45,20 @@ pub fn parse_lines(msgs: &[(DebugCategory, String)]) {
     }
 }
 
+/// `--debug=random`: a thread's seeds, as fio (3.35 and later) lists them when it
+/// sets the job up (`system`: drawn from the system, not from randseed).
+pub fn seeds(seeds: &crate::random::SeedSet, system: bool) {
+    let r = DebugCategory::Random;
+    if system {
+        say(r, format_args!("using system RNG for random seeds"));
+    }
+    let all = seeds.all();
+    say(r, format_args!("FIO_RAND_NR_OFFS={}", all.len()));
+    for (i, s) in all.iter().enumerate() {
+        say(r, format_args!("rand_seeds[{i}]={s}"));
+    }
+}
+
 /// `--debug=diskutil`: `path` is on device `maj/min`, whose disk is `disk` (`new`:
 /// first seen, else already in the list), as fio's lines.
 pub fn disk_found(path: &Path, (maj, min): (u32, u32), disk: &str, new: bool) {

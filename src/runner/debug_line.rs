@@ -1,14 +1,13 @@
 //! The shape of a `--debug=` line (fio's dprint): the category padded to 8 columns,
-//! the thread's id, the message, on stderr. Below every runner module, so the
-//! generators (pattern) and the observers (debug_trace) both write through it.
+//! the thread's id, the message, where fio's go (stdout or the `--output` file:
+//! [`crate::debug_sink`]). Below every runner module, so the generators (pattern)
+//! and the observers (debug_trace) both write through it.
 
 use crate::sys::affinity::thread_id;
-use std::io::Write;
 
 /// Write one line as fio does: category, thread id, message.
 pub fn line(category: &str, tid: u32, msg: std::fmt::Arguments) {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{category:<8} {tid:<5} {msg}");
+    crate::debug_sink::line(category, tid, msg);
 }
 
 /// A `--debug=random` line from the offset generator, on the calling thread.

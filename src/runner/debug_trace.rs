@@ -1,4 +1,4 @@
-//! `--debug=process,file,mem,io`: fio-style diagnostic lines on stderr, written by
+//! `--debug=process,file,mem,io`: fio-style diagnostic lines (on stdout, as fio), written by
 //! an observer on each worker thread (so the I/O loop itself knows nothing of them).
 //!
 //! Each line is fio's shape: the category padded to 8 columns, the thread's id, then

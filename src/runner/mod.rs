@@ -111,6 +111,14 @@ pub fn execute(
             starts = late_sizes::resolve(&mut threads[i..end], stop);
         }
         let plan = threads[i].clone();
+        // PACING: a flow= member's place at its group's start line; dropped unused
+        // (the job never runs), it takes the job's weight out of the group.
+        let arrival = plan.flow.as_ref().map(|g| {
+            g.arrival(
+                plan.spec.pacing.flow as u64,
+                flow::starts_at_once(&plan.spec),
+            )
+        });
         if starts != Ok(true) {
             if does_io(&plan) {
                 io_left.fetch_sub(1, Ordering::SeqCst);
@@ -150,6 +158,7 @@ pub fn execute(
                                 &stop,
                                 factory.as_ref(),
                                 &io_left,
+                                arrival,
                             );
                             if let Some(c) = &cgroups {
                                 c.leave(origin.flatten());

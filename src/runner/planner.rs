@@ -149,6 +149,10 @@ fn plan_with(
                 flow: (spec.pacing.flow > 0).then(|| {
                     let g = flows.entry((spec.pacing.flow_id, phase)).or_default();
                     g.enlist(spec.pacing.flow as u64);
+                    // Those that start with the run start their clocks together.
+                    if super::flow::starts_at_once(&spec) {
+                        g.expect_start();
+                    }
                     g.clone()
                 }),
                 buffers: Default::default(),
@@ -400,9 +404,9 @@ fn apply_log(spec: &mut JobSpec, log: &IoLog) {
     if let Some(depth) = log.depth.filter(|_| !spec.iodepth_set) {
         spec.iodepth = depth;
     }
-    // Buffers are sized from the block sizes: make them the log's.
-    let (min, max) = log.len_range();
-    for bs in &mut spec.bs {
+    // Buffers are sized from the block sizes: make them the log's, direction by
+    // direction (a trim's length needs no buffer: see resources::buffer_stride).
+    for (bs, (min, max)) in spec.bs.iter_mut().zip(log.len_ranges()) {
         *bs = ferrio_config::BlockSize {
             min,
             max,
@@ -414,15 +418,20 @@ fn apply_log(spec: &mut JobSpec, log: &IoLog) {
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is
 /// given, otherwise different every run.
 fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
-    let seeds = if spec.randrepeat || spec.randseed_set {
+    let repeatable = spec.randrepeat || spec.randseed_set;
+    let seeds = if repeatable {
         SeedSet::from_seed(spec.randseed, thread_number)
     } else {
         SeedSet::from_entropy(thread_number)
     };
-    match spec.fio_seeds {
+    let seeds = match spec.fio_seeds {
         FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
         FioSeeds::Latest => seeds,
+    };
+    if super::debug_hooks::on(spec, ferrio_config::DebugCategory::Random) {
+        super::debug_hooks::seeds(&seeds, !repeatable);
     }
+    seeds
 }
 
 /// fio's filename_format expansion: $jobname, $jobnum, $filenum, $clientuid.
@@ -573,6 +582,19 @@ pub(super) fn plan_files(
             per_file
         } else if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
+        } else if spec.filesize.is_some() {
+            // filesize= is the file's size: the region is offset..filesize, as fio's
+            // (fio's t/strided.py runs offset=32k with filesize=64k).
+            if offset >= per_file {
+                return Err(format!(
+                    "job '{}': offset={} is at or past filesize={}, so there is nothing to do; give a smaller offset= or a larger filesize= ({})",
+                    spec.name,
+                    human(offset),
+                    human(per_file),
+                    spec.origin
+                ));
+            }
+            per_file - offset
         } else {
             per_file
         };

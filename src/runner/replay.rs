@@ -308,6 +308,20 @@ impl IoLog {
         (s.min_len, s.max_len)
     }
 
+    /// Shortest and longest logged I/O of each direction (read, write, trim), as
+    /// fio's replay grows each direction's max_bs from its own entries. A direction
+    /// the log does not issue gets the range of its reads and writes (else of all),
+    /// so a log's huge trims never size a read or write buffer.
+    pub fn len_ranges(&self) -> [(u64, u64); 3] {
+        let s = self.summary();
+        let rw = match s.by_dir {
+            [Some(a), Some(b), _] => Some((a.0.min(b.0), a.1.max(b.1))),
+            [a, b, _] => a.or(b),
+        };
+        let fallback = rw.unwrap_or_else(|| self.len_range());
+        s.by_dir.map(|r| r.unwrap_or(fallback))
+    }
+
     /// Bytes of all logged I/Os.
     pub fn bytes(&self) -> u64 {
         self.summary().bytes
@@ -341,6 +355,8 @@ pub struct Summary {
     has: [bool; 3],
     min_len: u64,
     max_len: u64,
+    /// Per direction (read, write, trim): the shortest and longest I/O, when any.
+    by_dir: [Option<(u64, u64)>; 3],
     bytes: u64,
     count: u64,
     /// Per file (by index): one past its last logged byte.
@@ -366,6 +382,10 @@ impl Summary {
             self.min_len.min(e.len)
         };
         self.max_len = self.max_len.max(e.len);
+        self.by_dir[d] = Some(match self.by_dir[d] {
+            Some((lo, hi)) => (lo.min(e.len), hi.max(e.len)),
+            None => (e.len, e.len),
+        });
         self.bytes += e.len;
         self.count += 1;
         if self.ends.len() <= e.file {
@@ -511,6 +531,21 @@ mod tests {
         );
         let v2 = "fio version 2 iolog\na add\na open\na trim 0 4096\na close\n";
         assert_eq!(IoLog::parse(v2, "x").unwrap().entries[0].op, IoOp::Trim);
+    }
+
+    #[test]
+    fn block_sizes_per_direction() {
+        let v2 =
+            "fio version 2 iolog\na add\na trim 0 1073741824\na write 0 4096\na write 4096 512\n";
+        let log = IoLog::parse(v2, "x").unwrap();
+        assert_eq!(log.len_range(), (512, 1 << 30));
+        // The trims' 1 GiB stays the trims' own; reads take the writes' range.
+        assert_eq!(
+            log.len_ranges(),
+            [(512, 4096), (512, 4096), (1 << 30, 1 << 30)]
+        );
+        let trims = IoLog::parse("fio version 2 iolog\na add\na trim 0 8192\n", "x").unwrap();
+        assert_eq!(trims.len_ranges(), [(8192, 8192); 3]);
     }
 
     #[test]

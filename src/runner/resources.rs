@@ -23,12 +23,16 @@ pub fn buffer_bytes(spec: &JobSpec, synchronous: bool) -> u128 {
     stride as u128 * depth
 }
 
-/// One unit's buffer: (stride, alignment). The largest block size the job can issue,
-/// rounded up to iomem_align (by default the page size). The estimate above and the
-/// worker's allocation both use this, so the check is of what is really taken.
+/// One unit's buffer: (stride, alignment). The largest read or write block size the
+/// job can issue, rounded up to iomem_align (by default the page size). The estimate
+/// above and the worker's allocation both use this, so the check is of what is
+/// really taken. A trim moves no data, so its size counts only where trimmed blocks
+/// are read back and checked for zeros (trim_percentage with trim_verify_zero), as
+/// fio master sizes its buffers (an iolog's 2 GiB trims need no 2 GiB buffers).
 pub fn buffer_stride(spec: &JobSpec) -> (usize, usize) {
-    let max_bs = spec
-        .bs
+    let trims_read_back = spec.verify.trim_percentage > 0 && spec.verify.trim_zero;
+    let dirs = if trims_read_back { 3 } else { 2 };
+    let max_bs = spec.bs[..dirs]
         .iter()
         .flat_map(|b| std::iter::once(b.max).chain(b.split.iter().map(|s| s.0)))
         .max()
@@ -160,7 +164,7 @@ fn check_memory(set: &[ThreadPlan], lim: &Limits) -> Result<(), String> {
         .max_by_key(|(_, b)| **b)
         .unwrap_or((0, &0));
     let s = &set[i].spec;
-    let max_bs = s.bs.iter().map(|b| b.max).max().unwrap_or(0);
+    let max_bs = buffer_stride(s).0;
     let depth = if set[i].caps.synchronous {
         "1 (synchronous engine)".to_string()
     } else {
@@ -302,6 +306,26 @@ mod tests {
             16 * 6000u128.div_ceil(page) * page
         );
         assert_eq!(buffer_bytes(&t.spec, true), 6000u128.div_ceil(page) * page);
+    }
+
+    #[test]
+    fn trims_size_no_buffer_unless_read_back() {
+        let mut s = JobSpec::with_defaults("t", "test");
+        s.iodepth = 128;
+        s.bs[2].max = 2 << 30; // an iolog's 2 GiB trims, 4 KiB reads and writes
+        let page = memory::page_size() as u128;
+        assert_eq!(
+            buffer_bytes(&s, false),
+            128 * 4096u128.div_ceil(page) * page
+        );
+        // trim_percentage with trim_verify_zero reads trimmed blocks back: counted.
+        s.verify.trim_percentage = 10;
+        assert_eq!(buffer_bytes(&s, false), 128 * (2u128 << 30));
+        s.verify.trim_zero = false;
+        assert_eq!(
+            buffer_bytes(&s, false),
+            128 * 4096u128.div_ceil(page) * page
+        );
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub struct Layout {
     pub offset: usize,
     pub pattern: Vec<u8>,
     pub pattern_offsets: Vec<usize>,
+    /// verify_pattern_interval: the pattern starts again every this many bytes of a
+    /// buffer, `%o` pasted as each piece's offset (0: once per buffer).
+    pub pattern_interval: usize,
     /// fio's thread number (1-based), written into each header.
     pub thread: u16,
 }
@@ -53,6 +56,7 @@ impl Layout {
             offset: v.offset as usize,
             pattern: v.pattern.clone(),
             pattern_offsets: v.pattern_offsets.clone(),
+            pattern_interval: v.pattern_interval as usize,
             thread,
         }
     }
@@ -111,11 +115,23 @@ impl Layout {
         }
     }
 
-    /// The pattern repeated from the start of the buffer, `%o` as the block's offset.
+    /// The pattern repeated from the start of the buffer (and again from the start of
+    /// each verify_pattern_interval piece), `%o` as the block's (the piece's) offset.
     pub fn fill_pattern(&self, buf: &mut [u8], offset: u64) {
-        let p = self.pasted(offset);
-        for chunk in buf.chunks_mut(p.len()) {
-            chunk.copy_from_slice(&p[..chunk.len()]);
+        let piece = self.piece_len(buf.len());
+        for (k, part) in buf.chunks_mut(piece).enumerate() {
+            let p = self.pasted(offset + (k * piece) as u64);
+            for chunk in part.chunks_mut(p.len()) {
+                chunk.copy_from_slice(&p[..chunk.len()]);
+            }
+        }
+    }
+
+    /// The length of the pieces the pattern restarts in (fio's fill_verify_pattern).
+    fn piece_len(&self, len: usize) -> usize {
+        match self.pattern_interval {
+            0 => len.max(1),
+            n => n,
         }
     }
 
@@ -283,22 +299,36 @@ impl Layout {
         hs: usize,
         lines: &mut Vec<String>,
     ) {
-        let p = self.pasted(block_offset);
-        let mut m = (start + hs) % p.len();
-        for (i, &b) in chunk[hs..].iter().enumerate() {
-            if b != p[m] {
-                lines.push(format!(
-                    "fio: got pattern '{b:02x}', wanted '{:02x}'. Bad bits {}",
-                    p[m],
-                    (b ^ p[m]).count_ones()
-                ));
-                lines.push(format!("fio: bad pattern block offset {i}"));
-                return;
+        // Position in the buffer, as the writer's pieces were laid out.
+        let piece = match self.pattern_interval {
+            0 => usize::MAX,
+            n => n,
+        };
+        let mut pos = start + hs;
+        let mut i = 0;
+        let data = &chunk[hs..];
+        while i < data.len() {
+            let first = pos / piece * piece;
+            let p = self.pasted(block_offset + first as u64);
+            let n = (data.len() - i).min(piece - (pos - first));
+            let mut m = (pos - first) % p.len();
+            for (j, &b) in data[i..i + n].iter().enumerate() {
+                if b != p[m] {
+                    lines.push(format!(
+                        "fio: got pattern '{b:02x}', wanted '{:02x}'. Bad bits {}",
+                        p[m],
+                        (b ^ p[m]).count_ones()
+                    ));
+                    lines.push(format!("fio: bad pattern block offset {}", i + j));
+                    return;
+                }
+                m += 1;
+                if m == p.len() {
+                    m = 0;
+                }
             }
-            m += 1;
-            if m == p.len() {
-                m = 0;
-            }
+            i += n;
+            pos += n;
         }
     }
 }
@@ -319,4 +349,71 @@ fn swap(chunk: &mut [u8], offset: usize, len: usize) {
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(kind: VerifyKind, pattern: &str, piece: usize) -> Layout {
+        let (pattern, pattern_offsets) =
+            ferrio_config::ext::verify::parse_pattern(pattern).unwrap();
+        Layout {
+            kind,
+            interval: 4096,
+            offset: 0,
+            pattern,
+            pattern_offsets,
+            pattern_interval: piece,
+            thread: 1,
+        }
+    }
+
+    fn expect(offset: u64) -> Expect {
+        Expect {
+            offset,
+            seed: None,
+            numberio: None,
+        }
+    }
+
+    #[test]
+    fn a_pattern_interval_pastes_each_pieces_offset() {
+        let l = layout(VerifyKind::PatternNoHdr, "%o", 512);
+        let mut buf = vec![0u8; 4096];
+        l.fill(&mut buf, 1 << 20, 0, 0, 0);
+        for k in 0..8 {
+            let want = (1u64 << 20) + k * 512;
+            let at = k as usize * 512;
+            assert_eq!(buf[at..at + 8], want.to_le_bytes(), "piece {k}");
+            assert_eq!(buf[at + 504..at + 512], want.to_le_bytes(), "piece {k} end");
+        }
+        assert!(l
+            .check_block(&mut buf.clone(), expect(1 << 20), "/f", false)
+            .is_empty());
+        // Another block's bytes (its pieces' offsets) fail.
+        assert!(!l
+            .check_block(&mut buf, expect(1 << 21), "/f", false)
+            .is_empty());
+    }
+
+    #[test]
+    fn pattern_hdr_checks_the_pattern_after_the_header() {
+        // A piece shorter than the header, and one that does not divide the block.
+        for piece in [0, 24, 500, 4096] {
+            let l = layout(VerifyKind::Pattern, "%o\"ab\"", piece);
+            let mut buf = vec![0u8; 8192];
+            l.fill(&mut buf, 8192, 7, 1, 0);
+            assert_eq!(buf[..2], crate::verify::header::MAGIC.to_le_bytes());
+            let good = buf.clone();
+            assert!(l
+                .check_block(&mut buf, expect(8192), "/f", false)
+                .is_empty());
+            let mut bad = good.clone();
+            bad[4096 + 3000] ^= 0x10;
+            let f = l.check_block(&mut bad, expect(8192), "/f", false);
+            assert_eq!(f.len(), 1, "piece {piece}");
+            assert!(f[0].lines[0].contains("wanted"), "{:?}", f[0].lines);
+        }
+    }
 }

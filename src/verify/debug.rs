@@ -7,16 +7,14 @@
 
 use super::block::Layout;
 use ferrio_config::ext::verify::VerifyKind;
-use std::io::Write;
 
 /// Marks the lines as the verify category's (an argument, as the runner's `say`).
 struct Verify;
 
-/// One line in fio's shape (runner::debug_line's, written here because verify sits
-/// below the runner): the category in 8 columns, the thread id, the message.
+/// One line in fio's shape (through the sink below both verify and the runner):
+/// the category in 8 columns, the thread id, the message.
 fn say(_: Verify, msg: std::fmt::Arguments) {
-    let tid = crate::sys::affinity::thread_id();
-    let _ = writeln!(std::io::stderr().lock(), "{:<8} {tid:<5} {msg}", "verify");
+    crate::debug_sink::line("verify", crate::sys::affinity::thread_id(), msg);
 }
 
 /// The headers a block of `len` bytes carries: (count, bytes each); none for

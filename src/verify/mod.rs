@@ -33,6 +33,8 @@ pub struct Verifier {
     pub batch: u64,
     pub fatal: bool,
     pub dump: bool,
+    /// --aux-path: the directory of the dump files (None: the working directory).
+    aux: Option<std::path::PathBuf>,
     /// Check the header's seed (verify_header_seed).
     check_seed: bool,
     /// Check numberio (fio: fixed block size, not time_based).
@@ -112,6 +114,7 @@ impl Verifier {
             },
             fatal: v.fatal,
             dump: v.dump,
+            aux: v.aux_path.clone(),
             check_seed: v.header_seed && !v.only,
             check_numberio: fixed && !spec.time_based && write_sequence_checked(spec),
             only: v.only,
@@ -130,7 +133,7 @@ impl Verifier {
             since_trim: 0,
             dir_us: [0; 3],
             each_loop: spec.loops > 1 && !spec.time_based && (v.do_verify || v.only),
-            tracker: state::Tracker::new(spec.iodepth as usize),
+            tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,
             write_order: spec.rw.random
                 && !spec.norandommap
@@ -286,7 +289,7 @@ impl Verifier {
 
     /// verify_dump: the block as read (and as it should be) next to fio's names,
     /// `<file name>.<offset>.received` / `.expected` (`.hdr_fail` for a bad header),
-    /// in the working directory. Returns the lines telling where.
+    /// in the working directory or the --aux-path directory. Returns the lines telling where.
     pub fn dump_failure(&self, f: &Failure, block: &[u8], p: &Piece, path: &Path) -> Vec<String> {
         let name = path
             .file_name()
@@ -296,7 +299,7 @@ impl Verifier {
         let got = &block[rel..(rel + f.len).min(block.len())];
         let mut lines = Vec::new();
         let mut put = |kind: &str, bytes: &[u8]| {
-            let file = format!("{name}.{}.{kind}", f.at);
+            let file = state::in_aux(self.aux.as_deref(), format!("{name}.{}.{kind}", f.at));
             if std::fs::write(&file, bytes).is_ok() {
                 lines.push(format!("       {kind} data dumped as {file}"));
             }

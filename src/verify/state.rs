@@ -17,7 +17,7 @@
 //! | +152.. | iodepth × files (file number, offset) pairs, the first no_comps used |
 //!
 //! All little-endian. The file is `local-<job name, '/' as '.'>-<index>-verify.state`
-//! in the working directory.
+//! in the working directory, or in the --aux-path directory.
 
 use super::checksum::crc32c_fio;
 use std::collections::VecDeque;
@@ -44,6 +44,15 @@ pub struct State {
 /// fio's state file name for job `name`, thread `index` (0-based in the run).
 pub fn file_name(name: &str, index: u64) -> String {
     format!("local-{}-{index}-verify.state", name.replace('/', "."))
+}
+
+/// A verify file's name in the --aux-path directory (fio's `<aux>/<name>`), or
+/// as it is (the working directory) without one.
+pub fn in_aux(aux: Option<&std::path::Path>, name: String) -> String {
+    match aux {
+        Some(dir) => dir.join(name).to_string_lossy().into_owned(),
+        None => name,
+    }
 }
 
 impl State {
@@ -127,13 +136,22 @@ impl State {
     }
 }
 
+/// Writes issued and, per file, (write number, offset) of the last `depth` writes.
+type Snapshot = (u64, Vec<VecDeque<(u64, u64)>>);
+
 /// What a write job has done, for its state file.
 #[derive(Debug, Default)]
 pub struct Tracker {
     pub depth: usize,
     pub writes: u64,
-    /// Per file: the offsets of its last `depth` writes, newest last.
-    last: Vec<VecDeque<u64>>,
+    /// Per file: (write number, offset) of its last `depth` writes, newest last.
+    last: Vec<VecDeque<(u64, u64)>>,
+    /// verify_policy=fsynced: the state is the one at the submission of the last
+    /// fsync that completed (`safe`: its writes and list; None: no fsync has).
+    pub fsynced: bool,
+    safe: Option<Snapshot>,
+    /// The state at the submission of each fsync in flight, by unit.
+    syncs: Vec<(usize, Snapshot)>,
 }
 
 impl Tracker {
@@ -154,21 +172,50 @@ impl Tracker {
         if q.len() == self.depth {
             q.pop_front();
         }
-        q.push_back(offset);
+        q.push_back((self.writes - 1, offset));
+    }
+
+    /// With verify_policy=fsynced (`on`) or not.
+    pub fn fsynced(mut self, on: bool) -> Tracker {
+        self.fsynced = on;
+        self
+    }
+
+    /// An fsync (or fdatasync) is submitted from unit `unit`: it covers the writes
+    /// issued so far (fio takes the mark at submission, not completion).
+    pub fn sync_started(&mut self, unit: usize) {
+        self.syncs.retain(|s| s.0 != unit);
+        self.syncs.push((unit, (self.writes, self.last.clone())));
+    }
+
+    /// The fsync of unit `unit` completed (`ok`: without an error).
+    pub fn sync_done(&mut self, unit: usize, ok: bool) {
+        if let Some(i) = self.syncs.iter().position(|s| s.0 == unit) {
+            let (_, snap) = self.syncs.swap_remove(i);
+            if ok && self.safe.as_ref().is_none_or(|s| snap.0 > s.0) {
+                self.safe = Some(snap);
+            }
+        }
     }
 
     /// The state of job `name`, thread `index`, over `nofiles` files.
     pub fn state(&self, name: &str, index: u64, nofiles: usize) -> State {
-        let comps = self
-            .last
+        // fsynced: as if the job had ended at the safe mark (0 writes: none).
+        let none = (0, Vec::new());
+        let (upto, last) = match self.fsynced {
+            true => self.safe.as_ref().unwrap_or(&none),
+            false => &(self.writes, self.last.clone()),
+        };
+        let upto = *upto;
+        let comps = last
             .iter()
             .enumerate()
-            .flat_map(|(f, q)| q.iter().rev().map(move |&o| (f as u64, o)))
+            .flat_map(|(f, q)| q.iter().rev().map(move |&(_, o)| (f as u64, o)))
             .collect();
         State {
             depth: self.depth as u32,
             nofiles: nofiles.max(self.last.len()) as u32,
-            numberio: self.writes,
+            numberio: upto,
             index,
             name: name.to_string(),
             comps,
@@ -241,7 +288,52 @@ mod tests {
     }
 
     #[test]
+    fn fsynced_covers_the_writes_before_the_last_completed_fsync() {
+        let mut t = Tracker {
+            fsynced: true,
+            ..Tracker::new(4)
+        };
+        let write = |t: &mut Tracker, n: u64| {
+            for _ in 0..n {
+                t.wrote(0, t.writes * 4096);
+            }
+        };
+        write(&mut t, 3);
+        // No fsync has completed: nothing is safe, the pass stops at once.
+        let s = t.state("j", 0, 1);
+        assert_eq!((s.numberio, s.comps.len()), (0, 0));
+        assert!(s.stops_at(0, 0, 0));
+        t.sync_started(7); // covers writes 0..3
+        write(&mut t, 2);
+        t.sync_started(8); // covers 0..5, fails
+        write(&mut t, 1);
+        t.sync_done(7, true);
+        t.sync_done(8, false);
+        let s = t.state("j", 0, 1);
+        assert_eq!(s.numberio, 3);
+        assert_eq!(s.comps, vec![(0, 2 * 4096), (0, 4096), (0, 0)]);
+        let stop: Vec<bool> = (0..6).map(|k| s.stops_at(k, 0, k * 4096)).collect();
+        assert_eq!(stop.iter().position(|&x| x), Some(3), "{stop:?}");
+        // Past the depth: the blocks before the mark, and none after.
+        t.sync_started(9);
+        write(&mut t, 9);
+        t.sync_done(9, true);
+        let s = t.state("j", 0, 1);
+        let stop: Vec<bool> = (0..20).map(|k| s.stops_at(k, 0, k * 4096)).collect();
+        assert_eq!(stop.iter().position(|&x| x), Some(6), "{stop:?}");
+        // completed (the default) covers every write issued.
+        t.fsynced = false;
+        assert_eq!(t.state("j", 0, 1).numberio, 15);
+    }
+
+    #[test]
     fn names_escape_slashes_as_fio() {
         assert_eq!(file_name("a/b", 3), "local-a.b-3-verify.state");
+        assert_eq!(in_aux(None, "x".into()), "x");
+        let aux = std::path::Path::new("/d/e");
+        assert_eq!(
+            in_aux(Some(aux), file_name("j", 0)),
+            "/d/e/local-j-0-verify.state"
+        );
     }
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod cases;
 pub mod loopdev;
 pub mod skip;
 

@@ -221,7 +221,8 @@ fn netns_sans() -> String {
         .join(",")
 }
 
-/// A running `ferrio --server`; its stderr is collected for assertions.
+/// A running `ferrio --server`; its stderr and stdout (where `--debug` lines go) are
+/// collected for assertions.
 pub struct Server {
     pub child: Child,
     pub addr: String,
@@ -233,27 +234,37 @@ impl Server {
         let mut child = cmd
             .args(args)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
         let mut err = BufReader::new(child.stderr.take().unwrap());
-        let mut first = String::new();
-        err.read_line(&mut first).unwrap();
-        let addr = first
-            .trim()
-            .strip_prefix("ferrio: server listening on ")
-            .unwrap_or_else(|| panic!("server did not start: {first}"))
-            .to_string();
-        let log = Arc::new(Mutex::new(String::new()));
-        let l = log.clone();
-        std::thread::spawn(move || {
-            for line in err.lines().map_while(Result::ok) {
-                let mut g = l.lock().unwrap();
-                g.push_str(&line);
-                g.push('\n');
+        // Lines before "listening" (e.g. the default credentials made) are kept.
+        let mut before = String::new();
+        let addr = loop {
+            let mut line = String::new();
+            if err.read_line(&mut line).unwrap() == 0 {
+                panic!("server did not start: {before}");
             }
-        });
+            match line.trim().strip_prefix("ferrio: server listening on ") {
+                Some(a) => break a.to_string(),
+                None => before.push_str(&line),
+            }
+        };
+        let log = Arc::new(Mutex::new(before));
+        let collect = |from: Box<dyn BufRead + Send>| {
+            let l = log.clone();
+            std::thread::spawn(move || {
+                for line in from.lines().map_while(Result::ok) {
+                    let mut g = l.lock().unwrap();
+                    g.push_str(&line);
+                    g.push('\n');
+                }
+            });
+        };
+        collect(Box::new(err));
+        collect(Box::new(out));
         Server { child, addr, log }
     }
 

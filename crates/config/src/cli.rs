@@ -21,6 +21,7 @@ pub use doc::{flag_docs, flag_values, FlagArg, FlagDoc};
 pub use flags::help;
 pub use net::{ClientGroup, NetFlags, DEFAULT_PORT};
 
+mod argv;
 mod debug;
 mod doc;
 mod enghelp;
@@ -139,6 +140,8 @@ pub struct GlobalFlags {
     pub debug_job: Option<u32>,
     /// --readonly: every job was checked not to write or trim.
     pub readonly: bool,
+    /// --aux-path: where verify state and dump files go (None: the working directory).
+    pub aux_path: Option<PathBuf>,
     /// --status-interval, --eta-newline, --eta-interval and friends.
     pub live: crate::ext::LiveFlags,
     /// --json-lines: live json reports one per line instead of pretty-printed.
@@ -194,6 +197,7 @@ impl Default for GlobalFlags {
             debug: Vec::new(),
             debug_job: None,
             readonly: false,
+            aux_path: None,
             live: Default::default(),
             json_lines: false,
             fio_compat: false,
@@ -281,8 +285,8 @@ struct Raw {
 pub struct Parsed {
     pub command: Command,
     pub warnings: Vec<String>,
-    /// `--debug=parse` and `--debug=profile`: the lines' categories and messages,
-    /// for stderr in fio's line shape.
+    /// `--debug=parse` and `--debug=profile`: the lines' categories and messages, in
+    /// fio's line shape, for where fio's debug lines go (stdout or the --output file).
     pub debug_lines: Vec<(DebugCategory, String)>,
 }
 
@@ -376,6 +380,7 @@ fn build_command(
     }
     let ov = Overrides {
         readonly: raw.flags.readonly,
+        aux_path: raw.flags.aux_path.clone(),
     };
     if raw.parse_only && globals_only(&raw, &file_sections, &ov)? {
         return Ok(Command::Print(String::new()));
@@ -570,7 +575,7 @@ fn lex_args(
             files_only = true;
             continue;
         }
-        let (key, inline) = match split_arg(arg) {
+        let (key, inline) = match argv::split_arg(arg) {
             Some(k) => k,
             None => {
                 return Err(ConfigError(format!(
@@ -638,10 +643,10 @@ fn lex_args(
                 "job '{job}': unknown option '--{key}' (at command line){hint}"
             )));
         };
-        let value = match inline {
-            Some(v) => Some(v),
-            None if spec.bare_ok() => None,
-            None => Some(need(key)?),
+        let value = match argv::job_value(spec, key, inline.clone())? {
+            argv::Value::Bare => None,
+            argv::Value::Inline(v) => Some(v),
+            argv::Value::Next => Some(need(key)?),
         };
         let value = value.map(|v| replace_keywords(&v, &env.keywords));
         if raw.sections.is_empty() {
@@ -710,33 +715,6 @@ fn expand_prefix(key: &str) -> Result<String, ConfigError> {
             )))
         }
     }
-}
-
-/// `--key[=value]`, fio's one-letter `-k [value]` / `-kvalue`, or a long name with one
-/// dash (`-name=x`, as fio's getopt_long_only allows) → (long name, inline value).
-/// None when the argument is none of these.
-fn split_arg(arg: &str) -> Option<(String, Option<String>)> {
-    let split = |body: &str| match body.split_once('=') {
-        Some((k, v)) => (k.to_string(), Some(v.to_string())),
-        None => (body.to_string(), None),
-    };
-    if let Some(body) = arg.strip_prefix("--") {
-        return Some(split(body));
-    }
-    let body = arg.strip_prefix('-')?;
-    let (k, v) = split(body);
-    if flags::find(&k).is_some() || table::find(&k).is_some() {
-        return Some((k, v));
-    }
-    let mut chars = body.chars();
-    let c = chars.next()?;
-    let f = flags::find_short(c)?;
-    let rest = chars.as_str();
-    let rest = rest.strip_prefix('=').unwrap_or(rest);
-    Some((
-        f.names[0].to_string(),
-        (!rest.is_empty()).then(|| rest.to_string()),
-    ))
 }
 
 fn parse_formats(v: &str) -> Result<Vec<OutputFormat>, ConfigError> {

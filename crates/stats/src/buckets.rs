@@ -53,7 +53,7 @@ pub struct LatencyBuckets {
 
 impl LatencyBuckets {
     /// Count one completion latency in nanoseconds (fio's io_u_mark_latency).
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, ns: u64) {
         if ns < 1000 {
             self.ns[sub_1000_index(ns)] += 1;

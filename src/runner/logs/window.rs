@@ -275,15 +275,17 @@ impl Observer for WindowLogger {
 
     /// fio's per-I/O entries: latencies in ns, bandwidth as bytes * 10^6 / clat_ns
     /// (fio's add_bw_sample, checked against fio 3.33's logs), IOPS as 1; bs is the
-    /// I/O's size, offset its offset.
+    /// I/O's size, offset its offset. As fio master's: the issue time is the slat
+    /// and clat entries' only (lat, bw and iops entries carry 0), and a per-I/O
+    /// entry's second value column (log_window_value=both) is 0.
     fn completed(&mut self, c: &Completion) {
         let t = self.time_ms(c.now_ns);
         let cols = self.cols;
         let issue = c.issue_ns.saturating_sub(self.origin_ns);
-        let entry = |line: &mut String, file: &super::files::LogFile, value: u64| {
+        let entry = |line: &mut String, file: &super::files::LogFile, value: u64, issue: u64| {
             line.clear();
             sample_line(
-                line, cols, t, value, value, c.ddir, c.bytes, c.offset, issue, c.ioprio,
+                line, cols, t, value, 0, c.ddir, c.bytes, c.offset, issue, c.ioprio,
             );
             file.write(line);
         };
@@ -291,17 +293,17 @@ impl Observer for WindowLogger {
             let rate = (c.bytes as u128 * 1_000_000)
                 .checked_div(c.clat_ns as u128)
                 .unwrap_or(0) as u64;
-            entry(&mut self.line, f, rate);
+            entry(&mut self.line, f, rate, 0);
         }
         if let Some(f) = self.files.iops.as_ref().filter(|_| self.per_io_iops) {
-            entry(&mut self.line, f, 1);
+            entry(&mut self.line, f, 1, 0);
         }
         if let Some(files) = &self.files.lat {
             if self.has_slat {
-                entry(&mut self.line, &files[0], c.slat_ns);
+                entry(&mut self.line, &files[0], c.slat_ns, issue);
             }
-            entry(&mut self.line, &files[1], c.clat_ns);
-            entry(&mut self.line, &files[2], c.lat_ns);
+            entry(&mut self.line, &files[1], c.clat_ns, issue);
+            entry(&mut self.line, &files[2], c.lat_ns, 0);
         }
         if let Some(f) = &self.files.due_lat {
             entry(
@@ -309,6 +311,7 @@ impl Observer for WindowLogger {
                 f,
                 c.now_ns
                     .saturating_sub(c.due_ns.min(c.issue_ns - c.slat_ns)),
+                0,
             );
         }
     }
@@ -388,5 +391,48 @@ mod tests {
         w.finish(1_500_000_000, &s, &mut ThreadResult::default());
         let text = std::fs::read_to_string(dir.path().join("j_bw.1.log")).unwrap();
         assert_eq!(text, "1000, 1024, 0, 0, 0\n1500, 1024, 0, 0, 0\n");
+    }
+
+    #[test]
+    fn per_io_columns_as_fio_master() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j").display().to_string();
+        let opts = format!(
+            "write_lat_log={p}\nwrite_bw_log={p}\nwrite_iops_log={p}\nlog_offset=1\nlog_issue_time=1\nlog_window_value=both"
+        );
+        let plan = plan_of(&opts, false);
+        let store = crate::runner::logs::files::Store::of(&plan.spec.logs, &plan.spec.compat);
+        let files =
+            LogFiles::open(&plan.spec.logs, 1, &mut Shared::default(), false, store).unwrap();
+        let mut w = Box::new(WindowLogger::new(&plan, files, 1_000, None));
+        w.completed(&Completion {
+            now_ns: 3_000_001_000,
+            ddir: 1,
+            bytes: 4096,
+            offset: 8192,
+            issue_ns: 2_000_001_000,
+            due_ns: 1_000,
+            slat_ns: 7,
+            clat_ns: 1_000_000_000,
+            lat_ns: 1_000_000_007,
+            ioprio: 0,
+        });
+        w.finish(
+            3_000_001_000,
+            &ThreadStats::default(),
+            &mut ThreadResult::default(),
+        );
+        let read =
+            |k: &str| std::fs::read_to_string(dir.path().join(format!("j_{k}.1.log"))).unwrap();
+        // time, value, max (0 per I/O), ddir, bs, offset, prio, issue time (slat and
+        // clat only).
+        assert_eq!(read("slat"), "3000, 7, 0, 1, 4096, 8192, 0, 2000000000\n");
+        assert_eq!(
+            read("clat"),
+            "3000, 1000000000, 0, 1, 4096, 8192, 0, 2000000000\n"
+        );
+        assert_eq!(read("lat"), "3000, 1000000007, 0, 1, 4096, 8192, 0, 0\n");
+        assert_eq!(read("bw"), "3000, 4, 0, 1, 4096, 8192, 0, 0\n");
+        assert_eq!(read("iops"), "3000, 1, 0, 1, 4096, 8192, 0, 0\n");
     }
 }

@@ -67,13 +67,9 @@ impl Accounting {
             clat: !(spec.disable_clat || reduce),
             lat: !(spec.disable_lat || reduce),
         };
-        // lat is recorded as a copy of clat only when nothing reads the statistics
-        // during the run (no observers) and both are recorded.
-        let shadow = synchronous
-            && rec.lat
-            && rec.clat
-            && observers.next_due_ns == u64::MAX
-            && counts != Counts::FileOps;
+        // lat is recorded as a copy of clat when both are recorded; observers that
+        // read the statistics during the run get the copy made for them (`periodic`).
+        let shadow = synchronous && rec.lat && rec.clat && counts != Counts::FileOps;
         let mut a = Accounting {
             stats: ThreadStats::default(),
             observers,
@@ -135,9 +131,21 @@ impl Accounting {
             self.sampler.sample(now, &mut self.stats);
         }
         if now >= self.observers.next_due_ns {
+            self.show_lat();
             return self.observers.observe(now, &self.stats);
         }
         Verdict::Continue
+    }
+
+    /// Before observers read the statistics: a shadowed lat is made a copy of clat
+    /// (every value so far was the same in both), and stays shadowed.
+    fn show_lat(&mut self) {
+        for d in 0..3 {
+            if self.lat_shadow[d] {
+                let s = &mut self.stats.dir[d];
+                s.lat.clone_from(&s.clat);
+            }
+        }
     }
 
     /// One I/O completed by `queue` itself (synchronous engines) while `inflight`

@@ -23,6 +23,7 @@ use super::observer::{ObserverFactory, Observers};
 use super::plan::ThreadPlan;
 use super::recorder::ThreadResult;
 use crate::engine;
+use crate::runner::flow::Arrival;
 use crate::sys::affinity;
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::CpusAllowedPolicy;
@@ -32,12 +33,15 @@ use std::sync::Arc;
 
 /// Run one thread to completion. A job with clocksource=virtual runs on a clock of
 /// its own that its engine advances (the simulated device), not on `clock`.
+/// `arrival`: a flow= member's place at the group's start line (dropped on an early
+/// return, so the others do not wait for it).
 pub fn run_thread(
     plan: &ThreadPlan,
     clock: &Clock,
     stop: &Arc<AtomicBool>,
     factory: &dyn ObserverFactory,
     io_threads_left: &Arc<AtomicUsize>,
+    arrival: Option<Arrival>,
 ) -> ThreadResult {
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
@@ -92,7 +96,13 @@ pub fn run_thread(
     // One origin for the job's runtime and its observers' schedules, so a log
     // window that ends with the runtime is closed by the job's end, not by the
     // last I/O before it (which would leave a second, empty-length row at the end).
-    let begin_ns = clock.now_ns();
+    // PACING: flow= members start their clocks together (a virtual clock is the
+    // thread's own: it sets no common start).
+    let own = || clock.now_ns();
+    let shared: Option<&dyn Fn() -> u64> = virtual_clock.is_none().then_some(&own);
+    let begin_ns = arrival
+        .and_then(|a| a.wait(stop, shared))
+        .unwrap_or_else(|| clock.now_ns());
     let observers = Observers::new(factory.observers(plan, begin_ns));
     let worker = run::Worker::new(plan, clock, io, observers, begin_ns).with_zones(zbd);
     let result = match pace_handle {

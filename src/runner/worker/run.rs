@@ -8,7 +8,7 @@
 use super::account::Accounting;
 use super::setup::Io;
 use super::state::{Limits, LoopState};
-use super::units::{BufferWork, UnitTimes};
+use super::units::UnitTimes;
 use crate::engine::{Accounting as Counts, IoOp, Queued};
 use crate::runner::observer::{Observers, Verdict};
 use crate::runner::pattern::Pattern;
@@ -35,6 +35,8 @@ mod prio;
 mod files;
 // fio's wait_for_completions and cleanup_pending_aio: when and how much to reap.
 mod wait;
+// The unit to queue next: the lean path and the options' per-I/O extras.
+mod issue;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -88,6 +90,13 @@ pub struct Worker<'a> {
     lazy_files: bool,
     file_busy: bool,
     file_events: Vec<(usize, bool)>,
+    /// Fixed for the job (its options never change): whether an issue or a
+    /// completion has per-I/O work beyond the plain job's (issue.rs,
+    /// [`Worker::complete_extras`]), so a plain job pays one test for all of it.
+    issue_extras: bool,
+    complete_extras: bool,
+    /// The engine does file operations (only then may an I/O be untimed).
+    file_ops: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -115,7 +124,7 @@ impl<'a> Worker<'a> {
         let mut acct =
             Accounting::new(spec, synchronous, plan.caps.accounting, observers, begin_ns);
         acct.marks_queue_completed = !io.engine.fio_commit_hook();
-        Worker {
+        let mut w = Worker {
             cmdprio,
             plan,
             clock,
@@ -175,8 +184,23 @@ impl<'a> Worker<'a> {
                 .is_some_and(|n| (n as usize) < regions.len()),
             file_busy: false,
             file_events: Vec::new(),
+            issue_extras: true,
+            complete_extras: true,
+            file_ops: plan.caps.accounting == Counts::FileOps,
             io,
-        }
+        };
+        w.issue_extras = issue::issue_extras(
+            w.lim.paced,
+            w.lazy_files,
+            w.verify.is_some(),
+            w.sync_every,
+            w.cmdprio.is_some(),
+        );
+        w.complete_extras = w.cmdprio.is_some()
+            || w.sync_range_flags.is_some()
+            || w.lazy_files
+            || w.verify.is_some();
+        w
     }
 
     /// Run until a stopping rule fires; hand back what was measured.
@@ -261,6 +285,8 @@ impl<'a> Worker<'a> {
     }
 
     /// One iteration of the loop: queue, reap, wrap. False when the job is over.
+    /// (Inlined into the loop, its only caller: a call per I/O costs spills.)
+    #[inline(always)]
     fn step(&mut self) -> bool {
         let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
         // (1) Queue one I/O.
@@ -385,101 +411,8 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// The unit to queue next: the one the engine was busy for, else a due sync, else
-    /// the next generated I/O. Its start is read here, once the I/O is generated
-    /// (as fio stamps start_time at the end of get_io_u), right before the engine
-    /// sees it.
-    #[inline]
-    fn next_unit(&mut self) -> Option<usize> {
-        if let Some(idx) = self.st.busy.take() {
-            // Retry the unit the engine had no room for; it is already counted.
-            return Some(idx);
-        }
-        if let Some(idx) = self.st.retry.pop() {
-            // The rest of a short transfer: its start stays (lat covers every part),
-            // its issue is now (synchronous) or its commit (asynchronous), as fio's.
-            if self.synchronous {
-                self.io.units.times[idx].issue_ns = self.read_clock();
-            }
-            return Some(idx);
-        }
-        let idx = self.io.units.free.pop().expect("a free unit");
-        if let Some(file) = self.st.sync_due.take() {
-            // fsync=N: the sync is an I/O unit of its own (fio's DDIR_SYNC), so every
-            // engine — including diskless and asynchronous ones — runs it.
-            let fd = self.io.fds[file];
-            // fio: a sync of any kind ends the file's written range
-            let range = self.st.take_written(file);
-            let stale = self.io.units.io[idx].offset; // write_iolog logs it, as fio
-            match self.sync_range_flags {
-                Some(flags) => self.io.units.point_range_sync(idx, file, fd, flags, range),
-                None => self.io.units.point_sync(idx, file, fd, self.sync_data_only),
-            }
-            self.pattern.log_sync(file, self.io.units.io[idx].op, stale);
-            let t = self.read_clock();
-            self.io.units.times[idx] = UnitTimes {
-                due_ns: t,
-                start_ns: t,
-                issue_ns: t,
-            };
-            return Some(idx);
-        }
-        // Like fio, a pass moves exactly pass_bytes: the last I/O is trimmed to fit.
-        let left = self.lim.pass_bytes.saturating_sub(self.st.pass_issued);
-        self.rate_view(); // PACING: a mixed job may turn to the direction behind its rate.
-        let Some(io) = self.next_io(left) else {
-            self.io.units.free.push(idx);
-            return None;
-        };
-        if self.lazy_files && !self.file_for_io(io.file) {
-            self.io.units.free.push(idx);
-            return None;
-        }
-        let work = self.io.units.point(idx, io, self.io.fds[io.file]);
-        // PACING: wait for the I/O's due time before its start is stamped.
-        let Ok(due_ns) = self.pace(io.op, io.len) else {
-            // The runtime ended (or a stop came) during the wait: not issued.
-            self.io.units.free.push(idx);
-            return None;
-        };
-        // fio times a refill in no latency and a scramble in lat only.
-        if work == BufferWork::BeforeStart {
-            self.io.units.prepare_buffer(idx, 0);
-        }
-        // VERIFY: a verified write's data and headers, before its start as in fio;
-        // they replace any refill or scramble.
-        let work = if io.op == IoOp::Write && self.verify_stamp(idx) {
-            BufferWork::None
-        } else {
-            work
-        };
-        let start_ns = self.read_clock();
-        let issue_ns = if work == BufferWork::AfterStart {
-            self.io.units.prepare_buffer(idx, start_ns);
-            self.read_clock()
-        } else {
-            start_ns
-        };
-        if io.op == IoOp::Write {
-            self.st.count_write(self.sync_every, io.file);
-        } else if matches!(io.op, IoOp::Read | IoOp::Trim) {
-            self.st.count_other(io.file); // (a replayed sync is a sync to fio)
-        }
-        self.io.units.times[idx] = UnitTimes {
-            due_ns: due_ns.unwrap_or(start_ns),
-            start_ns,
-            issue_ns,
-        };
-        self.st
-            .generated(&self.lim, io.len, io.follow_up, self.pattern.has_pending());
-        if self.cmdprio.is_some() {
-            self.prio_issue(idx, io.op, io.len); // CMDPRIO
-        }
-        Some(idx)
-    }
-
     /// Read the clock; the loop's next checks use the latest reading.
-    #[inline]
+    #[inline(always)]
     fn read_clock(&mut self) -> u64 {
         let t = self.clock.now_ns();
         self.last_read = Some(t);
@@ -564,26 +497,45 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn complete(&mut self, idx: usize, now: u64) {
         let t = self.io.units.times[idx];
-        if self.cmdprio.is_some() {
-            self.prio_complete(idx, t, now); // CMDPRIO
+        if self.complete_extras {
+            self.complete_before(idx, t, now);
         }
         let u = &self.io.units.io[idx];
         if self.zoned && u.op == IoOp::Write && u.result >= 0 {
             self.zone_done.push((u.file, u.offset, u.len as u64));
         }
-        if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
-            self.st.note_write(u.file, u.offset, u.result as u64);
-        }
         let files = &self.plan.files;
         let path = || files.get(u.file).map(|f| f.path.as_path());
-        let timed = self.plan.caps.accounting != Counts::FileOps || self.io.engine.timed();
+        let timed = !self.file_ops || self.io.engine.timed();
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
         if u.result < 0 {
             self.explain_error(idx);
         }
+        if self.complete_extras {
+            self.complete_after(idx);
+        }
+    }
+
+    /// `complete`'s per-I/O work of a job with cmdprio, sync_file_range, openfiles
+    /// or verify (`complete_extras`), before the I/O is accounted.
+    #[inline(never)]
+    fn complete_before(&mut self, idx: usize, t: UnitTimes, now: u64) {
+        if self.cmdprio.is_some() {
+            self.prio_complete(idx, t, now); // CMDPRIO
+        }
+        let u = &self.io.units.io[idx];
+        if self.sync_range_flags.is_some() && u.op == IoOp::Write && u.result > 0 {
+            self.st.note_write(u.file, u.offset, u.result as u64);
+        }
+    }
+
+    /// `complete`'s per-I/O work after the I/O is accounted (`complete_extras`).
+    #[inline(never)]
+    fn complete_after(&mut self, idx: usize) {
         self.file_released(idx);
         if self.verify.is_some() {
             self.verify_read(idx); // VERIFY: a read-only job checks what it reads
+            self.verify_sync(idx, true);
         }
     }
 

@@ -48,6 +48,8 @@ pub fn lookup(opt: &RawOpt, section: &str) -> Result<&'static table::OptSpec, Co
 pub struct Overrides {
     /// --readonly: refuse jobs that write or trim.
     pub readonly: bool,
+    /// --aux-path: the directory of verify state and dump files.
+    pub aux_path: Option<std::path::PathBuf>,
 }
 
 /// Build and validate one job from its option chain.
@@ -73,6 +75,7 @@ pub fn build(
     if ov.readonly {
         job.readonly = true;
     }
+    job.verify.aux_path = ov.aux_path.clone();
     job.job_options = shown(own);
     validate::finish(&mut job)?;
     check_engine_options(&job, chain)?;

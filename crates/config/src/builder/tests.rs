@@ -601,14 +601,26 @@ fn readonly() {
     assert!(job(&["readonly", "rw=read"]).readonly);
     let e = bad(&["readonly", "rw=randwrite"]);
     assert_eq!(e, "job 'j': rw=randwrite writes or trims, but read-only mode is on (--readonly or readonly=1) (at t.fio:1)");
-    let e = job_ov(&["rw=trim"], &Overrides { readonly: true })
-        .unwrap_err()
-        .0;
+    let e = job_ov(
+        &["rw=trim"],
+        &Overrides {
+            readonly: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .0;
     assert!(e.contains("read-only"), "{e}");
     assert!(
-        job_ov(&["rw=randread"], &Overrides { readonly: true })
-            .unwrap()
-            .readonly
+        job_ov(
+            &["rw=randread"],
+            &Overrides {
+                readonly: true,
+                ..Default::default()
+            }
+        )
+        .unwrap()
+        .readonly
     );
 }
 

@@ -117,10 +117,16 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     if !job.verify.pattern.is_empty() && !job.verify.kind_set {
         job.verify.kind = crate::ext::verify::VerifyKind::Pattern;
     }
-    if job.verify.kind == crate::ext::verify::VerifyKind::PatternNoHdr
-        && job.verify.pattern.is_empty()
-    {
-        return Err(at("verify=pattern needs verify_pattern=".into()));
+    if job.verify.kind_set && job.verify.pattern.is_empty() {
+        use crate::ext::verify::VerifyKind as V;
+        if matches!(job.verify.kind, V::PatternNoHdr | V::Pattern) {
+            let name = if job.verify.kind == V::Pattern {
+                "pattern_hdr"
+            } else {
+                "pattern"
+            };
+            return Err(at(format!("verify={name} needs verify_pattern=")));
+        }
     }
     job.verify.check(job.bs[1].min, job.bs[1].max).map_err(at)?;
     // The net engines' rules; fio's bit-based net reports rates in bits by default.
@@ -150,7 +156,8 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
 /// openfiles below nrfiles: the loop opens and closes files during the run, so the
 /// engine must take each I/O's descriptor as it comes (not map or register the
 /// files once at its start), and the paths that work on every file at once
-/// (verify's read-back, read_iolog, zonemode=zbd, unlink_each_loop) are refused.
+/// (read_iolog, zonemode=zbd, unlink_each_loop) are refused. (The verify pass opens
+/// a closed file itself.)
 fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
     let engine = job.ioengine.as_str();
     let head = format!("openfiles={open} is below nrfiles={}", job.nrfiles);
@@ -189,9 +196,7 @@ fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
             "{head}: io_uring with registerfiles=1 or sqthread_poll=1 registers every file with the kernel at its start, so openfiles must be at least nrfiles (or use registerfiles=0 and sqthread_poll=0)"
         ));
     }
-    let other = if job.verify.on() {
-        Some("verify")
-    } else if job.logs.read_iolog.is_some() {
+    let other = if job.logs.read_iolog.is_some() {
         Some("read_iolog")
     } else if job.zones.mode == crate::ext::zones::ZoneMode::Zbd {
         Some("zonemode=zbd")

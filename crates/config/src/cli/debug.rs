@@ -56,7 +56,7 @@ pub fn job_number(list: &str) -> Option<u32> {
 /// them in every other thread's copy: numjobs clones are numbered there).
 pub fn mark_jobs(flags: &super::GlobalFlags, jobs: &mut [crate::JobSpec]) {
     let set = DebugSet::of(&flags.debug, flags.debug_job);
-    for j in jobs {
+    for j in jobs.iter_mut() {
         j.compat.debug = set;
     }
 }
@@ -72,6 +72,9 @@ pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<St
         for o in &s.options {
             let v = o.value.as_deref().unwrap_or("(null)");
             out.push(format!("handle_option={}, ptr={v}", o.key));
+            if matches!(o.key.as_str(), "ss" | "steadystate") {
+                out.extend(steadystate_lines(v));
+            }
         }
     };
     for s in cli {
@@ -98,6 +101,29 @@ pub fn parse_trace(cli: &[Section], files: &[(PathBuf, Vec<Section>)]) -> Vec<St
         }
     }
     out
+}
+
+/// fio's line for a steady-state threshold as its option callback reads it
+/// (scripts such as fio's t/steadystate_tests.py grep for them): a percentage, an
+/// IOPS value (both `%f`), a bandwidth in bytes or a latency in ns. None for a value
+/// that does not parse (its error is reported by the option itself).
+fn steadystate_lines(v: &str) -> Vec<String> {
+    use crate::ext::steadystate::{parse_criteria, Metric};
+    let Ok(criteria) = parse_criteria(v, 1024) else {
+        return Vec::new();
+    };
+    criteria
+        .iter()
+        .map(|c| match c.metric {
+            _ if c.pct => format!("set steady state threshold to {:.6}%", c.limit),
+            Metric::Iops => format!("set steady state IOPS threshold to {:.6}", c.limit),
+            Metric::Bw => format!("set steady state BW threshold to {}", c.limit as u64),
+            _ => format!(
+                "set steady state latency threshold to {} nsec",
+                c.limit as u64
+            ),
+        })
+        .collect()
 }
 
 /// The allowed values, for an error message.
@@ -193,5 +219,35 @@ mod tests {
         assert!(!h.contains("printing nothing"), "{h}");
         assert!(h.lines().all(|l| l.len() <= 80), "{h}");
         assert!(allowed().ends_with("zbd, sprandom, all, help"));
+    }
+
+    use crate::jobfile::Env;
+
+    #[test]
+    fn steadystate_thresholds_are_traced_as_fio_does() {
+        let line = |v: &str| steadystate_lines(v).join("|");
+        assert_eq!(
+            line("iops:10"),
+            "set steady state IOPS threshold to 10.000000"
+        );
+        assert_eq!(line("iops:10%"), "set steady state threshold to 10.000000%");
+        assert_eq!(
+            line("bw_slope:.1%"),
+            "set steady state threshold to 0.100000%"
+        );
+        assert_eq!(line("bw:12"), "set steady state BW threshold to 12");
+        assert_eq!(line("bw:1k"), "set steady state BW threshold to 1024");
+        assert_eq!(line("iops:x"), "");
+        let sections =
+            crate::jobfile::parse_text("[j]\nss=iops:2%\n", "j.fio".as_ref(), &Env::system())
+                .unwrap();
+        let trace = parse_trace(&[], &[(PathBuf::from("j.fio"), sections)]);
+        let at = trace
+            .iter()
+            .position(|l| l == "handle_option=ss, ptr=iops:2%");
+        assert_eq!(
+            trace[at.expect("handle_option line") + 1],
+            "set steady state threshold to 2.000000%"
+        );
     }
 }

@@ -129,8 +129,14 @@ fn warnings_and_drop_in_version() {
         false,
     )
     .unwrap();
-    assert_eq!(p.warnings.len(), 2, "{:?}", p.warnings);
-    assert!(p.warnings[0].contains("--aux-path has no effect"));
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    match &p.command {
+        Command::Run(inv) => assert_eq!(
+            inv.jobs[0].verify.aux_path.as_deref(),
+            Some(std::path::Path::new("/tmp"))
+        ),
+        c => panic!("{c:?}"),
+    }
     let p = parse_full(&args(&["--version"]), &env, true).unwrap();
     assert!(
         matches!(p.command, Command::Print(s) if s == format!("fio-3.33-ferrio-{}\n", env!("CARGO_PKG_VERSION")))

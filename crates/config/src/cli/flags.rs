@@ -387,12 +387,12 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('K'),
         Arg::Value,
         "DIR",
-        "where fio puts verify state files; ferrio writes them in\nthe working directory, so a note on stderr",
+        "directory of the verify state files (verify_state_save,\nverify_state_load) and verify_dump files",
         |r, v| {
             if val(v).is_empty() {
                 return Err(flag_err("aux-path", "", "a directory"));
             }
-            note(r, "--aux-path has no effect: ferrio writes verify state files in the working directory".into());
+            r.flags.aux_path = Some(PathBuf::from(val(v)));
             Ok(())
         },
     ),

@@ -67,6 +67,7 @@ pub struct NetFlags {
 
 /// `--client=HOST[,HOST...]` or `--client=HOSTFILE` (a file with one host per line,
 /// `#` comments), as fio reads it; starts a new group for the job files that follow.
+/// A value ending in `,NUMBER` is fio's `host,port` (one host; `,8765` is this host).
 pub fn add_client(net: &mut NetFlags, v: &str) -> Result<(), ConfigError> {
     if v.trim().is_empty() {
         return Err(flag_err(
@@ -84,6 +85,12 @@ pub fn add_client(net: &mut NetFlags, v: &str) -> Result<(), ConfigError> {
             .filter(|l| !l.is_empty())
             .map(str::to_string)
             .collect()
+    } else if v
+        .rsplit_once(',')
+        .is_some_and(|(_, p)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        // fio's own form: one `host,port` (an empty host is this one).
+        vec![v.trim().to_string()]
     } else {
         v.split(',').map(|h| h.trim().to_string()).collect()
     };
@@ -210,6 +217,17 @@ mod tests {
         assert_eq!(n.clients[0].hosts, ["h1", "h2"]);
         assert_eq!(n.clients[0].files, [PathBuf::from("b.fio")]);
         assert_eq!(n.clients[1].files, [PathBuf::from("b.fio")]);
+    }
+
+    #[test]
+    fn fios_host_comma_port_is_one_host() {
+        let mut n = NetFlags::default();
+        add_client(&mut n, ",8765").unwrap();
+        add_client(&mut n, "h1,8766").unwrap();
+        add_client(&mut n, "h1,h2").unwrap();
+        assert_eq!(n.clients[0].hosts, [",8765"]);
+        assert_eq!(n.clients[1].hosts, ["h1,8766"]);
+        assert_eq!(n.clients[2].hosts, ["h1", "h2"]);
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub enum VerifyKind {
     Sha3_512,
     Xxhash,
     Sha1,
-    /// verify_pattern= without verify=: header plus pattern (fio's VERIFY_PATTERN).
+    /// verify_pattern= without verify=: header plus pattern (fio's VERIFY_PATTERN);
+    /// verify=pattern_hdr (fio 3.4x) names it.
     Pattern,
     /// verify=pattern: the pattern alone, no header (fio's VERIFY_PATTERN_NO_HDR).
     PatternNoHdr,
@@ -35,7 +36,7 @@ pub enum VerifyKind {
 
 /// (name, kind, fio's verify_type number) for every verify= value. crc32c-intel is
 /// crc32c (fio uses the hardware path for both when the CPU has it).
-pub const VERIFY_KINDS: [(&str, VerifyKind, u16); 20] = [
+pub const VERIFY_KINDS: [(&str, VerifyKind, u16); 21] = [
     ("0", VerifyKind::None, 0),
     ("md5", VerifyKind::Md5, 2),
     ("crc64", VerifyKind::Crc64, 3),
@@ -54,6 +55,7 @@ pub const VERIFY_KINDS: [(&str, VerifyKind, u16); 20] = [
     ("xxhash", VerifyKind::Xxhash, 15),
     ("meta", VerifyKind::Meta, 1),
     ("pattern", VerifyKind::PatternNoHdr, 18),
+    ("pattern_hdr", VerifyKind::Pattern, 17),
     ("null", VerifyKind::Null, 19),
     ("none", VerifyKind::None, 0),
 ];
@@ -164,6 +166,15 @@ pub struct VerifySpec {
     /// verify_pattern=: the bytes, and where `%o` pastes the block's offset.
     pub pattern: Vec<u8>,
     pub pattern_offsets: Vec<usize>,
+    /// verify_pattern_interval= (fio 3.4x): the pattern starts again every this many
+    /// bytes of a block, `%o` the offset of each such piece (0: once per block).
+    pub pattern_interval: u64,
+    /// verify_policy=fsynced (fio 3.4x): a later verify_state_load pass checks only
+    /// the writes an fsync covered.
+    pub policy_fsynced: bool,
+    /// --aux-path (run-wide): the directory of the state and verify_dump files
+    /// (None: the working directory).
+    pub aux_path: Option<std::path::PathBuf>,
     pub fatal: bool,
     pub dump: bool,
     /// verify_backlog=: verify the written blocks every this many writes (0: at the end).
@@ -207,6 +218,9 @@ impl Default for VerifySpec {
             offset: 0,
             pattern: Vec::new(),
             pattern_offsets: Vec::new(),
+            pattern_interval: 0,
+            policy_fsynced: false,
+            aux_path: None,
             fatal: false,
             dump: false,
             backlog: 0,
@@ -256,13 +270,14 @@ impl VerifySpec {
     }
 }
 
-/// The largest pattern fio accepts (MAX_PATTERN_SIZE).
-pub const MAX_PATTERN: usize = 512;
+/// The largest pattern fio accepts (MAX_PATTERN_SIZE: 512 bytes in fio 3.33, 128 MiB
+/// in fio master, which reads patterns from files).
+pub const MAX_PATTERN: usize = crate::values::pattern::MAX_PATTERN_FILE as usize;
 
 /// fio's pattern syntax: a sequence of `0x` hex strings (bytes in the order
 /// written), decimal numbers (little-endian, as few bytes as needed), `"strings"`
-/// and `%o` (the block's offset, 8 bytes little-endian, pasted per block), with
-/// nothing between them. Returns the bytes and the positions of each `%o`.
+/// `'file'` (its bytes) and `%o` (the block's offset, 8 bytes little-endian, pasted
+/// per block), with nothing between them. Returns the bytes and the positions of each `%o`.
 pub fn parse_pattern(input: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
     let bad = |why: &str| format!("bad pattern '{input}': {why}");
     let mut out = Vec::new();
@@ -272,7 +287,14 @@ pub fn parse_pattern(input: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
         return Err(bad("empty"));
     }
     while !s.is_empty() {
-        if let Some(rest) = s.strip_prefix('"') {
+        if let Some(rest) = s.strip_prefix('\'') {
+            // 'file': the file's bytes (fio's lib/pattern.c parse_file).
+            let end = rest
+                .find('\'')
+                .ok_or_else(|| bad("unterminated file name"))?;
+            out.extend(crate::values::pattern::read_pattern_file(&rest[..end])?);
+            s = &rest[end + 1..];
+        } else if let Some(rest) = s.strip_prefix('"') {
             let end = rest.find('"').ok_or_else(|| bad("unterminated string"))?;
             if end == 0 {
                 return Err(bad("empty string"));
@@ -306,14 +328,8 @@ pub fn parse_pattern(input: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
             }
             s = &digits[n..];
         } else {
-            let n = s
-                .char_indices()
-                .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-                .map(|(i, _)| i)
-                .unwrap_or(s.len());
-            let v: i64 = s[..n]
-                .parse()
-                .map_err(|_| bad("expected 0x hex, a number, a \"string\" or %o"))?;
+            let (v, n) = decimal(s)
+                .ok_or_else(|| bad("expected 0x hex, a number, a \"string\", a 'file' or %o"))?;
             if v > i32::MAX as i64 || v < i32::MIN as i64 {
                 return Err(bad("number out of range"));
             }
@@ -332,6 +348,30 @@ pub fn parse_pattern(input: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
         }
     }
     Ok((out, fmts))
+}
+
+/// fio's decimal token (strtol's: blanks, then a sign, then digits) and the bytes of
+/// `s` it uses. fio looks ahead for a "0x" and reads no further, so in `-120xdead`
+/// the number is -12 and `0xdead` the next token.
+fn decimal(s: &str) -> Option<(i64, usize)> {
+    let limit = s.to_ascii_lowercase().find("0x").unwrap_or(s.len());
+    let b = &s.as_bytes()[..limit];
+    let mut i = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let start = i;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let end = i + digits;
+    // Too many digits for an i64 is out of range too (fio's strtol saturates).
+    let v = s[start..end]
+        .trim_start_matches('+')
+        .parse()
+        .unwrap_or(i64::MAX);
+    Some((v, end))
 }
 
 #[cfg(test)]
@@ -358,6 +398,40 @@ mod tests {
     }
 
     #[test]
+    fn a_0x_ends_the_decimal_before_it_as_in_buffer_pattern() {
+        let (p, _) = parse_pattern("\"abcd\"-120xdeadface").unwrap();
+        let mut want = b"abcd".to_vec();
+        want.extend((-12i32).to_le_bytes());
+        want.extend([0xde, 0xad, 0xfa, 0xce]);
+        // -12 is the whole i32 here (fio fills a decimal's bytes up to the highest
+        // non-zero one, which for a negative is all four).
+        assert_eq!(p, want);
+        assert_eq!(
+            p,
+            crate::values::parse_pattern("\"abcd\"-120xdeadface").unwrap()
+        );
+        assert_eq!(parse_pattern("100x01").unwrap().0, [10, 1]);
+    }
+
+    #[test]
+    fn a_verify_pattern_may_come_from_a_file() {
+        let dir = std::env::temp_dir().join(format!("ferrio-vpat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("v.bin");
+        let bytes: Vec<u8> = (0..16384u32).map(|i| (i * 13 + 5) as u8).collect();
+        std::fs::write(&f, &bytes).unwrap();
+        let (p, fmts) = parse_pattern(&format!("'{}'%o", f.display())).unwrap();
+        std::fs::write(&f, b"").unwrap();
+        let empty = parse_pattern(&format!("'{}'", f.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(p[..bytes.len()], bytes[..]);
+        assert_eq!(fmts, [bytes.len()]);
+        let e = empty.unwrap_err();
+        assert!(e.contains("is empty"), "{e}");
+        assert!(parse_pattern("'no-such-ferrio-pattern-file'").is_err());
+    }
+
+    #[test]
     fn kinds_round_trip_fio_codes() {
         for (name, k, code) in VERIFY_KINDS {
             assert_eq!(k.code(), code, "{name}");
@@ -365,6 +439,23 @@ mod tests {
         }
         assert_eq!(VerifyKind::Pattern.code(), 17);
         assert_eq!(VerifyKind::Crc32c.name(), "crc32c");
+    }
+
+    #[test]
+    fn a_number_ends_where_a_0x_begins() {
+        // fio's look-ahead: "-120xdeadface" is -12 then 0xdeadface.
+        let (p, _) = parse_pattern("\"abcd\"-120xdeadface").unwrap();
+        assert_eq!(p, b"abcd\xf4\xff\xff\xff\xde\xad\xfa\xce");
+        let (p, f) = parse_pattern("-100xab\"1\"%o\"2\"").unwrap();
+        assert_eq!(p[..6], [0xf6, 0xff, 0xff, 0xff, 0xab, b'1']);
+        assert_eq!((p.len(), f), (15, vec![6]));
+        assert_eq!(parse_pattern("-1024").unwrap().0, [0x00, 0xfc, 0xff, 0xff]);
+        assert_eq!(parse_pattern("100x01").unwrap().0, [10, 1]);
+        // strtol's leading blanks and '+'.
+        assert_eq!(parse_pattern("1 +2").unwrap().0, [1, 2]);
+        assert!(parse_pattern("4294967296").is_err());
+        assert!(parse_pattern("99999999999999999999999").is_err());
+        assert!(parse_pattern("1+").is_err());
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub const LOCAL: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
-    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done (after its I/Os in flight complete), and a closed file is not chosen while this many are open (as fio); below nrfiles not with io_uring with registerfiles or sqthread_poll, nor engines that open no files (cpuio, exec, net), nor with verify, read_iolog, zonemode=zbd or unlink_each_loop", |j, c, v| {
+    opt("openfiles", K::Int, C::Files, "Files kept open at once: a file is opened when first chosen and closed when done (after its I/Os in flight complete), and a closed file is not chosen while this many are open (as fio); below nrfiles not with io_uring with registerfiles or sqthread_poll, nor engines that open no files (cpuio, exec, net), nor with read_iolog, zonemode=zbd or unlink_each_loop", |j, c, v| {
         j.local.openfiles = Some(c.u32(v)?);
         Ok(())
     })

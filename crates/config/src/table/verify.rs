@@ -32,6 +32,7 @@ pub const VERIFY: &[OptSpec] = &[
         ("xxhash", "Use xxhash checksums for verification"),
         ("meta", "Use io information for verification (the header alone)"),
         ("pattern", "Verify strict pattern (verify_pattern, no header)"),
+        ("pattern_hdr", "Verify pattern with header (verify_pattern after each block's header)"),
         ("null", "Pretend to verify"),
     ]),
     opt("do_verify", K::Bool, C::Verify, "Run the verify phase after the writes", |j, c, v| {
@@ -55,6 +56,21 @@ pub const VERIFY: &[OptSpec] = &[
         j.verify.pattern_offsets = f;
         Ok(())
     }),
+    opt("verify_pattern_interval", K::Int, C::Verify, "Start verify_pattern again every this many bytes of a block, %o the offset of each piece (0: once per block)", |j, c, v| {
+        j.verify.pattern_interval = c.uint(v)?;
+        Ok(())
+    })
+    .def("0"),
+    opt("verify_policy", K::Choice, C::Verify, "Which writes a later verify_state_load pass checks: all completed ones, or only those an fsync covered", |j, c, v| {
+        c.choice(v)?;
+        j.verify.policy_fsynced = v == "fsynced";
+        Ok(())
+    })
+    .def("completed")
+    .vals(&[
+        ("completed", "Verify all completed writes"),
+        ("fsynced", "Verify only the writes submitted before the last fsync that completed"),
+    ]),
     opt("verify_fatal", K::Bool, C::Verify, "Stop the job at the first verify failure (else every block is checked)", |j, c, v| {
         j.verify.fatal = c.bool(v)?;
         Ok(())
@@ -79,7 +95,7 @@ pub const VERIFY: &[OptSpec] = &[
         j.verify.backlog_batch = c.uint(v)?;
         Ok(())
     }),
-    opt("verify_only", K::Bool, C::Verify, "Issue no writes: only verify the blocks this workload writes (left by an earlier run, of ferrio or fio)", |j, c, v| {
+    opt("verify_only", K::Flag, C::Verify, "Issue no writes: only verify the blocks this workload writes (left by an earlier run, of ferrio or fio)", |j, c, v| {
         j.verify.only = c.bool(v)?;
         Ok(())
     })

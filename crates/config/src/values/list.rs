@@ -30,19 +30,23 @@ pub fn parse_int(text: &str, kb_base: u32) -> Result<u64, String> {
     parse_size(text, kb_base).map_err(|e| e.replace("size", "integer"))
 }
 
-/// Where a range `a-b` / `a:b` splits: the first `-` or `:` outside parentheses
-/// (so `(1k*2)-(4k*2)` works), never at the very start.
+/// Where a range `a-b` / `a:b` splits: outside parentheses (so `(1k*2)-(4k*2)`
+/// works) and never at the very start, at the first `-` if there is one, else at
+/// the first `:` (fio's order: `512/25:1k:25` splits at the first colon, and each
+/// side is then read as fio reads it, here 512 and 1k).
 pub(crate) fn range_separator(s: &str) -> Option<usize> {
     let mut depth = 0i32;
+    let mut colon = None;
     for (i, c) in s.char_indices() {
         match c {
             '(' => depth += 1,
-            ')' => depth -= 1,
-            '-' | ':' if depth == 0 && i > 0 => return Some(i),
+            ')' => depth = (depth - 1).max(0),
+            '-' if depth == 0 && i > 0 => return Some(i),
+            ':' if depth == 0 && i > 0 && colon.is_none() => colon = Some(i),
             _ => {}
         }
     }
-    None
+    colon
 }
 
 /// Parse a byte range `4k-64k` or `4k:64k`; a single value gives (v, v).
@@ -188,6 +192,19 @@ mod tests {
         assert!(parse_range("4k-", 1024).is_err());
         assert!(parse_range("-4k", 1024).is_err());
         assert!(parse_range("a-b", 1024).is_err());
+    }
+
+    #[test]
+    fn ranges_split_and_read_as_fio() {
+        // fio 3.33's t0023 job has `bsrange=512/25:1k:25:2k:25:4k/25` (a bssplit
+        // typo); fio splits at the first ':' and reads 512 and 1k.
+        assert_eq!(
+            parse_range("512/25:1k:25:2k:25:4k/25", 1024),
+            Ok((512, 1024))
+        );
+        // A '-' anywhere wins over an earlier ':'.
+        assert_eq!(parse_range("1k:2k-8k", 1024), Ok((1024, 8192)));
+        assert_eq!(parse_range("4k)-8k)", 1024), Ok((4096, 8192)));
     }
 
     #[test]

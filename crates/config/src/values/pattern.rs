@@ -21,10 +21,7 @@ pub fn parse_pattern(text: &str) -> Result<Vec<u8>, String> {
                 if q == b'"' {
                     out.extend_from_slice(inner);
                 } else {
-                    let path = String::from_utf8_lossy(inner).into_owned();
-                    let bytes = std::fs::read(&path)
-                        .map_err(|e| format!("cannot read pattern file '{path}': {e}"))?;
-                    out.extend_from_slice(&bytes);
+                    out.extend(read_pattern_file(&String::from_utf8_lossy(inner))?);
                 }
                 i += end + 2;
             }
@@ -72,6 +69,36 @@ pub fn parse_pattern(text: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The largest pattern fio master takes from a file (its MAX_PATTERN_SIZE, 128 MiB;
+/// fio 3.33 silently kept the first 512 bytes of a file).
+pub const MAX_PATTERN_FILE: u64 = 128 << 20;
+
+/// The bytes of a `'file'` pattern: the whole file, opened as given (relative to the
+/// working directory, as fio opens it). A missing or empty file is an error naming it
+/// (fio 3.33 says only "failed parsing", and asserts on an empty file).
+pub fn read_pattern_file(path: &str) -> Result<Vec<u8>, String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read pattern file '{path}': {}", reason(&e)))?
+        .len();
+    if len > MAX_PATTERN_FILE {
+        return Err(format!(
+            "pattern file '{path}' is {len} bytes, more than the {MAX_PATTERN_FILE} a pattern may have"
+        ));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("cannot read pattern file '{path}': {}", reason(&e)))?;
+    if bytes.is_empty() {
+        return Err(format!("pattern file '{path}' is empty"));
+    }
+    Ok(bytes)
+}
+
+/// An I/O error without its "(os error N)" tail.
+fn reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    s.split(" (os error").next().unwrap_or(&s).to_string()
+}
+
 /// Hex digits → bytes in written order; an odd count gets a leading zero nibble.
 fn hex_bytes(hex: &[u8], text: &str) -> Result<Vec<u8>, String> {
     if hex.is_empty() {
@@ -114,6 +141,49 @@ fn decimal_bytes(n: &str, text: &str) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scratch directory of this test's own (removed when dropped).
+    struct Scratch(std::path::PathBuf);
+    impl Scratch {
+        fn new(tag: &str) -> Self {
+            let d = std::env::temp_dir().join(format!("ferrio-pat-{tag}-{}", std::process::id()));
+            std::fs::create_dir_all(&d).unwrap();
+            Scratch(d)
+        }
+        fn file(&self, name: &str, bytes: &[u8]) -> String {
+            let p = self.0.join(name);
+            std::fs::write(&p, bytes).unwrap();
+            p.display().to_string()
+        }
+    }
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn a_quoted_file_name_gives_the_files_bytes() {
+        let d = Scratch::new("buf");
+        let big: Vec<u8> = (0..20_000u32).map(|i| (i * 7) as u8).collect();
+        let f = d.file("p.bin", &big);
+        assert_eq!(parse_pattern(&format!("'{f}'")).unwrap(), big);
+        // Mixed with the other forms, in order.
+        let g = d.file("q.bin", b"xy");
+        assert_eq!(
+            parse_pattern(&format!("0x01'{g}'\"z\"")).unwrap(),
+            [1, b'x', b'y', b'z']
+        );
+        let e = parse_pattern(&format!("'{}'", d.file("e.bin", b""))).unwrap_err();
+        assert!(e.contains("is empty") && e.contains("e.bin"), "{e}");
+        let missing = d.0.join("nope.bin").display().to_string();
+        let e = parse_pattern(&format!("'{missing}'")).unwrap_err();
+        assert!(
+            e.contains("cannot read pattern file") && e.contains("nope.bin"),
+            "{e}"
+        );
+        assert!(parse_pattern("'unterminated").is_err());
+    }
 
     #[test]
     fn forms() {

@@ -7,7 +7,7 @@
 //! behaviour; a bare `i`, as in `1mi`, does not flip).
 
 use super::arith::{eval, Unit};
-use super::suffix::size_suffix_mult;
+use super::suffix::{fio_value_head, size_suffix_mult};
 
 /// A size value that fio also accepts as a percentage of the file/device size.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,6 +26,7 @@ pub fn parse_size(text: &str, kb_base: u32) -> Result<u64, String> {
     if s.starts_with('(') {
         return eval(s, Unit::Bytes { kb_base });
     }
+    let s = fio_value_head(s);
     if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         return u64::from_str_radix(hex, 16).map_err(|_| format!("malformed size '{s}'"));
     }
@@ -157,6 +158,20 @@ mod tests {
         assert_eq!(sz("0X1000"), 4096);
         assert!(parse_size("0x10k", 1024).is_err());
         assert!(parse_size("0x", 1024).is_err());
+    }
+
+    #[test]
+    fn punctuation_after_the_value_is_ignored_as_fio_does() {
+        // fio 3.33 reads these as the number (and unit) before the punctuation.
+        assert_eq!(sz("65536)"), 65536);
+        assert_eq!(sz("512/25"), 512);
+        assert_eq!(sz("1k:25:2k"), 1024);
+        assert_eq!(sz("4kb,"), 4096);
+        assert_eq!(sz("0x10)"), 16);
+        // What comes before the punctuation must still be a whole value.
+        for bad in ["4q)", "1.5m)", "4k4)", ")", "k)"] {
+            assert!(parse_size(bad, 1024).is_err(), "{bad}");
+        }
     }
 
     #[test]

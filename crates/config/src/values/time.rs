@@ -6,7 +6,7 @@
 //! microseconds (fio's rule for arithmetic). Results are microseconds.
 
 use super::arith::{eval, Unit};
-use super::suffix::time_suffix_us;
+use super::suffix::{fio_value_head, time_suffix_us};
 
 /// The unit a time option uses when the value has no suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +35,7 @@ pub fn parse_time(text: &str, default: TimeUnit) -> Result<u64, String> {
     if s.starts_with('(') {
         return eval(s, Unit::Time);
     }
+    let s = fio_value_head(s);
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (digits, suffix) = s.split_at(split);
     if digits.is_empty() {

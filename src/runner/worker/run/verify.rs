@@ -48,6 +48,22 @@ impl<'a> Worker<'a> {
         true
     }
 
+    /// verify_policy=fsynced: an fsync from unit `idx` is submitted (`done`: it
+    /// completed), which marks the writes its state file covers.
+    pub(super) fn verify_sync(&mut self, idx: usize, done: bool) {
+        let Some(v) = self.verify.as_mut().filter(|v| v.tracker.fsynced) else {
+            return;
+        };
+        let u = &self.io.units.io[idx];
+        if !matches!(u.op, IoOp::Fsync | IoOp::Fdatasync) {
+            return;
+        }
+        match done {
+            false => v.tracker.sync_started(idx),
+            true => v.tracker.sync_done(idx, u.result >= 0),
+        }
+    }
+
     /// A read-only job with verify checks every block it reads (fio verifies each
     /// read of a job that does not write).
     pub(super) fn verify_read(&mut self, idx: usize) {
@@ -132,7 +148,11 @@ impl<'a> Worker<'a> {
         let Some(v) = self.verify.as_mut().filter(|_| spec.verify.state_load) else {
             return;
         };
-        let name = state::file_name(&spec.name, self.plan.seeds.thread_number.saturating_sub(1));
+        let index = self.plan.seeds.thread_number.saturating_sub(1);
+        let name = state::in_aux(
+            spec.verify.aux_path.as_deref(),
+            state::file_name(&spec.name, index),
+        );
         let loaded = std::fs::read(&name)
             .map_err(|e| (e.raw_os_error().unwrap_or(libc::EIO), e.to_string()))
             .and_then(|b| state::State::decode(&b).map_err(|e| (libc::EINVAL, e)));
@@ -141,7 +161,10 @@ impl<'a> Worker<'a> {
             Err((errno, why)) => {
                 self.acct.error = Some((
                     errno,
-                    format!("verify_state_load: cannot use the state file {name}: {why}"),
+                    format!(
+                        "verify_state_load: cannot use the state file {}: {why}",
+                        name
+                    ),
                 ));
             }
         }
@@ -165,9 +188,12 @@ impl<'a> Worker<'a> {
         }
         let index = self.plan.seeds.thread_number.saturating_sub(1);
         let s = v.tracker.state(&spec.name, index, self.plan.files.len());
-        let name = state::file_name(&s.name.clone(), index);
+        let name = state::in_aux(
+            spec.verify.aux_path.as_deref(),
+            state::file_name(&s.name, index),
+        );
         if let Err(e) = std::fs::write(&name, s.encode()) {
-            eprintln!("ferrio: verify_state_save: cannot write {name}: {e}");
+            eprintln!("ferrio: verify_state_save: cannot write {}: {e}", name);
         }
     }
 
@@ -342,8 +368,27 @@ impl<'a> Worker<'a> {
         self.lim.max_ios = pieces.len() as u64;
         self.lim.deadline_ns = u64::MAX;
         self.st = LoopState::new(&self.lim, false);
+        // openfiles below nrfiles: the files closed by now are opened for the
+        // read-back, past the limit (as fio's get_next_verify opens them).
+        let mut closed: Vec<usize> = pieces.iter().map(|p| p.file).collect();
+        closed.dedup();
+        closed.retain(|&f| self.io.fds[f] < 0);
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
+        for f in closed {
+            let opened = self.io.open_file(self.plan, f).and_then(|()| {
+                let fd = self.io.fds[f];
+                self.io.engine.file_changed(f, fd).map_err(|e| {
+                    (
+                        e.raw_os_error().unwrap_or(libc::EIO),
+                        format!("verify: {e}"),
+                    )
+                })
+            });
+            if let Err(e) = opened {
+                self.acct.error.get_or_insert(e);
+            }
+        }
         v.debug_phase(true);
         Some(saved)
     }
@@ -356,13 +401,16 @@ impl<'a> Worker<'a> {
         v.since_trim = 0;
         let n = (v.trim_batch as usize).min(v.trims.len());
         let batch: Vec<_> = v.trims.drain(..n).collect();
+        let mut held = None;
         for (file, offset, len) in batch {
             let v = self.verify.as_mut().expect("verifying");
             let keep = v.trim_zero;
             if !v.log.trimmed(file, offset, len, keep) {
                 continue; // written over since: nothing to trim
             }
-            let fd = self.io.fds[file];
+            let Some(fd) = self.verify_fd(file, &mut held) else {
+                break;
+            };
             let start = self.clock.now_ns();
             let r = crate::sys::io::punch_hole(fd, offset, len);
             let end = self.clock.now_ns();
@@ -378,9 +426,10 @@ impl<'a> Worker<'a> {
             };
             self.account_inline(&unit, start, end);
             if self.acct.error.is_some() {
-                return;
+                break;
             }
         }
+        self.verify_release(held);
     }
 
     /// Account an I/O the verify phase did itself, synchronously, from `start` to
@@ -404,11 +453,14 @@ impl<'a> Worker<'a> {
             return;
         };
         let mut buf = AlignedBuf::new(max, crate::sys::memory::page_size());
+        let mut held = None;
         for p in pieces {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return;
+                break;
             }
-            let fd = self.io.fds[p.file];
+            let Some(fd) = self.verify_fd(p.file, &mut held) else {
+                break;
+            };
             let start = self.clock.now_ns();
             let mut done = 0usize;
             let mut err = 0i32;
@@ -446,7 +498,7 @@ impl<'a> Worker<'a> {
             self.account_inline(&unit, start, end);
             if err != 0 {
                 if self.acct.error.is_some() {
-                    return;
+                    break;
                 }
                 continue;
             }
@@ -465,8 +517,33 @@ impl<'a> Worker<'a> {
             let goes_on = self.verify_failed(&failures, dumped, path);
             let fatal = self.verify.as_ref().is_some_and(|v| v.fatal);
             if !goes_on || fatal {
-                return;
+                break;
             }
+        }
+        self.verify_release(held);
+    }
+
+    /// The descriptor of `file` for the verify pass. With openfiles below nrfiles
+    /// the file may be closed now: it is opened (as fio opens a verified block's
+    /// file), and the one opened so before is closed, so at most one file more than
+    /// openfiles is open, and none after the pass. None on error (recorded).
+    fn verify_fd(&mut self, file: usize, held: &mut Option<usize>) -> Option<i32> {
+        if self.io.fds[file] >= 0 {
+            return Some(self.io.fds[file]);
+        }
+        self.verify_release(held.take());
+        if let Err(e) = self.io.open_file(self.plan, file) {
+            self.acct.error.get_or_insert(e);
+            return None;
+        }
+        *held = Some(file);
+        Some(self.io.fds[file])
+    }
+
+    /// Close the file the verify pass opened, if any.
+    fn verify_release(&mut self, held: Option<usize>) {
+        if let Some(f) = held {
+            self.io.close_file(self.plan, f);
         }
     }
 

@@ -18,20 +18,35 @@ impl Worker<'_> {
 
     /// The next I/O, moved by zonemode=zbd; None when the job is over (no zone left,
     /// or an error, recorded), or the pass is (every file done: `take_ran_out`).
+    #[inline(always)]
     pub(super) fn next_io(&mut self, max_len: u64) -> Option<NextIo> {
-        let Some(mut zbd) = self.zbd.take() else {
+        if self.zbd.is_none() {
             let io = self.pattern.next_io_or_end(max_len);
             if io.is_none() {
-                // random_distribution=sequence ran past the file: the job is over.
-                if let Some(e) = self
-                    .pattern
-                    .take_sequence_error(|f| self.plan.files[f].path.display().to_string())
-                {
-                    self.acct.error.get_or_insert((libc::EINVAL, e));
-                }
+                self.sequence_error();
             }
             return io;
-        };
+        }
+        self.next_io_zoned(max_len)
+    }
+
+    /// random_distribution=sequence ran past the file: the job is over (with an
+    /// error when the list names a block past it).
+    #[cold]
+    #[inline(never)]
+    fn sequence_error(&mut self) {
+        if let Some(e) = self
+            .pattern
+            .take_sequence_error(|f| self.plan.files[f].path.display().to_string())
+        {
+            self.acct.error.get_or_insert((libc::EINVAL, e));
+        }
+    }
+
+    /// `next_io` with zonemode=zbd.
+    #[inline(never)]
+    fn next_io_zoned(&mut self, max_len: u64) -> Option<NextIo> {
+        let mut zbd = self.zbd.take()?;
         self.pattern
             .zbd
             .get_or_insert_with(Default::default)
