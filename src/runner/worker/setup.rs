@@ -94,8 +94,10 @@ impl Io {
     }
 
     /// Open file `f` now (openfiles < nrfiles), as at the start of a run.
+    /// Files not opened lazily are all held open already, or never opened by the
+    /// runner at all (diskless engines, engines that work on names): nothing to do.
     pub fn open_file(&mut self, plan: &ThreadPlan, f: usize) -> Result<(), (i32, String)> {
-        if self.files[f].is_none() {
+        if self.lazy && self.files[f].is_none() {
             let handle = open_one(plan, f)?;
             self.fds[f] = handle.as_raw_fd();
             self.files[f] = Some(handle);

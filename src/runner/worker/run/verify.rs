@@ -370,9 +370,10 @@ impl<'a> Worker<'a> {
         self.st = LoopState::new(&self.lim, false);
         // openfiles below nrfiles: the files closed by now are opened for the
         // read-back, past the limit (as fio's get_next_verify opens them).
+        // (Only lazily opened files: a diskless engine's descriptors are always -1.)
         let mut closed: Vec<usize> = pieces.iter().map(|p| p.file).collect();
         closed.dedup();
-        closed.retain(|&f| self.io.fds[f] < 0);
+        closed.retain(|&f| self.io.lazy && self.io.fds[f] < 0);
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
         for f in closed {
@@ -528,7 +529,7 @@ impl<'a> Worker<'a> {
     /// file), and the one opened so before is closed, so at most one file more than
     /// openfiles is open, and none after the pass. None on error (recorded).
     fn verify_fd(&mut self, file: usize, held: &mut Option<usize>) -> Option<i32> {
-        if self.io.fds[file] >= 0 {
+        if !self.io.lazy || self.io.fds[file] >= 0 {
             return Some(self.io.fds[file]);
         }
         self.verify_release(held.take());
