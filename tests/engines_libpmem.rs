@@ -30,7 +30,12 @@ fn with_env(mut cmd: Command, env: &[(&str, &str)]) -> Command {
 
 /// ferrio's libpmem job on `file` with `opts` (each `--opt=value`), JSON output.
 fn pmem(file: &str, env: &[(&str, &str)], opts: &[&str]) -> Output {
+    // Run beside the file: a verify job's state file lands there, not in the tree.
+    let dir = std::path::Path::new(file)
+        .parent()
+        .expect("a file in a directory");
     with_env(ferrio(), env)
+        .current_dir(dir)
         .args(["--name=p", "--ioengine=libpmem", "--output-format=json"])
         .arg(format!("--filename={file}"))
         .args(opts)

@@ -267,6 +267,8 @@ fn verify_write_sequence_is_accepted_and_checked() {
             "--verify=crc32c",
             &format!("--verify_write_sequence={seq}"),
             &format!("--filename={file}"),
+            // The verify state file goes beside the data, not into the tree.
+            &format!("--aux-path={}", dir.path().display()),
         ]);
         assert_eq!(v["jobs"][0]["error"], 0, "{seq}");
         assert_eq!(v["jobs"][0]["read"]["total_ios"], 16, "{seq}: verified");
