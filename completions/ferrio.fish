@@ -104,7 +104,7 @@ complete -c ferrio -l allow_mounted_write -x -a '0 1' -d 'Allow writes and trims
 complete -c ferrio -l overwrite -x -a '0 1' -d 'When writing, lay the file out fully first so writes overwrite existing blocks'
 complete -c ferrio -l unlink -x -a '0 1' -d 'Remove the job\'s files when it is done'
 complete -c ferrio -l fallocate -x -a 'native none posix keep truncate 0 1' -d 'How to preallocate files when laying them out'
-complete -c ferrio -l invalidate -x -a '0 1' -d 'Drop the page cache for the file before I/O starts'
+complete -c ferrio -l invalidate -x -a '0 1' -d 'Drop the job\'s region of each file from the page cache when the job starts, at each pass and before verify reads back'
 complete -c ferrio -l rw -x -a 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' -d 'I/O pattern; \':N\' suffix: I/Os per new offset (random) or bytes skipped after each I/O (sequential)'
 complete -c ferrio -l readwrite -x -a 'read write trim randread randwrite randtrim rw readwrite randrw trimwrite randtrimwrite' -d 'I/O pattern; \':N\' suffix: I/Os per new offset (random) or bytes skipped after each I/O (sequential)'
 complete -c ferrio -l rw_sequencer -x -a 'sequential identical' -d 'How the rw=...:N offset modifier generates offsets'

@@ -89,7 +89,8 @@ fn known_categories_run_and_time_reports_the_clock() {
 }
 
 /// `--debug=io,process,file,mem` writes fio-shaped lines (category in 8 columns, the
-/// thread's id, the message): one io line per I/O with its offset and length, a
+/// thread's id, the message): the cache drop and one io line per I/O with its
+/// offset and length, a
 /// start and an exit line per thread, the file and its region, the buffer size.
 #[test]
 fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
@@ -112,8 +113,13 @@ fn io_process_file_and_mem_categories_write_fio_shaped_lines() {
             .collect()
     };
     let io = with("io");
-    assert_eq!(io.len(), 4, "{text}");
-    for (i, l) in io.iter().enumerate() {
+    // First invalidate=1's drop of the job's region (fio's line), then the I/Os.
+    assert_eq!(io.len(), 5, "{text}");
+    assert!(
+        io[0].ends_with(&format!("declare unneeded cache {file}: 0/16384")),
+        "{text}"
+    );
+    for (i, l) in io[1..].iter().enumerate() {
         let want = format!(
             "complete: off=0x{:x},len=0x1000,ddir=1,file={file},",
             i * 4096

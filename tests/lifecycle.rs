@@ -215,3 +215,147 @@ fn pre_read_fills_the_page_cache() {
         "without pre_read {without} bytes were resident already"
     );
 }
+
+/// invalidate=1 drops the job's region of the file from the page cache, not the
+/// whole file (fio's file_invalidate_cache: `file_offset`, `io_size`): a job on the
+/// second MiB of a cached 2 MiB file leaves the first MiB resident, and the same job
+/// over the whole file leaves almost nothing.
+#[test]
+fn invalidate_drops_only_the_jobs_region() {
+    let Some(fincore) = common::skip::tool_or_skip("fincore") else {
+        return;
+    };
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    run_json(&[
+        "--name=w",
+        &format!("--filename={file}"),
+        "--rw=write",
+        "--size=2m",
+        "--end_fsync=1",
+    ]);
+    let resident = |region: &[&str]| -> u64 {
+        std::fs::read(&file).expect("read the file into the page cache");
+        let mut args = vec![
+            "--name=r".to_string(),
+            format!("--filename={file}"),
+            // Random: no readahead, so the one read brings in one page.
+            "--rw=randread".into(),
+            "--number_ios=1".into(),
+            "--invalidate=1".into(),
+            "--output-format=json".into(),
+        ];
+        args.extend(region.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_json(&args);
+        let o = Command::new(&fincore)
+            .args(["-b", "-n", "-o", "RES", &file])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+    };
+    let whole = resident(&["--size=2m"]);
+    let second = resident(&["--offset=1m", "--size=1m"]);
+    assert!(
+        whole < 1 << 20,
+        "invalidating the whole file left {whole} bytes resident"
+    );
+    assert!(
+        second >= 1 << 20,
+        "invalidating the second MiB left only {second} bytes resident"
+    );
+}
+
+/// invalidate=1 drops the cache where fio does: when the job starts and again before
+/// verify reads back (fio reopens its files for the read-back), so the read-back reads
+/// the file rather than the pages just written, as far as writeback has gone;
+/// invalidate=0 drops nothing (`--debug=io`'s `declare unneeded cache` lines, fio's).
+#[test]
+fn invalidate_drops_the_cache_before_the_verify_read_back() {
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    let drops = |extra: &str| -> Vec<String> {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrio"))
+            .args([
+                "--name=v",
+                &format!("--filename={file}"),
+                "--rw=write",
+                "--bs=4k",
+                "--size=16k",
+                "--verify=crc32c",
+                "--verify_state_save=0",
+                "--debug=io",
+                "--output-format=terse",
+                extra,
+            ])
+            .output()
+            .expect("run ferrio");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}");
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("io ")).collect();
+        // Where each drop falls: before the writes (ddir=1) or the reads (ddir=0).
+        let mut seen = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            if l.contains("declare unneeded cache") {
+                assert!(l.ends_with(&format!("{file}: 0/16384")), "{l}");
+                let next = lines.get(i + 1).copied().unwrap_or("");
+                seen.push(if next.contains("ddir=1") {
+                    "before writes".to_string()
+                } else {
+                    format!("before: {next}")
+                });
+            }
+        }
+        seen
+    };
+    let on = drops("--invalidate=1");
+    assert_eq!(on.len(), 2, "{on:?}");
+    assert_eq!(on[0], "before writes");
+    assert!(on[1].contains("ddir=0"), "{on:?}");
+    assert_eq!(drops("--invalidate=0"), Vec::<String>::new());
+}
+
+/// end_fsync syncs when the writes end, before verify reads back (fio's do_io ends
+/// with it, then do_verify reads), so with invalidate=1 the read-back reads the
+/// device: the child's block input (ru_inblock, 512-byte units) covers the 4 MiB
+/// checked. (Before, ferrio synced after the read-back, which then read the dirty
+/// pages still cached and no block came from the device.)
+#[test]
+fn end_fsync_comes_before_the_verify_read_back() {
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    // Reaped below by wait4 (for its rusage), not by Child::wait.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_ferrio"))
+        .args([
+            "--name=v",
+            &format!("--filename={file}"),
+            "--rw=write",
+            "--bs=64k",
+            "--size=4m",
+            "--verify=crc32c",
+            "--verify_state_save=0",
+            "--end_fsync=1",
+            "--output-format=terse",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("run ferrio");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: our own child's pid (not reaped by anyone else), and pointers to locals
+    // that outlive the call.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "ferrio failed: status {status}"
+    );
+    let read_from_device = usage.ru_inblock as u64 * 512;
+    assert!(
+        read_from_device >= 2 << 20,
+        "the read-back of 4 MiB read {read_from_device} bytes from the device \
+         (the temporary directory must be on a disk-backed file system)"
+    );
+}

@@ -29,3 +29,21 @@ pub fn file_event(plan: &super::plan::ThreadPlan, f: usize, open: bool) {
         line("file", thread_id(), format_args!("fd {what} {path}"));
     }
 }
+
+/// `--debug=io`: the job's region of file `f` dropped from the page cache (fio's
+/// `declare unneeded cache` line), on the calling thread.
+pub fn invalidate_event(plan: &super::plan::ThreadPlan, f: usize) {
+    if plan.spec.compat.debug.has(ferrio_config::DebugCategory::Io) {
+        let file = &plan.files[f];
+        line(
+            "io",
+            thread_id(),
+            format_args!(
+                "declare unneeded cache {}: {}/{}",
+                file.path.display(),
+                file.region.start,
+                file.region.len
+            ),
+        );
+    }
+}

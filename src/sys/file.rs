@@ -107,11 +107,14 @@ pub fn posix_preallocate(file: &File, len: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// Drop the file's pages from the page cache (fio's invalidate=1).
-pub fn invalidate_cache(file: &File) {
+/// Drop the pages of `len` bytes from `start` from the page cache (fio's
+/// invalidate=1, which drops the job's region of the file, not the whole file;
+/// `len` 0: to the end of the file).
+pub fn invalidate_cache(file: &File, start: u64, len: u64) {
+    let (start, len) = (start as libc::off_t, len as libc::off_t);
     // SAFETY: integers and a descriptor we own. Failure is harmless (as in fio, best effort).
     unsafe {
-        libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+        libc::posix_fadvise(file.as_raw_fd(), start, len, libc::POSIX_FADV_DONTNEED);
     }
 }
 

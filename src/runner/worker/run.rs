@@ -97,6 +97,9 @@ pub struct Worker<'a> {
     complete_extras: bool,
     /// The engine does file operations (only then may an I/O be untimed).
     file_ops: bool,
+    /// VERIFY: end_fsync's sync was done before the read-back, after the last
+    /// writes: the end of the job does not sync again.
+    end_synced: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -187,6 +190,7 @@ impl<'a> Worker<'a> {
             issue_extras: true,
             complete_extras: true,
             file_ops: plan.caps.accounting == Counts::FileOps,
+            end_synced: false,
             io,
         };
         w.issue_extras = issue::issue_extras(
@@ -211,14 +215,18 @@ impl<'a> Worker<'a> {
     /// the engine returns it. So no latency holds ferrio's own bookkeeping.
     pub fn run(mut self, stop: &AtomicBool) -> ThreadResult {
         let mut usage_start = Usage::thread();
+        // Inside the job's runtime and CPU window, as fio's open of each file.
+        self.invalidate_files();
         let mut now = self.clock.now_ns();
         self.verify_load_state(); // VERIFY
         loop {
             // VERIFY: verify_only issues nothing but the verify reads.
             let t0 = now;
             if !self.verify_dry_run() {
+                self.end_synced = false;
                 now = self.io_loop(stop, now, &mut usage_start);
                 self.log_end_syncs();
+                now = self.sync_before_read_back(stop, now); // VERIFY
             }
             self.verify_clock(false, t0, now);
             // VERIFY: the written blocks are read back through the same loop (after
@@ -629,7 +637,7 @@ impl<'a> Worker<'a> {
         self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
         let synced = spec.end_fsync && spec.writes();
-        if synced {
+        if synced && !self.end_synced {
             self.sync_all_files();
         }
         // PACING: a job idle in a pacing wait at its deadline ended there (unless

@@ -99,6 +99,12 @@ impl Io {
     pub fn open_file(&mut self, plan: &ThreadPlan, f: usize) -> Result<(), (i32, String)> {
         if self.lazy && self.files[f].is_none() {
             let handle = open_one(plan, f)?;
+            // Opened inside the job's window, as fio's lazy opens: drop its cache now.
+            if invalidates(plan) {
+                let r = plan.files[f].region;
+                file::invalidate_cache(&handle, r.start, r.len);
+                crate::runner::debug_line::invalidate_event(plan, f);
+            }
             self.fds[f] = handle.as_raw_fd();
             self.files[f] = Some(handle);
         }
@@ -185,11 +191,9 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         )
     })?;
     let life = &spec.lifecycle;
-    // pre_read fills the page cache, so dropping it would undo it (fio turns
-    // invalidate off with it too).
-    if spec.invalidate && !spec.direct && !life.pre_read && !plan.caps.maps_files {
-        file::invalidate_cache(&handle);
-    }
+    // invalidate= is not done here: fio drops a file's cache when the job opens it,
+    // inside the job's runtime and CPU window, so the worker does it when its run
+    // starts (and at each later open and pass): `invalidates`.
     match life.fadvise_hint {
         FadviseHint::None => {}
         FadviseHint::ByPattern => file::advise_pattern(&handle, spec.rw.random),
@@ -205,6 +209,14 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         })?;
     }
     Ok(handle)
+}
+
+/// Whether the job drops its files' cached pages (invalidate=1) at each open and pass:
+/// not with direct I/O, nor for an engine that maps its files, nor with pre_read, which
+/// fills the cache (fio turns invalidate off with it too).
+pub fn invalidates(plan: &ThreadPlan) -> bool {
+    let spec = &plan.spec;
+    spec.invalidate && !spec.direct && !spec.lifecycle.pre_read && !plan.caps.maps_files
 }
 
 /// pre_read: read `len` bytes from `start` through the page cache (a buffered handle of

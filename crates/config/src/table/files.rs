@@ -390,7 +390,7 @@ pub const FILES: &[OptSpec] = &[
         "invalidate",
         K::Bool,
         C::Files,
-        "Drop the page cache for the file before I/O starts",
+        "Drop the job's region of each file from the page cache when the job starts, at each pass and before verify reads back",
         |j, c, v| {
             j.invalidate = c.bool(v)?;
             Ok(())

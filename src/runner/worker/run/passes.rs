@@ -21,9 +21,23 @@ impl Worker<'_> {
                 self.acct.error = Some(e);
             }
         }
-        if spec.invalidate && !spec.direct && !self.plan.caps.maps_files {
-            for f in self.io.files.iter().flatten() {
-                file::invalidate_cache(f);
+        self.invalidate_files();
+    }
+
+    /// invalidate=1: drop the job's region of each open file from the page cache, as
+    /// fio at each open: the run's start (fio opens inside the job's runtime and CPU
+    /// window), each pass, and the verify read-back (fio closes the files after the
+    /// writes and reopens them, so the read-back reads what reached the file, not
+    /// the cached pages, as far as writeback has gone).
+    pub(super) fn invalidate_files(&self) {
+        if !super::super::setup::invalidates(self.plan) {
+            return;
+        }
+        for (f, handle) in self.io.files.iter().enumerate() {
+            if let Some(handle) = handle {
+                let r = self.plan.files[f].region;
+                file::invalidate_cache(handle, r.start, r.len);
+                crate::runner::debug_line::invalidate_event(self.plan, f);
             }
         }
     }

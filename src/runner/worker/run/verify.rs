@@ -197,6 +197,27 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// end_fsync and fsync_on_close sync the files when the writes end, before the
+    /// read-back (fio's do_io syncs at its end, then do_verify reads), so the blocks
+    /// checked are the ones on the device; the time counts for the writes. Returns
+    /// the time read after the sync (`now` when there was none).
+    pub(super) fn sync_before_read_back(&mut self, stop: &AtomicBool, now: u64) -> u64 {
+        let spec = &self.plan.spec;
+        let reads_back = self.verify.as_ref().is_some_and(|v| v.do_verify);
+        if !reads_back
+            || !(spec.end_fsync || spec.fsync_on_close)
+            || !spec.writes()
+            || self.st.inflight > 0
+            || self.acct.error.is_some()
+            || stop.load(Ordering::Relaxed)
+        {
+            return now;
+        }
+        self.sync_all_files();
+        self.end_synced = true;
+        self.clock.now_ns()
+    }
+
     /// fio's per-direction runtime of a verify job: a phase from `from` to `to`
     /// counts for reads when it is a verify phase, else for each of the job's own
     /// directions that moved data (not a verify_only job's writes, never issued).
@@ -391,6 +412,8 @@ impl<'a> Worker<'a> {
             }
         }
         v.debug_phase(true);
+        // fio reopens the files for the read-back: their cache is dropped again.
+        self.invalidate_files();
         Some(saved)
     }
 
