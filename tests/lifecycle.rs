@@ -170,6 +170,29 @@ fn fadvise_write_hint_and_pre_read_run_and_bad_values_are_refused() {
     }
 }
 
+/// A file `f` in `dir` of `size` written by ferrio and synced, so invalidate=1 can
+/// drop its pages (dirty ones stay).
+fn synced_file(dir: &std::path::Path, size: &str) -> String {
+    let file = file_in(dir, "f");
+    run_json(&[
+        "--name=w",
+        &format!("--filename={file}"),
+        "--rw=write",
+        &format!("--size={size}"),
+        "--end_fsync=1",
+    ]);
+    file
+}
+
+/// How many bytes of `file` are in the page cache (`fincore`).
+fn resident_bytes(fincore: &std::path::Path, file: &str) -> u64 {
+    let o = Command::new(fincore)
+        .args(["-b", "-n", "-o", "RES", file])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+}
+
 /// pre_read leaves the job's region in the page cache before the first I/O (and
 /// turns invalidate off): after a run whose only I/O is one 4k read, `fincore`
 /// shows the whole 1 MiB resident.
@@ -179,15 +202,7 @@ fn pre_read_fills_the_page_cache() {
         return;
     };
     let d = scratch();
-    let file = file_in(d.path(), "f");
-    // Synced, so invalidate=1 can drop the pages (dirty ones stay).
-    run_json(&[
-        "--name=w",
-        &format!("--filename={file}"),
-        "--rw=write",
-        "--size=1m",
-        "--end_fsync=1",
-    ]);
+    let file = synced_file(d.path(), "1m");
     let resident = |extra: &str| -> u64 {
         run_json(&[
             "--name=r",
@@ -201,11 +216,7 @@ fn pre_read_fills_the_page_cache() {
             extra,
             "--output-format=json",
         ]);
-        let o = Command::new(&fincore)
-            .args(["-b", "-n", "-o", "RES", &file])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+        resident_bytes(&fincore, &file)
     };
     let without = resident("--pre_read=0");
     let with = resident("--pre_read=1");
@@ -226,14 +237,7 @@ fn invalidate_drops_only_the_jobs_region() {
         return;
     };
     let d = scratch();
-    let file = file_in(d.path(), "f");
-    run_json(&[
-        "--name=w",
-        &format!("--filename={file}"),
-        "--rw=write",
-        "--size=2m",
-        "--end_fsync=1",
-    ]);
+    let file = synced_file(d.path(), "2m");
     let resident = |region: &[&str]| -> u64 {
         std::fs::read(&file).expect("read the file into the page cache");
         let mut args = vec![
@@ -248,11 +252,7 @@ fn invalidate_drops_only_the_jobs_region() {
         args.extend(region.iter().map(|a| a.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         run_json(&args);
-        let o = Command::new(&fincore)
-            .args(["-b", "-n", "-o", "RES", &file])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+        resident_bytes(&fincore, &file)
     };
     let whole = resident(&["--size=2m"]);
     let second = resident(&["--offset=1m", "--size=1m"]);

@@ -101,9 +101,7 @@ impl Io {
             let handle = open_one(plan, f)?;
             // Opened inside the job's window, as fio's lazy opens: drop its cache now.
             if invalidates(plan) {
-                let r = plan.files[f].region;
-                file::invalidate_cache(&handle, r.start, r.len);
-                crate::runner::debug_line::invalidate_event(plan, f);
+                invalidate_region(plan, f, &handle);
             }
             self.fds[f] = handle.as_raw_fd();
             self.files[f] = Some(handle);
@@ -217,6 +215,14 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
 pub fn invalidates(plan: &ThreadPlan) -> bool {
     let spec = &plan.spec;
     spec.invalidate && !spec.direct && !spec.lifecycle.pre_read && !plan.caps.maps_files
+}
+
+/// Drop the job's region of the plan's file `f` (open as `handle`) from the page
+/// cache, with fio's `--debug=io` line.
+pub fn invalidate_region(plan: &ThreadPlan, f: usize, handle: &File) {
+    let r = plan.files[f].region;
+    file::invalidate_cache(handle, r.start, r.len);
+    crate::runner::debug_line::invalidate_event(plan, f);
 }
 
 /// pre_read: read `len` bytes from `start` through the page cache (a buffered handle of

@@ -2,8 +2,8 @@
 //! time_based rules (`pass_ended`, `more_passes`) and what a new pass resets
 //! (`new_pass`).
 
+use super::super::setup;
 use super::Worker;
-use crate::sys::file;
 
 impl Worker<'_> {
     /// Start the next pass (loops, or a time_based wrap). fio closes and reopens each
@@ -30,14 +30,12 @@ impl Worker<'_> {
     /// writes and reopens them, so the read-back reads what reached the file, not
     /// the cached pages, as far as writeback has gone).
     pub(super) fn invalidate_files(&self) {
-        if !super::super::setup::invalidates(self.plan) {
+        if !setup::invalidates(self.plan) {
             return;
         }
         for (f, handle) in self.io.files.iter().enumerate() {
             if let Some(handle) = handle {
-                let r = self.plan.files[f].region;
-                file::invalidate_cache(handle, r.start, r.len);
-                crate::runner::debug_line::invalidate_event(self.plan, f);
+                setup::invalidate_region(self.plan, f, handle);
             }
         }
     }
