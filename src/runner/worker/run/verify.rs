@@ -397,6 +397,12 @@ impl<'a> Worker<'a> {
         closed.retain(|&f| self.io.lazy && self.io.fds[f] < 0);
         // Taken in (file, offset) order: looked up by binary search.
         v.phase = pieces;
+        // fio's do_verify drops the cache of the files still open, says it starts,
+        // and reopens the closed ones as it reads (open_file drops theirs).
+        self.invalidate_files();
+        if let Some(v) = &self.verify {
+            v.debug_phase(true);
+        }
         for f in closed {
             let opened = self.io.open_file(self.plan, f).and_then(|()| {
                 let fd = self.io.fds[f];
@@ -411,9 +417,6 @@ impl<'a> Worker<'a> {
                 self.acct.error.get_or_insert(e);
             }
         }
-        v.debug_phase(true);
-        // fio reopens the files for the read-back: their cache is dropped again.
-        self.invalidate_files();
         Some(saved)
     }
 
