@@ -8,12 +8,11 @@
 //! are identical to fio's; fio clamps larger values into its last bucket, ferrio keeps
 //! adding groups up to u64::MAX instead (fio issue #1668).
 //!
-//! min/max/mean/stddev are exact (not from buckets) and computed like fio's
-//! `add_stat_sample` (Welford's running mean and sum of squares in f64), merged like
-//! fio's `sum_stat`.
+//! min/max/mean/stddev are exact (not from buckets): integer sums of the values and
+//! their squares (`moments.rs`), where fio keeps a running mean in doubles.
 
+use crate::moments::Moments;
 use crate::threshold::reached;
-use crate::welford::Welford;
 
 /// fio's FIO_IO_U_PLAT_BITS: log2 of the number of sub-buckets per group.
 pub const PLAT_BITS: u32 = 6;
@@ -83,7 +82,7 @@ fn bucket_high(idx: usize) -> u64 {
 pub struct LatencyHistogram {
     /// Empty until the first sample, then PLAT_NR long.
     buckets: Box<[u64]>,
-    stat: Welford,
+    stat: Moments,
 }
 
 impl PartialEq for LatencyHistogram {
@@ -112,7 +111,7 @@ impl LatencyHistogram {
     pub fn new() -> Self {
         LatencyHistogram {
             buckets: Box::default(),
-            stat: Welford::default(),
+            stat: Moments::default(),
         }
     }
 
@@ -140,20 +139,17 @@ impl LatencyHistogram {
         self.stat.add(ns);
     }
 
-    /// Record `n` copies of a value: the buckets in O(1), the running statistics
-    /// sample by sample (so they stay bit-identical to `n` calls of `record`).
+    /// Record `n` copies of a value, in O(1) (the same as `n` calls of `record`).
     pub fn record_n(&mut self, ns: u64, n: u64) {
         if n == 0 {
             return;
         }
         self.buckets_mut()[plat_val_to_idx(ns)] += n;
-        for _ in 0..n {
-            self.stat.add(ns);
-        }
+        self.stat.add_n(ns, n);
     }
 
     /// Add every sample of `other` into `self` (fio's `sum_stat` for the statistics,
-    /// a bucket-wise sum for the histogram).
+    /// here exact, and a bucket-wise sum for the histogram).
     pub fn merge(&mut self, other: &LatencyHistogram) {
         if !other.buckets.is_empty() {
             for (d, s) in self.buckets_mut().iter_mut().zip(other.buckets.iter()) {
@@ -164,13 +160,12 @@ impl LatencyHistogram {
     }
 
     /// The samples recorded since `earlier`, a previous copy of this same histogram
-    /// (per-interval statistics from cumulative ones). Buckets and count are exact; the
-    /// mean is exact up to f64 rounding and S follows from the parallel-merge formula
-    /// run backwards. min and max are exact when the interval moved the cumulative
-    /// extreme; otherwise they are the bounds of the interval's lowest and highest
-    /// non-empty buckets (within fio's bucket error, <= 1/64), so that min <= every
-    /// sample <= max still holds. Returns an
-    /// empty histogram if `earlier` is not a prefix of `self` (e.g. after a reset).
+    /// (per-interval statistics from cumulative ones). Buckets, count, mean and S are
+    /// exact (differences of integer sums). min and max are exact when the interval
+    /// moved the cumulative extreme; otherwise they are the bounds of the interval's
+    /// lowest and highest non-empty buckets (within fio's bucket error, <= 1/64), so
+    /// that min <= every sample <= max still holds. Returns an empty histogram if
+    /// `earlier` is not a prefix of `self` (e.g. after a reset).
     pub fn delta(&self, earlier: &LatencyHistogram) -> LatencyHistogram {
         let mut out = LatencyHistogram::new();
         let (n2, n1) = (self.stat.samples, earlier.stat.samples);
@@ -200,18 +195,6 @@ impl LatencyHistogram {
                 hi = i;
             }
         }
-        let n = n2 - n1;
-        let mean = if n1 == 0 {
-            self.stat.mean
-        } else {
-            (self.stat.mean * n2 as f64 - earlier.stat.mean * n1 as f64) / n as f64
-        };
-        let s = if n1 == 0 {
-            self.stat.s
-        } else {
-            let d = mean - earlier.stat.mean;
-            (self.stat.s - earlier.stat.s - d * d * (n1 as f64 * n as f64) / n2 as f64).max(0.0)
-        };
         let min = if n1 == 0 || self.stat.min < earlier.stat.min {
             self.stat.min
         } else {
@@ -222,13 +205,10 @@ impl LatencyHistogram {
         } else {
             bucket_high(hi).min(self.stat.max)
         };
-        out.stat = Welford {
-            samples: n,
-            min,
-            max,
-            mean,
-            s,
-        };
+        match self.stat.since(&earlier.stat, min, max) {
+            Some(stat) => out.stat = stat,
+            None => return LatencyHistogram::new(),
+        }
         out
     }
 
@@ -253,7 +233,7 @@ impl LatencyHistogram {
 
     /// Exact mean (0.0 when empty).
     pub fn mean(&self) -> f64 {
-        self.stat.mean
+        self.stat.mean()
     }
 
     /// Sample standard deviation as fio computes it: sqrt(S / (n - 1)), 0.0 with

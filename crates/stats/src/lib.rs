@@ -8,6 +8,7 @@
 pub mod buckets;
 pub mod compare;
 pub mod histogram;
+mod moments;
 pub mod prio;
 pub mod sample;
 pub mod steadystate;

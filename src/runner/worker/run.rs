@@ -95,6 +95,10 @@ pub struct Worker<'a> {
     /// [`Worker::complete_extras`]), so a plain job pays one test for all of it.
     issue_extras: bool,
     complete_extras: bool,
+    /// A plain job (no per-I/O extras, no zones): one step queues every I/O the
+    /// engine takes while units are free, without the loop's checks between them
+    /// (stop, deadline, periodic work: none of them is due within a few I/Os).
+    burst: bool,
     /// The engine does file operations (only then may an I/O be untimed).
     file_ops: bool,
     /// VERIFY: end_fsync's sync was done before the read-back, after the last
@@ -189,6 +193,7 @@ impl<'a> Worker<'a> {
             file_events: Vec::new(),
             issue_extras: true,
             complete_extras: true,
+            burst: false,
             file_ops: plan.caps.accounting == Counts::FileOps,
             end_synced: false,
             io,
@@ -204,6 +209,7 @@ impl<'a> Worker<'a> {
             || w.sync_range_flags.is_some()
             || w.lazy_files
             || w.verify.is_some();
+        w.burst = !w.issue_extras && !w.complete_extras;
         w
     }
 
@@ -296,11 +302,17 @@ impl<'a> Worker<'a> {
     /// (Inlined into the loop, its only caller: a call per I/O costs spills.)
     #[inline(always)]
     fn step(&mut self) -> bool {
-        let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
-        // (1) Queue one I/O.
-        let again = self.st.busy.is_some() || !self.st.retry.is_empty();
-        // PACING: latency_target may cap the depth below the units there are.
-        if again || (work_left && !self.io.units.free.is_empty() && !self.depth_capped()) {
+        // (1) Queue one I/O; a plain job (`burst`) goes on queueing while the engine
+        // takes them and units are free.
+        loop {
+            let work_left = !self.st.pass_done && !self.st.ios_exhausted(&self.lim);
+            let again = self.st.busy.is_some() || !self.st.retry.is_empty();
+            // PACING: latency_target may cap the depth below the units there are.
+            let can_queue =
+                again || (work_left && !self.io.units.free.is_empty() && !self.depth_capped());
+            if !can_queue {
+                break;
+            }
             let Some(idx) = self.next_unit() else {
                 // Every file ran out of blocks: the pass is over, as in fio.
                 if self.pattern.take_ran_out() {
@@ -364,6 +376,9 @@ impl<'a> Worker<'a> {
                     {
                         return false;
                     }
+                    if self.burst {
+                        continue;
+                    }
                 }
                 Queued::Ended => {
                     self.io.units.free.push(idx);
@@ -376,6 +391,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+            break;
         }
         if self.synchronous && self.st.inflight == 0 && self.st.busy.is_none() {
             if self.st.out_of_work(&self.lim) && self.st.retry.is_empty() {

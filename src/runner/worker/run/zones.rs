@@ -12,6 +12,7 @@ impl Worker<'_> {
     /// Turn zonemode=zbd on for this worker.
     pub fn with_zones(mut self, zbd: Option<Zbd>) -> Self {
         self.zoned = zbd.is_some();
+        self.burst &= !self.zoned;
         self.zbd = zbd;
         self
     }
