@@ -11,6 +11,7 @@ mod debug;
 pub mod fill;
 pub mod header;
 pub mod log;
+pub mod phase;
 pub mod state;
 
 use block::{Expect, Failure, Layout};
@@ -44,8 +45,8 @@ pub struct Verifier {
     pub do_verify: bool,
     /// The job only reads: each read is checked as it completes.
     pub inline_reads: bool,
-    /// The verify phase's blocks in (file, offset) order: each read of one is checked.
-    pub phase: Vec<Piece>,
+    /// The verify phase's blocks: each read of one is checked.
+    pub phase: phase::Phase,
     /// trim_percentage: blocks picked to be trimmed, oldest first.
     pub trims: std::collections::VecDeque<(usize, u64, usize)>,
     pub trim_percentage: u32,
@@ -140,6 +141,12 @@ impl Verifier {
                 && spec.random_generator != ferrio_config::RandomGenerator::Lfsr,
             debug: spec.compat.debug.has(ferrio_config::DebugCategory::Verify),
         })
+    }
+
+    /// Whether `stamp` writes every byte of a block (all kinds but verify=null):
+    /// a refill before it would be thrown away.
+    pub fn fills_blocks(&self) -> bool {
+        self.layout.kind != VerifyKind::Null
     }
 
     /// A block is written: fill `buf` with its data and headers, and log it.
@@ -239,11 +246,8 @@ impl Verifier {
     }
 
     /// The verify phase's block at (file, offset), if any.
-    pub fn phase_piece(&self, file: usize, offset: u64) -> Option<Piece> {
-        self.phase
-            .binary_search_by_key(&(file, offset), |p| (p.file, p.offset))
-            .ok()
-            .map(|i| self.phase[i])
+    pub fn phase_piece(&mut self, file: usize, offset: u64) -> Option<Piece> {
+        self.phase.find(file, offset)
     }
 
     /// A trim round is due (trim_backlog blocks written since the last).
@@ -283,8 +287,16 @@ impl Verifier {
             seed: p.seed.filter(|_| self.check_seed),
             numberio: p.numberio.filter(|_| self.check_numberio),
         };
-        self.layout
-            .check_block(buf, exp, &path.display().to_string(), self.fatal)
+        // The path as text, copied only if it is not UTF-8.
+        let shown;
+        let path = match path.to_str() {
+            Some(s) => s,
+            None => {
+                shown = path.display().to_string();
+                &shown
+            }
+        };
+        self.layout.check_block(buf, exp, path, self.fatal)
     }
 
     /// verify_dump: the block as read (and as it should be) next to fio's names,

@@ -118,8 +118,11 @@ impl Worker<'_> {
             self.io.units.free.push(idx);
             return None;
         };
-        // fio times a refill in no latency and a scramble in lat only.
-        if work == BufferWork::BeforeStart {
+        // fio times a refill in no latency and a scramble in lat only. VERIFY: a
+        // verified write's stamp replaces every byte of a refill (fio fills twice).
+        let stamped =
+            io.op == IoOp::Write && self.verify.as_ref().is_some_and(|v| v.fills_blocks());
+        if work == BufferWork::BeforeStart && !stamped {
             self.io.units.prepare_buffer(idx, 0);
         }
         // VERIFY: a verified write's data and headers, before its start as in fio;

@@ -16,6 +16,7 @@ use crate::runner::replay::{Entry, IoLog};
 use crate::sys::memory::AlignedBuf;
 use crate::verify::block::Failure;
 use crate::verify::log::Piece;
+use crate::verify::phase::Phase;
 use crate::verify::state;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,7 +68,7 @@ impl<'a> Worker<'a> {
     /// A read-only job with verify checks every block it reads (fio verifies each
     /// read of a job that does not write).
     pub(super) fn verify_read(&mut self, idx: usize) {
-        let Some(v) = self.verify.as_ref() else {
+        let Some(v) = self.verify.as_mut() else {
             return;
         };
         let u = &self.io.units.io[idx];
@@ -87,19 +88,21 @@ impl<'a> Worker<'a> {
             },
             None => return,
         };
-        let path = self.plan.files[p.file].path.clone();
+        // The plan outlives the worker's borrows: its path needs no copy per block.
+        let plan = self.plan;
+        let path = plan.files[p.file].path.as_path();
         let Some(block) = self.io.units.buffer_mut(idx) else {
             return;
         };
-        let failures = v.check(block, &p, &path);
+        let failures = v.check(block, &p, path);
         if !failures.is_empty() {
             let mut dumped = Vec::new();
             for f in &failures {
                 if v.dump {
-                    dumped.extend(v.dump_failure(f, block, &p, &path));
+                    dumped.extend(v.dump_failure(f, block, &p, path));
                 }
             }
-            let goes_on = self.verify_failed(&failures, dumped, &path);
+            let goes_on = self.verify_failed(&failures, dumped, path);
             if goes_on && v_fatal(&self.verify) {
                 // verify_fatal: issue nothing more; what is in flight completes.
                 self.lim.max_ios = self.st.issued_ios;
@@ -264,7 +267,7 @@ impl<'a> Worker<'a> {
         if !v.each_loop {
             return false;
         }
-        v.phase.clear();
+        v.phase = Default::default();
         let only = v.only;
         if let Some(s) = saved {
             let log = self.pattern.take_iolog();
@@ -346,12 +349,11 @@ impl<'a> Worker<'a> {
         }
         // fio reads back in its io_piece order: as written with a random map, else
         // by offset (the order a write_iolog shows).
-        let mut order: Vec<&Piece> = pieces.iter().collect();
         if v.in_write_order() {
-            order.sort_by_key(|p| p.seq);
+            pieces.sort_by_key(|p| p.seq);
         }
-        let entries = order
-            .into_iter()
+        let entries = pieces
+            .iter()
             .map(|p| Entry {
                 file: p.file,
                 op: IoOp::Read,
@@ -393,10 +395,10 @@ impl<'a> Worker<'a> {
         // read-back, past the limit (as fio's get_next_verify opens them).
         // (Only lazily opened files: a diskless engine's descriptors are always -1.)
         let mut closed: Vec<usize> = pieces.iter().map(|p| p.file).collect();
+        closed.sort_unstable();
         closed.dedup();
         closed.retain(|&f| self.io.lazy && self.io.fds[f] < 0);
-        // Taken in (file, offset) order: looked up by binary search.
-        v.phase = pieces;
+        v.phase = Phase::new(pieces);
         // fio's do_verify drops the cache of the files still open, says it starts,
         // and reopens the closed ones as it reads (open_file drops theirs).
         self.invalidate_files();
