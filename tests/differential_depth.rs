@@ -133,6 +133,33 @@ fn null_engine_batched_depth_maps_match_fio() {
     }
 }
 
+/// Polling (iodepth_batch_complete_min=0, _max unset): fio reaps after every queued
+/// I/O, full queue or not. A buffered libaio read of a cached file completes inside
+/// its io_submit, so that reap finds it done and the queue never deepens: fio 3.33
+/// prints level {"1": 100.0}. (A loop that queued until the queue was full before
+/// reaping printed level "8".)
+#[test]
+fn polling_reaps_after_every_io_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let d = scratch();
+    same_as_fio(
+        &[
+            "--ioengine=libaio",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=4M",
+            "--iodepth=8",
+            "--iodepth_batch_complete_min=0",
+            "--invalidate=0",
+        ],
+        true,
+        d.path(),
+        "poll",
+    );
+}
+
 /// The null engine without batching options: fio 3.33 completes each I/O at once, so
 /// its level stays at 1 even with iodepth=4.
 #[test]

@@ -95,9 +95,9 @@ pub struct Worker<'a> {
     /// [`Worker::complete_extras`]), so a plain job pays one test for all of it.
     issue_extras: bool,
     complete_extras: bool,
-    /// A plain job (no per-I/O extras, no zones): one step queues every I/O the
-    /// engine takes while units are free, without the loop's checks between them
-    /// (stop, deadline, periodic work: none of them is due within a few I/Os).
+    /// A plain job (no per-I/O extras, no zones, no polling): one step queues every
+    /// I/O the engine takes while units are free, without the loop's checks between
+    /// them (stop, deadline, periodic work: none of them is due within a few I/Os).
     burst: bool,
     /// The engine does file operations (only then may an I/O be untimed).
     file_ops: bool,
@@ -209,7 +209,9 @@ impl<'a> Worker<'a> {
             || w.sync_range_flags.is_some()
             || w.lazy_files
             || w.verify.is_some();
-        w.burst = !w.issue_extras && !w.complete_extras;
+        // fio reaps after every queued I/O when it polls (iodepth_batch_complete_min
+        // and _max 0): no burst then, or the depth maps would differ from fio's.
+        w.burst = !w.issue_extras && !w.complete_extras && !w.batching.polling;
         w
     }
 
