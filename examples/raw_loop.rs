@@ -4,7 +4,8 @@
 //! iodepth_batch_submit, iodepth_batch_complete_min and iodepth_batch_complete_max
 //! (defaults: depth 32, submit 32, min = submit, max = min; max 0: every completion
 //! there, as fio's t/io_uring); `null [SECONDS] [CLOCKSOURCE]` reads the clock twice
-//! per iteration. Prints one JSON line: {"loop", "ios", "secs", "per_sec"}.
+//! per iteration. Prints one JSON line: {"loop", "ios", "secs", "per_sec", "cpu_secs",
+//! "per_cpu_sec"} (cpu_secs: the loop thread's user + system time).
 
 use ferrio::engine::raw_loop;
 use std::path::Path;
@@ -54,10 +55,12 @@ fn main() {
         _ => fail(usage),
     };
     println!(
-        "{{\"loop\": \"{kind}\", \"ios\": {}, \"secs\": {:.6}, \"per_sec\": {:.1}}}",
+        "{{\"loop\": \"{kind}\", \"ios\": {}, \"secs\": {:.6}, \"per_sec\": {:.1}, \"cpu_secs\": {:.6}, \"per_cpu_sec\": {:.1}}}",
         result.ios,
         result.secs,
-        result.per_sec()
+        result.per_sec(),
+        result.cpu_secs,
+        result.per_cpu_sec()
     );
 }
 

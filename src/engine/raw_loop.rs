@@ -10,6 +10,7 @@
 //! submit and complete batches of 32, every completion there reaped) is the model for
 //! the ring; `Batch::T_IO_URING` is its batching.
 
+use crate::sys::rusage::Usage;
 use ferrio_clock::Clock;
 use io_uring::{opcode, types, IoUring};
 use std::fs::File;
@@ -71,16 +72,54 @@ impl Batch {
     }
 }
 
-/// What a reference loop did: completed I/Os over `secs` seconds.
+/// What a reference loop did: completed I/Os over `secs` seconds, in which its thread
+/// used `cpu_secs` of CPU (user + system, getrusage(RUSAGE_THREAD)).
 #[derive(Clone, Copy, Debug)]
 pub struct RawResult {
     pub ios: u64,
     pub secs: f64,
+    pub cpu_secs: f64,
 }
 
 impl RawResult {
     pub fn per_sec(&self) -> f64 {
         self.ios as f64 / self.secs.max(1e-9)
+    }
+
+    /// I/Os per CPU-second of the loop's thread: what the bench sets beside a job's
+    /// I/Os per CPU-second (its usr_cpu + sys_cpu), which moves less than the rate
+    /// when other work shares the CPU.
+    pub fn per_cpu_sec(&self) -> f64 {
+        self.ios as f64 / self.cpu_secs.max(1e-9)
+    }
+}
+
+/// The start of a loop's timed part: its wall clock and its thread's CPU time.
+struct Timing {
+    wall: Instant,
+    cpu: Usage,
+}
+
+impl Timing {
+    fn start() -> Timing {
+        Timing {
+            wall: Instant::now(),
+            cpu: Usage::thread(),
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.wall.elapsed()
+    }
+
+    fn result(&self, ios: u64) -> RawResult {
+        let secs = self.wall.elapsed().as_secs_f64();
+        let cpu = Usage::thread().since(&self.cpu);
+        RawResult {
+            ios,
+            secs,
+            cpu_secs: (cpu.user_us + cpu.sys_us) as f64 / 1e6,
+        }
     }
 }
 
@@ -193,7 +232,7 @@ pub fn uring_randread(
     let mut in_flight = 0usize;
     let max_reap = batch.max_reap(depth);
     let outcome = (|| {
-        let start = Instant::now();
+        let start = Timing::start();
         let mut ios = 0u64;
         loop {
             let mut prepped = 0;
@@ -224,10 +263,7 @@ pub fn uring_randread(
             in_flight -= n;
             ios += n as u64;
             if ios & 0xfff < n as u64 && start.elapsed() >= run_for {
-                return Ok(RawResult {
-                    ios,
-                    secs: start.elapsed().as_secs_f64(),
-                });
+                return Ok(start.result(ios));
             }
         }
     })();
@@ -297,7 +333,7 @@ pub fn aio_randread(
     let mut free: Vec<usize> = (0..depth).rev().collect();
     let mut in_flight = 0usize;
     let result = (|| {
-        let start = Instant::now();
+        let start = Timing::start();
         let mut ios = 0u64;
         loop {
             ptrs.clear();
@@ -326,10 +362,7 @@ pub fn aio_randread(
             in_flight -= n;
             ios += n as u64;
             if ios & 0xfff < n as u64 && start.elapsed() >= run_for {
-                return Ok(RawResult {
-                    ios,
-                    secs: start.elapsed().as_secs_f64(),
-                });
+                return Ok(start.result(ios));
             }
         }
     })();
@@ -355,7 +388,7 @@ fn submit_all(
 /// The null engine's limit: an empty loop that reads the clock twice per iteration, as
 /// every ferrio I/O does at least (start and completion).
 pub fn two_timestamps(clock: &Clock, run_for: Duration) -> RawResult {
-    let start = Instant::now();
+    let start = Timing::start();
     let mut ios = 0u64;
     let mut sum = 0u64;
     loop {
@@ -368,10 +401,7 @@ pub fn two_timestamps(clock: &Clock, run_for: Duration) -> RawResult {
         }
     }
     std::hint::black_box(sum);
-    RawResult {
-        ios,
-        secs: start.elapsed().as_secs_f64(),
-    }
+    start.result(ios)
 }
 
 #[cfg(test)]
@@ -427,6 +457,10 @@ mod tests {
         for batch in [Batch::of_job(4, 4), Batch::of_job(1, 1), Batch::T_IO_URING] {
             let r = aio_randread(f.path(), 4096, 8, batch, short).unwrap();
             assert!(r.ios >= 4 && r.secs > 0.0);
+            assert!(
+                r.cpu_secs <= r.secs + 0.05,
+                "one thread's CPU within its wall time"
+            );
             // io_uring may be forbidden in a container: only then is its absence accepted.
             match uring_randread(f.path(), 4096, 8, batch, short) {
                 Ok(r) => assert!(r.ios >= 4),
