@@ -207,6 +207,10 @@ pub struct JobSpec {
     /// percentage_random per direction (100 = fully random for rand* modes).
     pub percentage_random: [u32; 3],
     pub bs: [BlockSize; 3],
+    /// Per direction: bsrange or bssplit set the range. fio's bs only fills a range
+    /// left unset, so a bs given before or after them (or in the global section)
+    /// does not replace it.
+    pub bs_ranged: [bool; 3],
     /// blockalign per direction (0 = use the minimum block size).
     pub blockalign: [u64; 3],
     pub bs_unaligned: bool,

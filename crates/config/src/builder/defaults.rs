@@ -49,6 +49,7 @@ impl JobSpec {
             percentage_random: [100; 3],
             bs: [bs.clone(), bs.clone(), bs],
             blockalign: [0; 3],
+            bs_ranged: [false; 3],
             bs_unaligned: false,
             bs_is_seq_rand: false,
             direct: false,

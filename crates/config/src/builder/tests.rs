@@ -238,6 +238,20 @@ fn block_sizes() {
         (j.bs[0].min, j.bs[0].max, j.bs[1].min, j.bs[1].max),
         (1024, 2048, 4096, 16384)
     );
+    // bsrange wins over bs in either order (fio's bs fills only an unset range),
+    // per direction.
+    for lines in [["bsrange=4k-16k", "bs=8k"], ["bs=8k", "bsrange=4k-16k"]] {
+        let j = job(&lines);
+        assert_eq!(
+            (j.bs[0].min, j.bs[0].max, j.bs[2].max),
+            (4096, 16384, 16384)
+        );
+    }
+    let j = job(&["bsrange=4k-16k,", "bs=8k,32k"]);
+    assert_eq!(
+        (j.bs[0].min, j.bs[0].max, j.bs[1].min, j.bs[1].max),
+        (4096, 16384, 32768, 32768)
+    );
     let j = job(&["ba=512,4k"]);
     assert_eq!(j.blockalign, [512, 4096, 4096]);
     assert!(job(&["bs_unaligned"]).bs_unaligned);

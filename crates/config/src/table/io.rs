@@ -150,8 +150,11 @@ fn bs(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
             if n == 0 {
                 return Err("block size must be > 0".into());
             }
-            j.bs[d].min = n;
-            j.bs[d].max = n;
+            // fio: bs fills min_bs/max_bs only where bsrange or bssplit left them unset
+            if !j.bs_ranged[d] {
+                j.bs[d].min = n;
+                j.bs[d].max = n;
+            }
         }
     }
     Ok(())
@@ -166,6 +169,7 @@ fn bsrange(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
             }
             j.bs[d].min = lo;
             j.bs[d].max = hi;
+            j.bs_ranged[d] = true;
         }
     }
     Ok(())
@@ -179,6 +183,7 @@ fn bssplit(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
                 max: s[s.len() - 1].0,
                 split: s,
             };
+            j.bs_ranged[d] = true;
         }
     }
     Ok(())
@@ -238,7 +243,7 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
         .alias(&["blocksize"])
         .def("4k")
         .min(1),
-    opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges", bsrange)
+    opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges (wins over bs, in either order, as in fio)", bsrange)
         .alias(&["blocksize_range"]),
     opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest; a fraction is cut to its integer part, as fio reads it), per direction with ','", bssplit),
     opt("blockalign", K::PerDirSize, C::BlockSize, "Align random offsets to this boundary (default: the minimum block size)", blockalign)
