@@ -19,7 +19,8 @@ impl Worker<'_> {
     /// write_iolog: fio ends each loop of a writing job's I/O with a sync of each
     /// file when end_fsync or fsync_on_close is set (opening a closed file for it;
     /// the close's own fsync is not logged), each through an io_u taken from the
-    /// free list, whose offset it logs. (ferrio's own end sync runs once, at the end.)
+    /// free list, whose offset it logs. (The syncs themselves: `pass_ended` between
+    /// loops, `finish` after the last.)
     pub(super) fn log_end_syncs(&mut self) {
         let spec = &self.plan.spec;
         if !((spec.end_fsync || spec.fsync_on_close) && spec.writes()) {

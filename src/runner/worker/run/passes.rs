@@ -59,7 +59,12 @@ impl Worker<'_> {
                 return false; // VERIFY: this loop's blocks are checked first
             }
             if !spec.time_based {
-                self.log_end_syncs(); // a loop ends: fio's do_io ends with them
+                // A loop ends: fio's do_io ends with a sync of each file (end_fsync,
+                // fsync_on_close), every loop; the last loop's is in `finish`.
+                self.log_end_syncs();
+                if (spec.end_fsync || spec.fsync_on_close) && spec.writes() {
+                    self.sync_all_files();
+                }
             }
             self.new_pass();
             self.acct.error.is_none()
