@@ -598,10 +598,6 @@ fn accepted_options_act_or_are_refused() {
             vec!["--ioengine=null", "--sim_lat=10us"],
             "option of the sim engine",
         ),
-        (
-            vec!["--create_only=1"],
-            "create_only=1 is not supported by ferrio yet",
-        ),
     ] {
         let mut a: Vec<&str> = base.to_vec();
         a.extend(args.iter().copied());

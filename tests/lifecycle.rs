@@ -1,6 +1,6 @@
 //! Job lifecycle options through the binary: exec_prerun / exec_postrun (output
-//! files, order around the I/O, a failing prerun is the job's error), prio /
-//! prioclass, fadvise_hint, write_hint and pre_read.
+//! files, order around the I/O, a failing prerun is the job's error), create_only,
+//! prio / prioclass, fadvise_hint, write_hint and pre_read.
 
 mod common;
 use common::*;
@@ -90,6 +90,63 @@ fn a_failing_postrun_keeps_the_results() {
 
 /// The priority is the thread's: a prerun shell cannot see it, so the job reads its
 /// own thread's class back through `ionice -p` of every ferrio thread.
+/// create_only=1: the files are laid out, no I/O is done, the commands still run, and
+/// the normal output shows no job (fio prints no block for a job that did no I/O).
+/// The JSON is held to fio 3.33's where both exist.
+#[test]
+fn create_only_lays_out_the_files_and_does_no_io() {
+    let d = scratch();
+    let run = |tool: &str, file: &str, format: &str| {
+        let bin = if tool == "ferrio" {
+            env!("CARGO_BIN_EXE_ferrio")
+        } else {
+            "fio"
+        };
+        let out = Command::new(bin)
+            .current_dir(d.path())
+            .args(["--name=j", "--rw=randwrite", "--bs=4k", "--size=1M"])
+            .arg(format!("--filename={file}"))
+            .args(["--create_only=1", "--exec_postrun=stat -c %s ."])
+            .arg(format!("--output-format={format}"))
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{tool}: {out:?}");
+        out
+    };
+    let out = run("ferrio", "ours", "normal");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        std::fs::metadata(d.path().join("ours")).unwrap().len(),
+        1 << 20
+    );
+    assert!(
+        text.contains("j: Laying out IO file (1 file / 1MiB)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("groupid=0"),
+        "a job with no I/O has no block: {text}"
+    );
+    assert!(
+        d.path().join("j.postrun.txt").exists(),
+        "the postrun command ran"
+    );
+    let ours = parse_json(&run("ferrio", "ours2", "json").stdout);
+    assert_eq!(dir_counts(&ours, "write"), (0, 0));
+    assert_eq!(ours["jobs"][0]["error"], 0);
+    if have_fio() {
+        let theirs = parse_json(&run("fio", "theirs", "json").stdout);
+        assert_eq!(
+            std::fs::metadata(d.path().join("theirs")).unwrap().len(),
+            1 << 20
+        );
+        for key in ["error", "job_runtime"] {
+            assert_eq!(ours["jobs"][0][key], theirs["jobs"][0][key], "{key}");
+        }
+        assert_eq!(dir_counts(&theirs, "write"), dir_counts(&ours, "write"));
+    }
+}
+
 #[test]
 fn prio_and_prioclass_set_the_threads_io_priority() {
     let Some(ionice) = common::skip::tool_or_skip("ionice") else {

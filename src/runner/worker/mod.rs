@@ -57,6 +57,16 @@ pub fn run_thread(
             return result;
         }
     };
+    if spec.create_only {
+        // The files were laid out before the threads started; like fio (whose
+        // setup_files marks such a job done), the job runs its commands, no I/O.
+        if let Err(e) = prerun(spec) {
+            result.error = Some(e);
+            return result;
+        }
+        postrun(spec);
+        return result;
+    }
     let (virtual_clock, virtual_handle) = if spec.clocksource == Some(ClockSource::Virtual) {
         let (c, h) = Clock::virtual_clock();
         (Some(c), Some(h))
@@ -87,11 +97,9 @@ pub fn run_thread(
             return result;
         }
     };
-    if let Some(cmd) = &spec.lifecycle.exec_prerun {
-        if let Err(e) = job_commands::run(&spec.name, When::Prerun, cmd) {
-            result.error = Some((libc::EINVAL, format!("job '{}': {e}", spec.name)));
-            return result;
-        }
+    if let Err(e) = prerun(spec) {
+        result.error = Some(e);
+        return result;
     }
     // One origin for the job's runtime and its observers' schedules, so a log
     // window that ends with the runtime is closed by the job's end, not by the
@@ -109,13 +117,27 @@ pub fn run_thread(
         Some(h) => worker.in_virtual_time(h).run(stop),
         None => worker.stoppable(stop).run(stop),
     };
+    postrun(spec);
+    result
+}
+
+/// exec_prerun: the job fails when the command does.
+fn prerun(spec: &ferrio_config::JobSpec) -> Result<(), (i32, String)> {
+    match &spec.lifecycle.exec_prerun {
+        Some(cmd) => job_commands::run(&spec.name, When::Prerun, cmd)
+            .map_err(|e| (libc::EINVAL, format!("job '{}': {e}", spec.name))),
+        None => Ok(()),
+    }
+}
+
+/// exec_postrun: as fio, the job's results stand whatever the command does; a
+/// failure is said.
+fn postrun(spec: &ferrio_config::JobSpec) {
     if let Some(cmd) = &spec.lifecycle.exec_postrun {
-        // As fio: the job's results stand whatever the command does; say so if it failed.
         if let Err(e) = job_commands::run(&spec.name, When::Postrun, cmd) {
             eprintln!("ferrio: job '{}': {e}", spec.name);
         }
     }
-    result
 }
 
 /// cpus_allowed (split: clone N gets the Nth CPU of the set, round robin), the I/O

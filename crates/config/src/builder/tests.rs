@@ -332,9 +332,7 @@ fn file_handling_booleans() {
     assert!(
         j.direct && j.sync && j.end_fsync && j.fsync_on_close && j.create_on_open && !j.create_only
     );
-    // The runner has no lay-out-only mode: create_only=1 was stored and ignored (the
-    // jobs ran their I/O), now it is refused by name.
-    assert!(bad(&["create_only=1"]).contains("create_only=1 is not supported by ferrio yet"));
+    assert!(job(&["create_only=1"]).create_only);
     assert!(!j.allow_file_create && j.overwrite && j.unlink && !j.invalidate);
     assert_eq!((j.fsync, j.fdatasync), (8, 4));
     assert!(!job(&["direct=1", "buffered=1"]).direct);

@@ -301,13 +301,9 @@ pub const FILES: &[OptSpec] = &[
         "create_only",
         K::Bool,
         C::Files,
-        "Only lay out the files; do no I/O (create_only=1 is not supported by ferrio yet)",
+        "Only lay out the files; do no I/O (the job reports nothing done)",
         |j, c, v| {
             j.create_only = c.bool(v)?;
-            if j.create_only {
-                // The runner has no lay-out-only mode yet: refusing beats running I/O.
-                return Err("create_only=1 is not supported by ferrio yet".into());
-            }
             Ok(())
         },
     )
