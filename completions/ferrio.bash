@@ -260,7 +260,7 @@ _ferrio_values() {
         fill_device|fill_fs) _ferrio_reply '0 1' ;;
         direct) _ferrio_reply '0 1' ;;
         buffered) _ferrio_reply '0 1' ;;
-        sync) _ferrio_reply 'none sync 0 1' ;;
+        sync) _ferrio_reply 'none sync dsync 0 1' ;;
         end_fsync) _ferrio_reply '0 1' ;;
         fsync_on_close) _ferrio_reply '0 1' ;;
         create_on_open) _ferrio_reply '0 1' ;;

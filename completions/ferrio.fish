@@ -91,7 +91,7 @@ complete -c ferrio -l fill_device -x -a '0 1' -d 'Write until the device or file
 complete -c ferrio -l fill_fs -x -a '0 1' -d 'Write until the device or file system is full (ENOSPC)'
 complete -c ferrio -l direct -x -a '0 1' -d 'Use O_DIRECT (non-buffered) I/O'
 complete -c ferrio -l buffered -x -a '0 1' -d 'Use buffered I/O (the opposite of direct)'
-complete -c ferrio -l sync -x -a 'none sync 0 1' -d 'Open files with O_SYNC'
+complete -c ferrio -l sync -x -a 'none sync dsync 0 1' -d 'Open files with O_SYNC (or O_DSYNC)'
 complete -c ferrio -l fsync -x -d 'fsync the file after every N writes (0 = never)'
 complete -c ferrio -l fdatasync -x -d 'fdatasync the file after every N writes (0 = never)'
 complete -c ferrio -l sync_file_range -x -d 'sync_file_range(2) over the range written since the last sync, every N writes (FLAGS:N, N default 1); FLAGS is a comma list of wait_before, write, wait_after'

@@ -69,6 +69,7 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
             create: true,
             direct: spec.direct,
             sync: spec.sync,
+            dsync: spec.dsync,
         };
         let fresh = file::open_in(plan.confine.as_deref(), &f.path, flags)
             .and_then(|n| jobctl::replace_fd(open, n));

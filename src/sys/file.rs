@@ -13,9 +13,7 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
     if f.direct {
         custom |= libc::O_DIRECT;
     }
-    if f.sync {
-        custom |= libc::O_SYNC;
-    }
+    custom |= f.sync_flag();
     OpenOptions::new()
         .read(f.read || !f.write)
         .write(f.write)

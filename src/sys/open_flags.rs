@@ -9,6 +9,8 @@ pub struct OpenFlags {
     pub create: bool,
     pub direct: bool,
     pub sync: bool,
+    /// With `sync`: O_DSYNC instead of O_SYNC (sync=dsync).
+    pub dsync: bool,
 }
 
 impl OpenFlags {
@@ -25,9 +27,36 @@ impl OpenFlags {
         if self.direct {
             flags |= libc::O_DIRECT;
         }
-        if self.sync {
-            flags |= libc::O_SYNC;
+        flags | self.sync_flag()
+    }
+
+    /// O_SYNC, O_DSYNC or nothing, as `sync` and `dsync` say.
+    pub fn sync_flag(&self) -> i32 {
+        match (self.sync, self.dsync) {
+            (false, _) => 0,
+            (true, false) => libc::O_SYNC,
+            (true, true) => libc::O_DSYNC,
         }
-        flags
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpenFlags;
+
+    #[test]
+    fn sync_and_dsync_pick_their_flag() {
+        let f = |sync, dsync| OpenFlags {
+            write: true,
+            sync,
+            dsync,
+            ..Default::default()
+        };
+        assert_eq!(f(false, false).open_flags(), libc::O_WRONLY);
+        assert_eq!(f(false, true).sync_flag(), 0, "dsync alone is nothing");
+        assert_eq!(f(true, false).open_flags(), libc::O_WRONLY | libc::O_SYNC);
+        assert_eq!(f(true, true).open_flags(), libc::O_WRONLY | libc::O_DSYNC);
+        // O_SYNC includes O_DSYNC's bit: the two differ only in O_SYNC's own.
+        assert_ne!(libc::O_SYNC, libc::O_DSYNC);
     }
 }

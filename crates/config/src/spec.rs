@@ -221,6 +221,8 @@ pub struct JobSpec {
     pub direct: bool,
     /// O_SYNC on open (sync=1).
     pub sync: bool,
+    /// sync=dsync: with `sync`, O_DSYNC instead of O_SYNC.
+    pub dsync: bool,
     /// fsync every N writes (0 = never).
     pub fsync: u32,
     pub fdatasync: u32,

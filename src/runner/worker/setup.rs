@@ -181,6 +181,7 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         // An engine that maps its files takes direct= and sync= as its own flags.
         direct: spec.direct && !plan.caps.maps_files,
         sync: spec.sync && !plan.caps.maps_files,
+        dsync: spec.dsync,
     };
     let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
         (

@@ -62,6 +62,7 @@ impl JobSpec {
             fsync_on_close: false,
             create_on_open: false,
             create_only: false,
+            dsync: false,
             allow_file_create: true,
             allow_mounted_write: false,
             overwrite: false,

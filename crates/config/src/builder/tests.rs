@@ -338,8 +338,12 @@ fn file_handling_booleans() {
     assert!(!job(&["direct=1", "buffered=1"]).direct);
     assert!(job(&["buffered=0"]).direct);
     assert!(!job(&["sync=none"]).sync);
-    assert!(job(&["sync=sync"]).sync);
-    assert!(bad(&["sync=dsync"]).contains("not supported"));
+    assert!(job(&["sync=sync"]).sync && !job(&["sync=1"]).dsync);
+    let j = job(&["sync=dsync"]);
+    assert!(j.sync && j.dsync);
+    let j = job(&["sync=dsync", "sync=0"]);
+    assert!(!j.sync && !j.dsync);
+    assert!(bad(&["sync=osync"]).contains("allowed: none, sync, dsync, 0, 1"));
     assert_eq!(job(&["fallocate=none"]).fallocate, Fallocate::None);
     assert_eq!(job(&["fallocate=posix"]).fallocate, Fallocate::Posix);
     assert_eq!(job(&["fallocate=keep"]).fallocate, Fallocate::Keep);

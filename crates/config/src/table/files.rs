@@ -214,12 +214,12 @@ pub const FILES: &[OptSpec] = &[
         "sync",
         K::Choice,
         C::Files,
-        "Open files with O_SYNC",
+        "Open files with O_SYNC (or O_DSYNC)",
         |j, _, v| {
-            j.sync = match v {
-                "0" | "none" => false,
-                "1" | "sync" => true,
-                "dsync" => return Err("sync=dsync is not supported by ferrio yet".into()),
+            (j.sync, j.dsync) = match v {
+                "0" | "none" => (false, false),
+                "1" | "sync" => (true, false),
+                "dsync" => (true, true),
                 _ => return Err("not an allowed value".into()),
             };
             Ok(())
@@ -229,6 +229,7 @@ pub const FILES: &[OptSpec] = &[
     .vals(&[
         ("none", "no O_SYNC (also 0)"),
         ("sync", "O_SYNC (also 1)"),
+        ("dsync", "O_DSYNC: the data and what reading it back needs, not every attribute"),
         ("0", "same as none"),
         ("1", "same as sync"),
     ]),

@@ -1,0 +1,114 @@
+//! System calls ferrio makes, seen under strace beside fio 3.33's for the same job:
+//! end_fsync syncs at the end of every loop, as fio's do_io does (loops=3 makes three
+//! fsyncs, a time_based job, which wraps inside one do_io, one, and a job without
+//! end_fsync none; the write_iolog side of the same rule is in tests/iolog_syncs.rs),
+//! and sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+/// The `syscalls` (strace's -e trace=) calls `tool` made running one write job on
+/// `file`, as strace prints them (strace -f of the whole process tree, written to a
+/// file so the tool's own output cannot mix in).
+fn traced(strace: &Path, syscalls: &str, tool: &str, file: &Path, extra: &[&str]) -> Vec<String> {
+    let _ = std::fs::remove_file(file);
+    let trace = file.with_extension(format!("{tool}.trace"));
+    let bin = if tool == "ferrio" {
+        env!("CARGO_BIN_EXE_ferrio").to_string()
+    } else {
+        "fio".to_string()
+    };
+    let out = Command::new(strace)
+        .args(["-f", "-qq", "-e", &format!("trace={syscalls}"), "-o"])
+        .arg(&trace)
+        .arg(bin)
+        .args(["--name=j", "--rw=write", "--bs=4k", "--size=64k"])
+        .arg(format!("--filename={}", file.display()))
+        .args(extra)
+        .arg("--output-format=terse")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{tool} {extra:?}: {out:?}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+/// The fsync(2) calls `tool` made running one write job on `file`.
+fn fsyncs(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> usize {
+    let calls = traced(strace, "fsync", tool, file, extra);
+    calls.iter().filter(|l| l.contains("fsync(")).count()
+}
+
+#[test]
+fn end_fsync_runs_at_the_end_of_each_loop_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let Some(strace) = skip::tool_or_skip("strace") else {
+        return;
+    };
+    let d = scratch();
+    let file = d.path().join("f");
+    let cases: [(&[&str], usize); 4] = [
+        (&["--loops=3", "--end_fsync=1"], 3),
+        (&["--loops=1", "--end_fsync=1"], 1),
+        (
+            &[
+                "--loops=3",
+                "--end_fsync=1",
+                "--time_based",
+                "--runtime=300ms",
+            ],
+            1,
+        ),
+        (&["--loops=3"], 0),
+    ];
+    for (extra, want) in cases {
+        let theirs = fsyncs(&strace, "fio", &file, extra);
+        let ours = fsyncs(&strace, "ferrio", &file, extra);
+        assert_eq!(theirs, want, "fio 3.33 with {extra:?}");
+        assert_eq!(ours, theirs, "ferrio's fsyncs with {extra:?}");
+    }
+}
+
+/// The flags of each open of `file` (the part of strace's line after the path).
+fn opens_of(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> Vec<String> {
+    let name = format!("\"{}\", ", file.display());
+    traced(strace, "openat,open", tool, file, extra)
+        .iter()
+        .filter_map(|l| l.split_once(&name).map(|(_, rest)| rest.to_string()))
+        .collect()
+}
+
+#[test]
+fn sync_dsync_opens_with_o_dsync_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let Some(strace) = skip::tool_or_skip("strace") else {
+        return;
+    };
+    let d = scratch();
+    let file = d.path().join("f");
+    for (value, flag) in [("dsync", "O_DSYNC"), ("1", "O_SYNC")] {
+        let extra = [format!("--sync={value}")];
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        for tool in ["fio", "ferrio"] {
+            let opens = opens_of(&strace, tool, &file, &extra);
+            // The job's own open is the one that carries the flag (the lay-out's
+            // opens do not, in either tool).
+            assert!(
+                opens.iter().any(|o| o.contains(&format!("|{flag}"))),
+                "{tool} sync={value}: {opens:?}"
+            );
+            if flag == "O_DSYNC" {
+                assert!(
+                    !opens.iter().any(|o| o.contains("O_SYNC")),
+                    "{tool} sync={value}: {opens:?}"
+                );
+            }
+        }
+    }
+}
