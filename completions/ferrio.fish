@@ -74,7 +74,7 @@ complete -c ferrio -l daemonize -x -d '--server: run in the background, its pid 
 complete -c ferrio -l pidfile -r -F -d '--server: write its pid to FILE (removed when it exits)'
 complete -c ferrio -l description -x -d 'Text description of the job, printed when it runs'
 complete -c ferrio -l filename -r -F -d 'File or device to use; several separated by \':\' (\'\\:\' for a colon in a name)'
-complete -c ferrio -l directory -r -F -d 'Directory to put generated file names in'
+complete -c ferrio -l directory -r -F -d 'Directory for the job\'s files; a:b:... spreads the clones\' generated file names over them, round robin (an explicit filename= goes in the first)'
 complete -c ferrio -l filename_format -x -d 'Pattern for generated file names ($jobname, $jobnum, $filenum)'
 complete -c ferrio -l nrfiles -x -d 'Number of files to generate for this job'
 complete -c ferrio -l nr_files -x -d 'Number of files to generate for this job'

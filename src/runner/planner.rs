@@ -453,10 +453,15 @@ pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
             .map(|n| join_dir(spec.directory.as_deref(), n))
             .collect()
     } else {
+        // directory=a:b: clone N's generated names go in entry N mod the number.
+        let dir = match spec.directories.len() {
+            0 => spec.directory.as_deref(),
+            n => Some(spec.directories[clone as usize % n].as_path()),
+        };
         (0..spec.nrfiles.max(1))
             .map(|i| {
                 let n = expand_filename_format(&spec.filename_format, &spec.name, clone, i);
-                join_dir(spec.directory.as_deref(), &n)
+                join_dir(dir, &n)
             })
             .collect()
     }

@@ -181,7 +181,12 @@ pub struct JobSpec {
     // --- files
     /// Explicit `filename=` list (colon-separated in the option, '\:' escapes a colon).
     pub filenames: Vec<String>,
+    /// directory= (its first entry when it lists several).
     pub directory: Option<PathBuf>,
+    /// directory=a:b:...: every entry, in order, when there are several (else empty).
+    /// Generated file names of clone N go to entry N mod their number; explicit
+    /// filenames to the first (fio's rule, so clones sharing a filename share it).
+    pub directories: Vec<PathBuf>,
     /// fio's filename_format (default "$jobname.$jobnum.$filenum").
     pub filename_format: String,
     pub nrfiles: u32,

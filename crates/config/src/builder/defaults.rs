@@ -28,6 +28,7 @@ impl JobSpec {
             hipri: false,
             filenames: Vec::new(),
             directory: None,
+            directories: Vec::new(),
             filename_format: "$jobname.$jobnum.$filenum".into(),
             nrfiles: 1,
             size: None,

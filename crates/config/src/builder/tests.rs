@@ -307,7 +307,14 @@ fn files_and_sizes() {
         Some(SizeOrPercent::Bytes(1 << 20))
     );
     assert!(bad(&["nrfiles=0"]).contains("allowed: 1 or more"));
-    assert!(bad(&["directory=a:b"]).contains("not supported by ferrio yet"));
+    let j = job(&["directory=a:b\\:c:d"]);
+    assert_eq!(j.directory, Some("a".into()));
+    assert_eq!(
+        j.directories,
+        vec![std::path::PathBuf::from("a"), "b:c".into(), "d".into()]
+    );
+    assert!(job(&["directory=a"]).directories.is_empty());
+    assert!(bad(&["directory=:"]).contains("empty directory"));
     assert!(bad(&["size=1.5g"]).contains("fractional"));
     assert!(bad(&["size=4q"]).contains("malformed size '4q'"));
     assert!(bad(&["filesize=0"]).contains("> 0"));

@@ -24,17 +24,19 @@ pub const FILES: &[OptSpec] = &[
         "directory",
         K::Str,
         C::Files,
-        "Directory to put generated file names in",
+        "Directory for the job's files; a:b:... spreads the clones' generated file names over them, round robin (an explicit filename= goes in the first)",
         |j, _, v| {
             let dirs = parse_list(v);
-            match dirs.len() {
-                0 => Err("empty directory".into()),
-                1 => {
-                    j.directory = Some(dirs[0].clone().into());
-                    Ok(())
-                }
-                _ => Err("several directories (a:b) are not supported by ferrio yet".into()),
+            if dirs.is_empty() || dirs.iter().any(String::is_empty) {
+                return Err("empty directory".into());
             }
+            j.directory = Some(dirs[0].clone().into());
+            j.directories = if dirs.len() > 1 {
+                dirs.into_iter().map(Into::into).collect()
+            } else {
+                Vec::new()
+            };
+            Ok(())
         },
     ),
     opt(

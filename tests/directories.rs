@@ -1,0 +1,84 @@
+//! directory=a:b: the clones of a job (numjobs) put their generated file names in the
+//! listed directories round robin, an explicit filename= goes in the first, and
+//! separate jobs each start from the first — the files ferrio creates are the ones
+//! fio 3.33 creates for the same command line.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+/// The files below `root`, relative to it, sorted.
+fn files_below(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["a", "b", "c"] {
+        if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
+            for e in entries {
+                out.push(format!(
+                    "{dir}/{}",
+                    e.unwrap().file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Run `args` with `tool` in a fresh directory holding a/, b/ and c/; the files made.
+fn made_by(tool: &str, args: &[&str]) -> Vec<String> {
+    let d = scratch();
+    for dir in ["a", "b", "c"] {
+        std::fs::create_dir(d.path().join(dir)).unwrap();
+    }
+    let bin = if tool == "ferrio" {
+        env!("CARGO_BIN_EXE_ferrio")
+    } else {
+        "fio"
+    };
+    let out = Command::new(bin)
+        .current_dir(d.path())
+        .args([
+            "--rw=write",
+            "--bs=4k",
+            "--size=16k",
+            "--output-format=terse",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{tool} {args:?}: {out:?}");
+    files_below(d.path())
+}
+
+#[test]
+fn clones_spread_over_the_directories_as_fio() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--name=x", "--directory=a:b", "--nrfiles=2", "--numjobs=3"],
+            &[
+                "a/x.0.0", "a/x.0.1", "a/x.2.0", "a/x.2.1", "b/x.1.0", "b/x.1.1",
+            ],
+        ),
+        (
+            &["--name=x", "--directory=a:b:c", "--numjobs=4"],
+            &["a/x.0.0", "a/x.3.0", "b/x.1.0", "c/x.2.0"],
+        ),
+        (
+            &["--name=x", "--directory=a:b", "--filename=f", "--numjobs=3"],
+            &["a/f"],
+        ),
+        (
+            &["--directory=a:b", "--name=x", "--name=y"],
+            &["a/x.0.0", "a/y.0.0"],
+        ),
+    ];
+    let fio = have_fio();
+    for (args, want) in cases {
+        let ours = made_by("ferrio", args);
+        assert_eq!(ours, *want, "ferrio {args:?}");
+        if fio {
+            assert_eq!(made_by("fio", args), ours, "fio 3.33 {args:?}");
+        }
+    }
+}
