@@ -31,12 +31,7 @@ fn made_by(tool: &str, args: &[&str]) -> Vec<String> {
     for dir in ["a", "b", "c"] {
         std::fs::create_dir(d.path().join(dir)).unwrap();
     }
-    let bin = if tool == "ferrio" {
-        env!("CARGO_BIN_EXE_ferrio")
-    } else {
-        "fio"
-    };
-    let out = Command::new(bin)
+    let out = Command::new(tool_path(tool))
         .current_dir(d.path())
         .args([
             "--rw=write",

@@ -97,12 +97,7 @@ fn a_failing_postrun_keeps_the_results() {
 fn create_only_lays_out_the_files_and_does_no_io() {
     let d = scratch();
     let run = |tool: &str, file: &str, format: &str| {
-        let bin = if tool == "ferrio" {
-            env!("CARGO_BIN_EXE_ferrio")
-        } else {
-            "fio"
-        };
-        let out = Command::new(bin)
+        let out = Command::new(tool_path(tool))
             .current_dir(d.path())
             .args(["--name=j", "--rw=randwrite", "--bs=4k", "--size=1M"])
             .arg(format!("--filename={file}"))

@@ -15,15 +15,10 @@ use std::process::Command;
 fn traced(strace: &Path, syscalls: &str, tool: &str, file: &Path, extra: &[&str]) -> Vec<String> {
     let _ = std::fs::remove_file(file);
     let trace = file.with_extension(format!("{tool}.trace"));
-    let bin = if tool == "ferrio" {
-        env!("CARGO_BIN_EXE_ferrio").to_string()
-    } else {
-        "fio".to_string()
-    };
     let out = Command::new(strace)
         .args(["-f", "-qq", "-e", &format!("trace={syscalls}"), "-o"])
         .arg(&trace)
-        .arg(bin)
+        .arg(tool_path(tool))
         .args(["--name=j", "--rw=write", "--bs=4k", "--size=64k"])
         .arg(format!("--filename={}", file.display()))
         .args(extra)
@@ -41,16 +36,23 @@ fn fsyncs(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> usize {
     calls.iter().filter(|l| l.contains("fsync(")).count()
 }
 
-#[test]
-fn end_fsync_runs_at_the_end_of_each_loop_as_fio() {
+/// strace, a scratch directory and the job's file in it; None (skipped) without fio
+/// or strace.
+fn setup() -> Option<(std::path::PathBuf, tempfile::TempDir, std::path::PathBuf)> {
     if !have_fio() {
-        return;
+        return None;
     }
-    let Some(strace) = skip::tool_or_skip("strace") else {
-        return;
-    };
+    let strace = skip::tool_or_skip("strace")?;
     let d = scratch();
     let file = d.path().join("f");
+    Some((strace, d, file))
+}
+
+#[test]
+fn end_fsync_runs_at_the_end_of_each_loop_as_fio() {
+    let Some((strace, _d, file)) = setup() else {
+        return;
+    };
     let cases: [(&[&str], usize); 4] = [
         (&["--loops=3", "--end_fsync=1"], 3),
         (&["--loops=1", "--end_fsync=1"], 1),
@@ -84,14 +86,9 @@ fn opens_of(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> Vec<Strin
 
 #[test]
 fn sync_dsync_opens_with_o_dsync_as_fio() {
-    if !have_fio() {
-        return;
-    }
-    let Some(strace) = skip::tool_or_skip("strace") else {
+    let Some((strace, _d, file)) = setup() else {
         return;
     };
-    let d = scratch();
-    let file = d.path().join("f");
     for (value, flag) in [("dsync", "O_DSYNC"), ("1", "O_SYNC")] {
         let extra = [format!("--sync={value}")];
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();

@@ -12,6 +12,16 @@ pub fn ferrio() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ferrio"))
 }
 
+/// The program to run for `tool`: this build's ferrio for "ferrio", else the name
+/// itself (fio, found on PATH), for tests that run both on the same input.
+pub fn tool_path(tool: &str) -> &str {
+    if tool == "ferrio" {
+        env!("CARGO_BIN_EXE_ferrio")
+    } else {
+        tool
+    }
+}
+
 /// Run ferrio with `args`; panic with its output unless it exits 0.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = ferrio().args(args).output().expect("run ferrio");
