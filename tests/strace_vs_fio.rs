@@ -2,7 +2,8 @@
 //! end_fsync syncs at the end of every loop, as fio's do_io does (loops=3 makes three
 //! fsyncs, a time_based job, which wraps inside one do_io, one, and a job without
 //! end_fsync none; the write_iolog side of the same rule is in tests/iolog_syncs.rs),
-//! and sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC.
+//! and it syncs the files openfiles closed during the run too (fio opens them for
+//! it); sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC.
 
 mod common;
 use common::*;
@@ -10,17 +11,26 @@ use std::path::Path;
 use std::process::Command;
 
 /// The `syscalls` (strace's -e trace=) calls `tool` made running one write job on
-/// `file`, as strace prints them (strace -f of the whole process tree, written to a
+/// `files`, as strace prints them (strace -f of the whole process tree, written to a
 /// file so the tool's own output cannot mix in).
-fn traced(strace: &Path, syscalls: &str, tool: &str, file: &Path, extra: &[&str]) -> Vec<String> {
-    let _ = std::fs::remove_file(file);
-    let trace = file.with_extension(format!("{tool}.trace"));
+fn traced(
+    strace: &Path,
+    syscalls: &str,
+    tool: &str,
+    files: &[&Path],
+    extra: &[&str],
+) -> Vec<String> {
+    for f in files {
+        let _ = std::fs::remove_file(f);
+    }
+    let trace = files[0].with_extension(format!("{tool}.trace"));
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let out = Command::new(strace)
         .args(["-f", "-qq", "-e", &format!("trace={syscalls}"), "-o"])
         .arg(&trace)
         .arg(tool_path(tool))
         .args(["--name=j", "--rw=write", "--bs=4k", "--size=64k"])
-        .arg(format!("--filename={}", file.display()))
+        .arg(format!("--filename={}", names.join(":")))
         .args(extra)
         .arg("--output-format=terse")
         .output()
@@ -30,9 +40,9 @@ fn traced(strace: &Path, syscalls: &str, tool: &str, file: &Path, extra: &[&str]
     text.lines().map(str::to_string).collect()
 }
 
-/// The fsync(2) calls `tool` made running one write job on `file`.
-fn fsyncs(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> usize {
-    let calls = traced(strace, "fsync", tool, file, extra);
+/// The fsync(2) calls `tool` made running one write job on `files`.
+fn fsyncs(strace: &Path, tool: &str, files: &[&Path], extra: &[&str]) -> usize {
+    let calls = traced(strace, "fsync", tool, files, extra);
     calls.iter().filter(|l| l.contains("fsync(")).count()
 }
 
@@ -68,17 +78,42 @@ fn end_fsync_runs_at_the_end_of_each_loop_as_fio() {
         (&["--loops=3"], 0),
     ];
     for (extra, want) in cases {
-        let theirs = fsyncs(&strace, "fio", &file, extra);
-        let ours = fsyncs(&strace, "ferrio", &file, extra);
+        let theirs = fsyncs(&strace, "fio", &[&file], extra);
+        let ours = fsyncs(&strace, "ferrio", &[&file], extra);
         assert_eq!(theirs, want, "fio 3.33 with {extra:?}");
         assert_eq!(ours, theirs, "ferrio's fsyncs with {extra:?}");
+    }
+}
+
+/// openfiles=1 over three files: each file is closed when its part is written, and
+/// end_fsync (each loop) and fsync_on_close (each close, and the loop's end) still
+/// sync all three, as fio, which opens a closed file to sync it.
+#[test]
+fn end_fsync_syncs_the_files_openfiles_closed_as_fio() {
+    let Some((strace, d, _)) = setup() else {
+        return;
+    };
+    let paths: Vec<_> = ["a", "b", "c"].iter().map(|n| d.path().join(n)).collect();
+    let files: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+    let cases: [(&[&str], usize); 3] = [
+        (&["--end_fsync=1"], 3),
+        (&["--end_fsync=1", "--loops=2"], 6),
+        (&["--fsync_on_close=1"], 5),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["--openfiles=1", "--size=96k"];
+        args.extend_from_slice(extra);
+        let theirs = fsyncs(&strace, "fio", &files, &args);
+        let ours = fsyncs(&strace, "ferrio", &files, &args);
+        assert_eq!(theirs, want, "fio 3.33 with {args:?}");
+        assert_eq!(ours, theirs, "ferrio's fsyncs with {args:?}");
     }
 }
 
 /// The flags of each open of `file` (the part of strace's line after the path).
 fn opens_of(strace: &Path, tool: &str, file: &Path, extra: &[&str]) -> Vec<String> {
     let name = format!("\"{}\", ", file.display());
-    traced(strace, "openat,open", tool, file, extra)
+    traced(strace, "openat,open", tool, &[file], extra)
         .iter()
         .filter_map(|l| l.split_once(&name).map(|(_, rest)| rest.to_string()))
         .collect()

@@ -109,6 +109,19 @@ impl Io {
         Ok(())
     }
 
+    /// fsync file `f`: through its descriptor, or, when openfiles < nrfiles closed it
+    /// during the run, through one opened for the sync and closed again, as fio's
+    /// fio_file_fsync (so end_fsync covers every file the job wrote).
+    pub fn sync_file(&self, plan: &ThreadPlan, f: usize) {
+        if self.fds[f] >= 0 {
+            let _ = crate::sys::io::sync(self.fds[f], false);
+        } else if self.lazy {
+            if let Ok(handle) = open_one(plan, f) {
+                let _ = crate::sys::io::sync(handle.as_raw_fd(), false);
+            }
+        }
+    }
+
     /// Close file `f` (openfiles < nrfiles): its I/Os have completed; with
     /// fsync_on_close a job that writes syncs it first, as fio's put_file.
     pub fn close_file(&mut self, plan: &ThreadPlan, f: usize) {

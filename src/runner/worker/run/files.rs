@@ -3,17 +3,16 @@
 //! pass ends); a file closed with I/Os in flight stays open, "closing", until its
 //! last one completes, and no more than openfiles are ever open (fio's
 //! td_io_open_file, td_io_close_file, put_file). Nothing here runs when every file
-//! is held open. Also the job's sync of every open file.
+//! is held open. Also the job's sync of every file.
 
 use super::Worker;
 
 impl Worker<'_> {
-    /// fsync every file the job holds open (end_fsync, fsync_on_close at the end).
+    /// fsync every file of the job (end_fsync, fsync_on_close at the end), opening
+    /// for it one that openfiles closed during the run, as fio.
     pub(super) fn sync_all_files(&mut self) {
-        for &fd in &self.io.fds {
-            if fd >= 0 {
-                let _ = crate::sys::io::sync(fd, false);
-            }
+        for f in 0..self.io.fds.len() {
+            self.io.sync_file(self.plan, f);
         }
     }
     /// write_iolog: fio ends each loop of a writing job's I/O with a sync of each
