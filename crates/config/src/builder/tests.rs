@@ -270,6 +270,7 @@ fn file_handling_booleans() {
         j.direct && j.sync && j.end_fsync && j.fsync_on_close && j.create_on_open && !j.create_only
     );
     assert!(job(&["create_only=1"]).create_only);
+    assert!(bad(&["create_only=maybe"]).contains("malformed boolean 'maybe'"));
     assert!(!j.allow_file_create && j.overwrite && j.unlink && !j.invalidate);
     assert_eq!((j.fsync, j.fdatasync), (8, 4));
     assert!(!job(&["direct=1", "buffered=1"]).direct);

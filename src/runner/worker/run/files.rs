@@ -8,6 +8,13 @@
 use super::Worker;
 
 impl Worker<'_> {
+    /// Whether fio's do_io ends each loop of this job with a sync of every file
+    /// (end_fsync or fsync_on_close, in a job that writes).
+    pub(super) fn syncs_at_loop_end(&self) -> bool {
+        let spec = &self.plan.spec;
+        (spec.end_fsync || spec.fsync_on_close) && spec.writes()
+    }
+
     /// fsync every file of the job (end_fsync, fsync_on_close at the end), opening
     /// for it one that openfiles closed during the run, as fio.
     pub(super) fn sync_all_files(&mut self) {
@@ -21,8 +28,7 @@ impl Worker<'_> {
     /// free list, whose offset it logs. (The syncs themselves: `pass_ended` between
     /// loops, `finish` after the last.)
     pub(super) fn log_end_syncs(&mut self) {
-        let spec = &self.plan.spec;
-        if !((spec.end_fsync || spec.fsync_on_close) && spec.writes()) {
+        if !self.syncs_at_loop_end() {
             return;
         }
         let stale = self

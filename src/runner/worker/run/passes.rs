@@ -62,7 +62,7 @@ impl Worker<'_> {
                 // A loop ends: fio's do_io ends with a sync of each file (end_fsync,
                 // fsync_on_close), every loop; the last loop's is in `finish`.
                 self.log_end_syncs();
-                if (spec.end_fsync || spec.fsync_on_close) && spec.writes() {
+                if self.syncs_at_loop_end() {
                     self.sync_all_files();
                 }
             }

@@ -205,11 +205,9 @@ impl<'a> Worker<'a> {
     /// checked are the ones on the device; the time counts for the writes. Returns
     /// the time read after the sync (`now` when there was none).
     pub(super) fn sync_before_read_back(&mut self, stop: &AtomicBool, now: u64) -> u64 {
-        let spec = &self.plan.spec;
         let reads_back = self.verify.as_ref().is_some_and(|v| v.do_verify);
         if !reads_back
-            || !(spec.end_fsync || spec.fsync_on_close)
-            || !spec.writes()
+            || !self.syncs_at_loop_end()
             || self.st.inflight > 0
             || self.acct.error.is_some()
             || stop.load(Ordering::Relaxed)
