@@ -1,7 +1,8 @@
 //! ferrio-clock: every timestamp ferrio takes.
 //!
-//! The runner, rate limiter, ETA and steady-state code call only [`Clock::now_ns`];
-//! nothing else in ferrio reads a time function directly.
+//! The runner, rate limiter, ETA and steady-state code call only [`Clock::now_ns`]
+//! (and, for an I/O's start, [`Clock::start_ns`]); nothing else in ferrio reads a
+//! time function directly.
 //!
 //! Clock sources (fio's `clocksource=` option):
 //! - `cpu` — the CPU's cycle counter (x86_64 TSC, aarch64 `CNTVCT_EL0`), read with the
@@ -105,6 +106,32 @@ impl Clock {
             Kind::ClockGettime { origin } => sys::monotonic_ns().saturating_sub(*origin),
             Kind::Gettimeofday { origin } => sys::gettimeofday_ns().saturating_sub(*origin),
             Kind::Virtual(v) => v.load(Ordering::Relaxed),
+        }
+    }
+
+    /// [`now_ns`](Self::now_ns) for the *start* of an interval whose end is read with
+    /// `now_ns` on the same thread (an I/O's start, before the engine sees it).
+    ///
+    /// For `cpu` the counter is read with no barrier: the CPU may perform the read
+    /// a few instructions early (while earlier work is still finishing), never after
+    /// a later instruction retires. So the reading is at most a few ns before where
+    /// it stands in the program, and always before anything later (a system call, a
+    /// ring doorbell) can start the I/O; the end's ordered read waits for it. An
+    /// interval can only gain those few ns, never lose any of what it measures, and
+    /// the read does not stall the pipeline as an ordered one does (the ordered read
+    /// cost ferrio ~17 ns per I/O in the raw-ring profile, docs/engines.md). It may
+    /// read below an earlier `now_ns` of the same thread by those few ns, so it is
+    /// only for starts, never for deadlines or samples. fio reads its start times so
+    /// too (a bare `rdtsc`). Other sources: the same as `now_ns`.
+    #[inline]
+    pub fn start_ns(&self) -> u64 {
+        match &self.kind {
+            Kind::Cpu {
+                barrier,
+                origin,
+                scale,
+            } => scale.apply(barrier.read_unordered().saturating_sub(*origin)),
+            _ => self.now_ns(),
         }
     }
 

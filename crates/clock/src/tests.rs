@@ -157,3 +157,31 @@ fn cpu_clock_drift_over_10s() {
     println!("drift over {:.3} s: {ppm:.3} ppm", dm / 1e9);
     assert!(ppm.abs() < 100.0, "drift {ppm:.2} ppm");
 }
+
+/// A start read with `start_ns` is never after the `now_ns` that ends its interval,
+/// on the same thread, for every source: an interval can only come out as long or
+/// longer, never shorter (the unordered read may be early, never late).
+#[test]
+fn start_reads_never_come_after_the_end_read() {
+    for source in [None, Some("clock_gettime"), Some("gettimeofday")] {
+        let (clock, _) = Clock::for_source(source).unwrap();
+        let mut longest = 0;
+        for _ in 0..200_000 {
+            let start = clock.start_ns();
+            let end = clock.now_ns();
+            assert!(start <= end, "{}: {start} -> {end}", clock.source_name());
+            longest = longest.max(end - start);
+        }
+        // And it reads the same clock (not some other origin or scale).
+        assert!(longest < 50_000_000, "{source:?}: {longest} ns");
+        let (a, b) = (clock.now_ns(), clock.start_ns());
+        assert!(b + 1_000_000 > a && b < a + 50_000_000, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn start_read_of_a_virtual_clock_is_its_value() {
+    let (c, h) = Clock::virtual_clock();
+    h.set_ns(1234);
+    assert_eq!((c.start_ns(), c.now_ns()), (1234, 1234));
+}

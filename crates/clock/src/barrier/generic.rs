@@ -22,6 +22,11 @@ impl Barrier {
     pub(crate) fn read(self) -> u64 {
         match self {}
     }
+
+    #[inline(always)]
+    pub(crate) fn read_unordered(self) -> u64 {
+        match self {}
+    }
 }
 
 pub(super) fn platform() -> Platform {

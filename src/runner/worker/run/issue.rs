@@ -153,9 +153,12 @@ impl Worker<'_> {
 
     /// The I/O's start, read right before the engine sees it, and its issue time: a
     /// scramble done after the start (fio times it in lat only) moves the issue.
+    /// The start is the clock's unordered read (`Clock::start_ns`: it may be a few
+    /// ns early, never late, and does not stall), so it is not the loop's latest
+    /// reading either: the step's commit or completion reads again, ordered.
     #[inline(always)]
     fn read_start(&mut self, idx: usize, work: BufferWork) -> (u64, u64) {
-        let start_ns = self.read_clock();
+        let start_ns = self.clock.start_ns();
         if work == BufferWork::AfterStart {
             self.io.units.prepare_buffer(idx, start_ns);
             (start_ns, self.read_clock())
