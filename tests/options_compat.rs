@@ -1,7 +1,8 @@
 //! fio options of issue 14's last list, run by ferrio and, where fio 3.33 is
 //! installed, checked against fio: compressed logs (log_compression,
 //! log_store_compressed, --inflate-log both ways between the tools), the mmap
-//! engine's thp, gtod_cpu and the exa size unit.
+//! engine's thp, gtod_cpu and the exa size unit; and the deprecated options fio
+//! still accepts (verifysort, verifysort_nr).
 
 mod common;
 use common::*;
@@ -358,5 +359,57 @@ fn debug_random_prints_fios_draws_and_busy_offsets() {
         assert!(fio.status.success());
         // fio writes them into its output (stdout).
         assert_eq!(random_lines(&text(&fio.stdout)), mine, "{map}");
+    }
+}
+
+#[test]
+fn deprecated_verify_sorting_is_accepted_and_ignored_as_in_fio() {
+    // fio 3.33 warns that verifysort and verifysort_nr are deprecated and runs the
+    // job as without them; so does ferrio (they used to be refused as unknown).
+    let d = scratch();
+    let args: Vec<String> = [
+        "--name=v",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=256k",
+        "--verify=crc32c",
+        "--verifysort=1",
+        "--verifysort_nr=64",
+        "--output-format=json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([format!("--filename={}", path_str(&d.path().join("f")))])
+    .collect();
+    let tools: &[&str] = if have_fio() {
+        &["fio", "ferrio"]
+    } else {
+        &["ferrio"]
+    };
+    for tool in tools {
+        let out = run_tool(tool, &args);
+        assert!(out.status.success(), "{tool}: {}", text(&out.stderr));
+        // fio says so on stdout, before its JSON; ferrio on stderr (stdout stays
+        // the report alone).
+        let (said, report) = match tool {
+            &"fio" => {
+                let out = text(&out.stdout);
+                let at = out.find('{').expect("fio's JSON");
+                (out[..at].to_lowercase(), out[at..].to_string())
+            }
+            _ => (text(&out.stderr).to_lowercase(), text(&out.stdout)),
+        };
+        for name in ["verifysort", "verifysort_nr"] {
+            assert!(
+                said.contains(&format!("option {name} is deprecated")),
+                "{tool}: {said}"
+            );
+        }
+        let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+        let job = &v["jobs"][0];
+        // Every block written is read back and checked.
+        assert_eq!(job["write"]["total_ios"].as_u64(), Some(64), "{tool}");
+        assert_eq!(job["read"]["total_ios"].as_u64(), Some(64), "{tool}");
+        assert_eq!(job["error"].as_i64(), Some(0), "{tool}");
     }
 }

@@ -3,7 +3,8 @@
 //! fsyncs, a time_based job, which wraps inside one do_io, one, and a job without
 //! end_fsync none; the write_iolog side of the same rule is in tests/iolog_syncs.rs),
 //! and it syncs the files openfiles closed during the run too (fio opens them for
-//! it); sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC.
+//! it); sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC; and
+//! mem=mmaphuge / mem=shmhuge round the buffers up to hugepage-size.
 
 mod common;
 use common::*;
@@ -141,6 +142,79 @@ fn sync_dsync_opens_with_o_dsync_as_fio() {
                     "{tool} sync={value}: {opens:?}"
                 );
             }
+        }
+    }
+}
+
+/// Huge pages reserved for one test (as root), given back when dropped.
+struct HugePages {
+    before: Option<String>,
+}
+
+impl HugePages {
+    const KNOB: &'static str = "/proc/sys/vm/nr_hugepages";
+
+    /// At least `n` huge pages reserved; None (skipped) where they cannot be.
+    fn reserve(n: u64) -> Option<HugePages> {
+        let before = std::fs::read_to_string(Self::KNOB).ok()?;
+        if before.trim().parse::<u64>().unwrap_or(0) >= n {
+            return Some(HugePages { before: None });
+        }
+        let held = std::fs::write(Self::KNOB, n.to_string()).is_ok()
+            && std::fs::read_to_string(Self::KNOB)
+                .is_ok_and(|s| s.trim().parse::<u64>().unwrap_or(0) >= n);
+        let pages = HugePages {
+            before: Some(before),
+        };
+        if !held {
+            skip::skip(&format!("cannot reserve {n} huge pages (needs root)"));
+            return None;
+        }
+        Some(pages)
+    }
+}
+
+impl Drop for HugePages {
+    fn drop(&mut self) {
+        if let Some(before) = &self.before {
+            let _ = std::fs::write(Self::KNOB, before.trim());
+        }
+    }
+}
+
+#[test]
+fn hugepage_size_rounds_the_huge_page_buffers_as_fio() {
+    let Some((strace, _d, file)) = setup() else {
+        return;
+    };
+    let Some(_pages) = HugePages::reserve(8) else {
+        return;
+    };
+    // A 4k job's buffers are far below a huge page: the mapping (or segment) is one
+    // huge page of the system's size, or hugepage-size when it is given.
+    let cases: [(&str, &[&str], &str); 3] = [
+        ("mmap", &["--mem=mmaphuge"], "2097152"),
+        ("mmap", &["--mem=mmaphuge", "--hugepage-size=4m"], "4194304"),
+        (
+            "shmget",
+            &["--mem=shmhuge", "--hugepage-size=4m"],
+            "4194304",
+        ),
+    ];
+    for (call, extra, want) in cases {
+        let hugetlb = if call == "mmap" {
+            "MAP_HUGETLB"
+        } else {
+            "SHM_HUGETLB"
+        };
+        for tool in ["fio", "ferrio"] {
+            let calls = traced(&strace, call, tool, &[&file], extra);
+            let sizes: Vec<&str> = calls
+                .iter()
+                .filter(|l| l.contains(hugetlb))
+                .filter_map(|l| l.split(", ").nth(1))
+                .collect();
+            assert_eq!(sizes, [want], "{tool} {extra:?}: {calls:?}");
         }
     }
 }

@@ -45,15 +45,21 @@ fn round_up(n: usize, to: usize) -> usize {
 
 impl IoMemory {
     /// Allocate `len` bytes aligned to `align` (a power of two) from `kind`; `path` is the
-    /// file for file-backed mmap kinds.
+    /// file for file-backed mmap kinds; the huge-page kinds round the region up to
+    /// `huge_page` bytes (fio's hugepage-size; 0 = the system's huge page size).
     pub fn new(
         kind: MemType,
         path: Option<&Path>,
         len: usize,
         align: usize,
+        huge_page: usize,
     ) -> io::Result<IoMemory> {
         let len = len.max(1);
         let align = align.max(1);
+        let page = || match huge_page {
+            0 => huge_page_size(),
+            n => n,
+        };
         match kind {
             MemType::Malloc => {
                 let layout = std::alloc::Layout::from_size_align(len, align)
@@ -73,7 +79,7 @@ impl IoMemory {
             MemType::Shm | MemType::ShmHuge => {
                 let huge = kind == MemType::ShmHuge;
                 let total = if huge {
-                    round_up(len + align, huge_page_size())
+                    round_up(len + align, page())
                 } else {
                     len + align
                 };
@@ -118,7 +124,7 @@ impl IoMemory {
             MemType::Mmap | MemType::MmapShared | MemType::MmapHuge => {
                 let huge = kind == MemType::MmapHuge;
                 let total = if huge {
-                    round_up(len + align, huge_page_size())
+                    round_up(len + align, page())
                 } else {
                     len + align
                 };
@@ -282,7 +288,7 @@ mod tests {
             MemType::Mmap,
             MemType::MmapShared,
         ] {
-            let mut m = IoMemory::new(kind, None, 3 * 4096 + 5, 4096).expect("allocate");
+            let mut m = IoMemory::new(kind, None, 3 * 4096 + 5, 4096, 0).expect("allocate");
             let p = m.as_mut_ptr();
             assert_eq!(p as usize % 4096, 0, "{kind:?}");
             // SAFETY: the region holds len bytes.
@@ -296,7 +302,7 @@ mod tests {
     fn file_backed_mmap() {
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("buf");
-        let mut m = IoMemory::new(MemType::Mmap, Some(&path), 8192, 4096).unwrap();
+        let mut m = IoMemory::new(MemType::Mmap, Some(&path), 8192, 4096, 0).unwrap();
         assert_eq!(m.as_mut_ptr() as usize % 4096, 0);
         assert!(path.exists());
     }

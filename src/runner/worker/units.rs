@@ -72,6 +72,7 @@ impl Units {
             spec.engine.mem_path.as_deref(),
             stride * depth,
             align,
+            spec.engine.hugepage_size as usize,
         )
         .map_err(|e| {
             (

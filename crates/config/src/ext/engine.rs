@@ -70,6 +70,9 @@ pub struct EngineTuning {
     pub mem_path: Option<PathBuf>,
     /// iomem_align / mem_align: alignment of the first buffer (0 = the page size).
     pub iomem_align: u64,
+    /// hugepage-size: what mem=shmhuge and mem=mmaphuge round the buffers up to
+    /// (0 = the system's, /proc/meminfo's Hugepagesize).
+    pub hugepage_size: u64,
     /// cpus_allowed_policy.
     pub cpus_allowed_policy: CpusAllowedPolicy,
     /// mmap: thp=1, a private mapping advised for transparent huge pages (fio's).
@@ -95,6 +98,7 @@ impl Default for EngineTuning {
             mem: MemType::Malloc,
             mem_path: None,
             iomem_align: 0,
+            hugepage_size: 0,
             cpus_allowed_policy: CpusAllowedPolicy::Shared,
             thp: false,
         }

@@ -142,6 +142,11 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
     })
     .alias(&["mem_align"])
     .def("0"),
+    opt("hugepage-size", K::Size, C::Buffers, "The huge page size mem=shmhuge and mem=mmaphuge round the buffers up to (0 = the system's, Hugepagesize in /proc/meminfo); use a multiple of megabytes, e.g. 2m", |j, c, v| {
+        j.engine.hugepage_size = c.size(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("cpus_allowed_policy", K::Choice, C::Process, "How clones share cpus_allowed: shared (all CPUs each) or split (one CPU each, round robin)", |j, c, v| {
         j.engine.cpus_allowed_policy = match c.choice(v)? {
             "split" => CpusAllowedPolicy::Split,

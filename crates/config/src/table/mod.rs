@@ -503,7 +503,8 @@ mod tests {
 
 #[cfg(test)]
 mod fio_names {
-    /// Every option `fio --cmdhelp` lists in fio 3.33 (names only).
+    /// Every option `fio --cmdhelp` lists in fio 3.33 (names only), and the
+    /// deprecated ones it still accepts with a warning (verifysort, verifysort_nr).
     const FIO_3_33: &[&str] = &[
         "allow_file_create",
         "allow_mounted_write",
@@ -577,6 +578,7 @@ mod fio_names {
         "invalidate",
         "io_size",
         "io_submit_mode",
+        "hugepage-size",
         "iodepth",
         "iodepth_batch",
         "iodepth_batch_complete_max",
@@ -705,6 +707,8 @@ mod fio_names {
         "verify_pattern",
         "verify_state_load",
         "verify_state_save",
+        "verifysort",
+        "verifysort_nr",
         "wait_for",
         "write_barrier",
         "write_bw_log",

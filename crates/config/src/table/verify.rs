@@ -71,6 +71,18 @@ pub const VERIFY: &[OptSpec] = &[
         ("completed", "Verify all completed writes"),
         ("fsynced", "Verify only the writes submitted before the last fsync that completed"),
     ]),
+    opt("verifysort", K::Bool, C::Verify, "Deprecated in fio (which ignores it with a warning: writes are verified in the order written); accepted and ignored the same way", |j, c, v| {
+        c.bool(v)?;
+        j.warnings
+            .push("option verifysort is deprecated (fio ignores it too)".into());
+        Ok(())
+    }),
+    opt("verifysort_nr", K::Int, C::Verify, "Deprecated in fio (which ignores it with a warning); accepted and ignored the same way", |j, c, v| {
+        c.uint(v)?;
+        j.warnings
+            .push("option verifysort_nr is deprecated (fio ignores it too)".into());
+        Ok(())
+    }),
     opt("verify_fatal", K::Bool, C::Verify, "Stop the job at the first verify failure (else every block is checked)", |j, c, v| {
         j.verify.fatal = c.bool(v)?;
         Ok(())
