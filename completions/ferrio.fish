@@ -96,6 +96,7 @@ complete -c ferrio -l fsync -x -d 'fsync the file after every N writes (0 = neve
 complete -c ferrio -l fdatasync -x -d 'fdatasync the file after every N writes (0 = never)'
 complete -c ferrio -l sync_file_range -x -d 'sync_file_range(2) over the range written since the last sync, every N writes (FLAGS:N, N default 1); FLAGS is a comma list of wait_before, write, wait_after'
 complete -c ferrio -l end_fsync -x -a '0 1' -d 'fsync files when the job\'s writes are done'
+complete -c ferrio -l end_syncfs -x -a '0 1' -d 'Like end_fsync, but one syncfs(2) of each file system holding the job\'s files instead of an fsync of each file (fio 3.42)'
 complete -c ferrio -l fsync_on_close -x -a '0 1' -d 'fsync a file when closing it'
 complete -c ferrio -l create_on_open -x -a '0 1' -d 'Create files when the job opens them, not before it starts'
 complete -c ferrio -l create_only -x -a '0 1' -d 'Only lay out the files; do no I/O (the job reports nothing done)'

@@ -4,7 +4,9 @@
 //! end_fsync none; the write_iolog side of the same rule is in tests/iolog_syncs.rs),
 //! and it syncs the files openfiles closed during the run too (fio opens them for
 //! it); sync=dsync opens the job's file with O_DSYNC, sync=1 with O_SYNC; and
-//! mem=mmaphuge / mem=shmhuge round the buffers up to hugepage-size.
+//! mem=mmaphuge / mem=shmhuge round the buffers up to hugepage-size. end_syncfs
+//! (fio 3.42, which Debian's fio 3.33 lacks) is checked against its HOWTO: one
+//! syncfs(2) per file system where end_fsync makes an fsync per file.
 
 mod common;
 use common::*;
@@ -64,8 +66,12 @@ fn end_fsync_runs_at_the_end_of_each_loop_as_fio() {
     let Some((strace, _d, file)) = setup() else {
         return;
     };
-    let cases: [(&[&str], usize); 4] = [
+    let cases: [(&[&str], usize); 6] = [
         (&["--loops=3", "--end_fsync=1"], 3),
+        // The close right after the loop's sync syncs nothing more (fio's
+        // last_was_sync): one fsync, as with either option alone.
+        (&["--end_fsync=1", "--fsync_on_close=1"], 1),
+        (&["--fsync_on_close=1"], 1),
         (&["--loops=1", "--end_fsync=1"], 1),
         (
             &[
@@ -217,4 +223,69 @@ fn hugepage_size_rounds_the_huge_page_buffers_as_fio() {
             assert_eq!(sizes, [want], "{tool} {extra:?}: {calls:?}");
         }
     }
+}
+
+/// (syncfs, fsync) calls of a job run with `extra`.
+fn syncfs_and_fsyncs(strace: &Path, files: &[&Path], extra: &[&str]) -> (usize, usize) {
+    let calls = traced(strace, "fsync,syncfs", "ferrio", files, extra);
+    let count = |call: &str| calls.iter().filter(|l| l.contains(call)).count();
+    (count("syncfs("), count("fsync("))
+}
+
+#[test]
+fn end_syncfs_syncs_each_file_system_once_per_loop_instead_of_each_file() {
+    let Some((strace, d, file)) = setup() else {
+        return;
+    };
+    let second = d.path().join("g");
+    // A file on another file system than the scratch directory's, when there is one.
+    let shm = Path::new("/dev/shm");
+    let dev = |p: &Path| std::os::unix::fs::MetadataExt::dev(&std::fs::metadata(p).unwrap());
+    let elsewhere = (shm.is_dir() && dev(shm) != dev(d.path()))
+        .then(|| shm.join(format!("ferrio-syncfs-{}", std::process::id())));
+    // (files, options, file systems they are on, loops)
+    let mut cases: Vec<(Vec<&Path>, &[&str], usize, usize)> = vec![
+        (vec![&file], &[], 1, 1),
+        (vec![&file, &second], &[], 1, 1),
+        (vec![&file], &["--loops=3"], 1, 3),
+        // end_fsync and fsync_on_close add no fsync: fio syncs with syncfs alone.
+        (vec![&file], &["--end_fsync=1", "--fsync_on_close=1"], 1, 1),
+    ];
+    if let Some(other) = &elsewhere {
+        cases.push((vec![&file, other.as_path()], &[], 2, 1));
+    }
+    for (files, extra, systems, loops) in cases {
+        let args = [&["--end_syncfs=1"], extra].concat();
+        let got = syncfs_and_fsyncs(&strace, &files, &args);
+        assert_eq!(got, (systems * loops, 0), "{files:?} {extra:?}");
+        // Where end_fsync makes one fsync per file and loop (fio's, counted here).
+        let fio = fsyncs(
+            &strace,
+            "fio",
+            &files,
+            &[extra, &["--end_fsync=1"]].concat(),
+        );
+        assert_eq!(fio, files.len() * loops, "fio {files:?} {extra:?}");
+    }
+    if let Some(other) = &elsewhere {
+        let _ = std::fs::remove_file(other);
+    }
+    // No syncfs without end_syncfs, and none in a job that only reads.
+    assert_eq!(syncfs_and_fsyncs(&strace, &[&file], &[]), (0, 0));
+    let read = syncfs_and_fsyncs(&strace, &[&file], &["--end_syncfs=1", "--rw=read"]);
+    assert_eq!(read, (0, 0));
+}
+
+#[test]
+fn end_syncfs_is_refused_by_engines_that_cannot_sync() {
+    let out = ferrio()
+        .args(["--name=j", "--ioengine=null", "--size=1m", "--end_syncfs=1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("end_syncfs=1") && err.contains("ioengine=null") && err.contains("psync"),
+        "{err}"
+    );
 }

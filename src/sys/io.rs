@@ -120,6 +120,17 @@ pub fn sync(fd: RawFd, data_only: bool) -> i64 {
     }
 }
 
+/// syncfs(2) of the file system holding `fd`; returns 0 or -errno.
+pub fn syncfs(fd: RawFd) -> i64 {
+    // SAFETY: only our descriptor is passed; no memory is shared with the kernel.
+    let r = unsafe { libc::syncfs(fd) };
+    if r < 0 {
+        ret(-1)
+    } else {
+        0
+    }
+}
+
 /// sync_file_range(2) of `len` bytes at `offset` with SYNC_FILE_RANGE_* `flags`;
 /// returns 0 or -errno. An empty range makes no call (the kernel would read it as
 /// "to the end of the file"), as fio does.

@@ -235,6 +235,9 @@ pub struct JobSpec {
     /// every N writes (None = never).
     pub sync_file_range: Option<(u32, u32)>,
     pub end_fsync: bool,
+    /// end_syncfs=1 (fio 3.42): a loop of a job that writes ends with one syncfs(2)
+    /// per file system holding its files, instead of end_fsync's fsync of each file.
+    pub end_syncfs: bool,
     pub fsync_on_close: bool,
     pub create_on_open: bool,
     pub create_only: bool,

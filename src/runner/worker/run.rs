@@ -654,9 +654,13 @@ impl<'a> Worker<'a> {
         self.acct.materialize_all();
         self.verify_save_state(); // VERIFY: nothing is in flight any more
         let spec = self.plan.spec.clone();
-        let synced = spec.end_fsync && spec.writes();
-        if synced && !self.end_synced {
-            self.sync_all_files();
+        // The last loop's end syncs (end_fsync, end_syncfs, fsync_on_close), unless
+        // they came before a verify read-back. Right after them, fio's close finds
+        // the last I/O a sync (last_was_sync) and fsync_on_close syncs nothing more.
+        let synced = self.syncs_at_loop_end();
+        let last_was_sync = synced && !self.end_synced;
+        if last_was_sync {
+            self.end_syncs();
         }
         // PACING: a job idle in a pacing wait at its deadline ended there (unless
         // it went on: verify reads after the writes, an end_fsync).
@@ -678,8 +682,8 @@ impl<'a> Worker<'a> {
         for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {
             dir.drop_ios = n;
         }
-        if spec.fsync_on_close && spec.writes() {
-            self.sync_all_files();
+        if spec.fsync_on_close && spec.writes() && !last_was_sync {
+            self.sync_all_files(); // the close's (after a verify read-back)
         }
         self.io.files.clear();
         if spec.unlink {

@@ -60,6 +60,7 @@ impl JobSpec {
             serialize_overlap: false,
             fdatasync: 0,
             end_fsync: false,
+            end_syncfs: false,
             fsync_on_close: false,
             create_on_open: false,
             create_only: false,

@@ -3,6 +3,27 @@
 use crate::error::ConfigError;
 use crate::spec::{ClockSource, JobSpec, RandomGenerator, RwKind};
 
+/// The engines that can end a loop with syncfs(2) (end_syncfs=1): those fio 3.42
+/// flags FIO_SYNCFS or FIO_ASYNCIO_SYNC_SYNCFS, which ferrio also has.
+const SYNCFS_ENGINES: &[&str] = &[
+    "psync",
+    "sync",
+    "vsync",
+    "pvsync",
+    "pvsync2",
+    "io_uring",
+    "libaio",
+    "posixaio",
+    "falloc",
+    "ftruncate",
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "dircreate",
+    "dirstat",
+    "dirdelete",
+];
+
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
     if let Err(e) = local_engines(job) {
@@ -37,6 +58,16 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             "unlink_each_loop=1 is not supported with ioengine={}{} yet: the engine would keep using the first pass's deleted files",
             job.ioengine,
             if job.ioengine == "mmap" { "" } else { " and registerfiles/sqthread_poll" }
+        )));
+    }
+    if job.end_syncfs
+        && job.foreign.engine.is_none()
+        && !SYNCFS_ENGINES.contains(&job.ioengine.as_str())
+    {
+        return Err(at(format!(
+            "end_syncfs=1: ioengine={} does not support syncfs (as in fio); engines that do: {}",
+            job.ioengine,
+            SYNCFS_ENGINES.join(", ")
         )));
     }
     if job.clocksource == Some(ClockSource::Virtual) && job.ioengine != "sim" {

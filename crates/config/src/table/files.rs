@@ -279,6 +279,17 @@ pub const FILES: &[OptSpec] = &[
     )
     .def("0"),
     opt(
+        "end_syncfs",
+        K::Bool,
+        C::Files,
+        "Like end_fsync, but one syncfs(2) of each file system holding the job's files instead of an fsync of each file (fio 3.42)",
+        |j, c, v| {
+            j.end_syncfs = c.bool(v)?;
+            Ok(())
+        },
+    )
+    .def("0"),
+    opt(
         "fsync_on_close",
         K::Bool,
         C::Files,

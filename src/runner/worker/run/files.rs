@@ -8,11 +8,54 @@
 use super::Worker;
 
 impl Worker<'_> {
-    /// Whether fio's do_io ends each loop of this job with a sync of every file
-    /// (end_fsync or fsync_on_close, in a job that writes).
+    /// Whether fio's do_io ends each loop of this job with syncs (end_fsync,
+    /// end_syncfs or fsync_on_close, in a job that writes): see [`Self::end_syncs`].
     pub(super) fn syncs_at_loop_end(&self) -> bool {
         let spec = &self.plan.spec;
-        (spec.end_fsync || spec.fsync_on_close) && spec.writes()
+        (spec.end_fsync || spec.end_syncfs || spec.fsync_on_close) && spec.writes()
+    }
+
+    /// The syncs that end a loop: with end_syncfs one syncfs(2) per file system
+    /// holding the job's files, else an fsync of every file (fio's do_io).
+    pub(super) fn end_syncs(&mut self) {
+        if self.plan.spec.end_syncfs {
+            self.sync_file_systems();
+        } else {
+            self.sync_all_files();
+        }
+    }
+
+    /// end_syncfs: one syncfs(2) per file system holding the job's regular files
+    /// (that of each file's directory, told apart by st_dev, as fio's add_file_fs;
+    /// devices are skipped), through the directory opened for it. A failure is
+    /// said and the job goes on, as fio's fio_syncfs.
+    fn sync_file_systems(&self) {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::MetadataExt;
+        let mut seen = Vec::new();
+        for f in self.plan.files.iter().filter(|f| !f.device) {
+            let dir = match f.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => std::path::Path::new("."),
+            };
+            let synced = std::fs::metadata(dir).and_then(|m| {
+                if seen.contains(&m.dev()) {
+                    return Ok(());
+                }
+                seen.push(m.dev());
+                let d = std::fs::File::open(dir)?;
+                match crate::sys::io::syncfs(d.as_raw_fd()) {
+                    0 => Ok(()),
+                    e => Err(std::io::Error::from_raw_os_error(-e as i32)),
+                }
+            });
+            if let Err(e) = synced {
+                eprintln!(
+                    "ferrio: end_syncfs: syncfs of '{}' failed: {e}",
+                    dir.display()
+                );
+            }
+        }
     }
 
     /// fsync every file of the job (end_fsync, fsync_on_close at the end), opening
@@ -28,7 +71,9 @@ impl Worker<'_> {
     /// free list, whose offset it logs. (The syncs themselves: `pass_ended` between
     /// loops, `finish` after the last.)
     pub(super) fn log_end_syncs(&mut self) {
-        if !self.syncs_at_loop_end() {
+        // (end_syncfs's syncs are of file systems, not of the job's files: fio's log
+        // line for one names no file of the job and cannot be replayed.)
+        if !self.syncs_at_loop_end() || self.plan.spec.end_syncfs {
             return;
         }
         let stale = self

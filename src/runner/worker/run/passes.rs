@@ -63,7 +63,7 @@ impl Worker<'_> {
                 // fsync_on_close), every loop; the last loop's is in `finish`.
                 self.log_end_syncs();
                 if self.syncs_at_loop_end() {
-                    self.sync_all_files();
+                    self.end_syncs();
                 }
             }
             self.new_pass();

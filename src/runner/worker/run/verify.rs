@@ -214,7 +214,7 @@ impl<'a> Worker<'a> {
         {
             return now;
         }
-        self.sync_all_files();
+        self.end_syncs();
         self.end_synced = true;
         self.clock.now_ns()
     }
