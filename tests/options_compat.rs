@@ -373,6 +373,7 @@ fn deprecated_verify_sorting_is_accepted_and_ignored_as_in_fio() {
         "--bs=4k",
         "--size=256k",
         "--verify=crc32c",
+        "--verify_state_save=0", // (else both leave local-v-0-verify.state in the cwd)
         "--verifysort=1",
         "--verifysort_nr=64",
         "--output-format=json",
