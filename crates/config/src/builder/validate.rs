@@ -2,9 +2,11 @@
 
 use crate::error::ConfigError;
 use crate::spec::{ClockSource, JobSpec, RandomGenerator, RwKind};
+use crate::table::METADATA_ENGINES;
 
 /// The engines that can end a loop with syncfs(2) (end_syncfs=1): those fio 3.42
-/// flags FIO_SYNCFS or FIO_ASYNCIO_SYNC_SYNCFS, which ferrio also has.
+/// flags FIO_SYNCFS or FIO_ASYNCIO_SYNC_SYNCFS that ferrio also has, these and the
+/// file-operation engines (METADATA_ENGINES).
 const SYNCFS_ENGINES: &[&str] = &[
     "psync",
     "sync",
@@ -16,13 +18,12 @@ const SYNCFS_ENGINES: &[&str] = &[
     "posixaio",
     "falloc",
     "ftruncate",
-    "filecreate",
-    "filestat",
-    "filedelete",
-    "dircreate",
-    "dirstat",
-    "dirdelete",
 ];
+
+/// Whether `engine` can end a loop with syncfs(2) (see [`SYNCFS_ENGINES`]).
+fn syncs_file_systems(engine: &str) -> bool {
+    SYNCFS_ENGINES.contains(&engine) || METADATA_ENGINES.contains(&engine)
+}
 
 /// Final fix-ups and checks after all options are applied.
 pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
@@ -60,14 +61,12 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             if job.ioengine == "mmap" { "" } else { " and registerfiles/sqthread_poll" }
         )));
     }
-    if job.end_syncfs
-        && job.foreign.engine.is_none()
-        && !SYNCFS_ENGINES.contains(&job.ioengine.as_str())
-    {
+    if job.end_syncfs && job.foreign.engine.is_none() && !syncs_file_systems(&job.ioengine) {
         return Err(at(format!(
-            "end_syncfs=1: ioengine={} does not support syncfs (as in fio); engines that do: {}",
+            "end_syncfs=1: ioengine={} does not support syncfs (as in fio); engines that do: {}, {}",
             job.ioengine,
-            SYNCFS_ENGINES.join(", ")
+            SYNCFS_ENGINES.join(", "),
+            METADATA_ENGINES.join(", ")
         )));
     }
     if job.clocksource == Some(ClockSource::Virtual) && job.ioengine != "sim" {
@@ -194,7 +193,7 @@ fn openfiles_below_nrfiles(job: &JobSpec, open: u32) -> Result<(), String> {
     let head = format!("openfiles={open} is below nrfiles={}", job.nrfiles);
     // null and sim open no file, the metadata engines none for long: only the
     // order of the I/Os follows openfiles.
-    if crate::table::METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine) {
+    if METADATA_ENGINES.contains(&engine) || ["null", "sim"].contains(&engine) {
         return Ok(());
     }
     // An engine ferrio cannot run is refused by a run anyway; --parse-only accepts.
