@@ -241,6 +241,7 @@ complete -c ferrio -l rate_process -x -a 'linear poisson' -d 'How paced I/Os are
 complete -c ferrio -l rate_cycle -x -d 'Window for the rate_min / rate_iops_min checks (msec)'
 complete -c ferrio -l ratecycle -x -d 'Window for the rate_min / rate_iops_min checks (msec)'
 complete -c ferrio -l rate_ignore_thinktime -x -a '0 1' -d 'Rated IO ignores thinktime settings: after a think time, catch up to the rate'
+complete -c ferrio -l thinkcycles -x -d 'Busy-loop this many iterations (fio\'s \'cycles\': one nop each) after each I/O before the next, as work an application does (fio 3.37); apart from thinktime'
 complete -c ferrio -l thinktime -x -d 'Idle time between IO buffers (usec): pause this long after every thinktime_blocks I/Os'
 complete -c ferrio -l thinktime_spin -x -d 'Start think time by spinning this amount (usec); the rest of thinktime sleeps'
 complete -c ferrio -l thinktime_blocks -x -d 'IO buffer period between \'thinktime\' (1 when not given; given explicitly, it also counts with thinktime_iotime)'

@@ -579,3 +579,42 @@ fn with_numjobs_and_group_reporting_the_rate_is_per_job() {
     let iops = read(&v)["iops"].as_f64().unwrap();
     assert!((iops / 2000.0 - 1.0).abs() < 0.01, "{iops} IOPS");
 }
+
+/// thinkcycles= (fio 3.37; fio 3.33 refuses it): a busy loop of that many
+/// iterations after each I/O. 20 I/Os of 50 M iterations are 10^9 iterations:
+/// 0.5 s here (2.3 GHz), and at least 0.1 s on any CPU (an iteration stores its
+/// value, at most two a cycle at 5 GHz), which the job's runtime holds; no latency
+/// does (each I/O's start is stamped after the loop), so lat stays a null I/O's.
+#[test]
+fn thinkcycles_busy_loops_after_each_io_outside_latency() {
+    let v = run_json(&[
+        "--name=t",
+        "--ioengine=null",
+        "--rw=read",
+        "--bs=4k",
+        "--size=80k",
+        "--thinkcycles=50000000",
+    ]);
+    let job = &v["jobs"][0];
+    assert_eq!(read(&v)["total_ios"].as_u64(), Some(20));
+    let runtime_ms = job["job_runtime"].as_u64().unwrap();
+    assert!(
+        runtime_ms >= 50,
+        "runtime {runtime_ms} ms for 10^9 iterations"
+    );
+    // Inside the latency, every I/O would take at least 5 ms (50 M iterations).
+    let lat_mean_ns = read(&v)["lat_ns"]["mean"].as_f64().unwrap();
+    assert!(lat_mean_ns < 2e6, "lat mean {lat_mean_ns} ns");
+    // A malformed count is refused, naming the option.
+    let out = ferrio()
+        .args([
+            "--name=t",
+            "--ioengine=null",
+            "--size=4k",
+            "--thinkcycles=many",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("thinkcycles"));
+}

@@ -48,6 +48,10 @@ pub struct Pacer {
     /// A pacing wait ran into the runtime's end with nothing in flight: the job
     /// ended at this time (its deadline), however late the thread woke.
     pub ended_ns: Option<u64>,
+    /// thinkcycles=: busy-loop iterations after each I/O (0: none), and the I/Os
+    /// issued when the last busy loop ran.
+    pub think_cycles: u64,
+    pub cycled_ios: u64,
 }
 
 impl Pacer {
@@ -75,6 +79,8 @@ impl Pacer {
             lat_target: p.latency_target_ns > 0,
             replay_last_ns: None,
             ended_ns: None,
+            think_cycles: p.thinkcycles,
+            cycled_ios: 0,
         }
     }
 
@@ -85,6 +91,20 @@ impl Pacer {
             && self.think.is_none()
             && self.min_rate.is_none()
             && !self.lat_target
+            && self.think_cycles == 0
+    }
+
+    /// thinkcycles=: after a step that issued an I/O (`issued_ios` moved on), spin
+    /// `think_cycles` iterations, as fio's cycles_spin after each I/O of do_io.
+    pub fn spin_cycles(&mut self, issued_ios: u64) {
+        if self.think_cycles == 0 || issued_ios == self.cycled_ios {
+            return;
+        }
+        self.cycled_ios = issued_ios;
+        for i in 0..self.think_cycles {
+            // Kept: the loop is the work (fio's is a nop per cycle).
+            std::hint::black_box(i);
+        }
     }
 
     /// When an I/O of direction `dir` is due on its rate schedule (None: not paced).

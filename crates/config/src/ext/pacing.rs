@@ -53,6 +53,9 @@ pub struct PacingSpec {
     /// pause (0: off).
     pub thinktime_iotime_us: u64,
     pub blocks_type: ThinkBlocks,
+    /// thinkcycles= (fio 3.37): iterations of a busy loop after each I/O, before
+    /// the next (0: none); not part of thinktime.
+    pub thinkcycles: u64,
     /// due_lat= (ferrio): also record each I/O's latency from its due time
     /// (coordinated omission: a paced I/O issued late still had a schedule).
     pub due_lat: bool,
@@ -104,6 +107,7 @@ impl Default for PacingSpec {
             thinktime_blocks_set: false,
             thinktime_iotime_us: 0,
             blocks_type: ThinkBlocks::Complete,
+            thinkcycles: 0,
             due_lat: false,
             latency_target_ns: 0,
             latency_window_us: 0,

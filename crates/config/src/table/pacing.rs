@@ -59,6 +59,11 @@ pub const PACING: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
+    opt("thinkcycles", K::Int, C::Pacing, "Busy-loop this many iterations (fio's 'cycles': one nop each) after each I/O before the next, as work an application does (fio 3.37); apart from thinktime", |j, c, v| {
+        j.pacing.thinkcycles = c.uint(v)?;
+        Ok(())
+    })
+    .def("0"),
     opt("thinktime", K::Time(TimeUnit::Us), C::Pacing, "Idle time between IO buffers (usec): pause this long after every thinktime_blocks I/Os", |j, c, v| {
         j.pacing.thinktime_us = c.time(v)?;
         Ok(())

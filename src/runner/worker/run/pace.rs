@@ -121,6 +121,9 @@ impl<'a> Worker<'a> {
     /// when the job must stop (a minimum rate was missed: the error is recorded).
     pub(super) fn after_step(&mut self) -> bool {
         let clock = self.clock;
+        // thinkcycles first, then thinktime, as fio's do_io (not part of the think
+        // time, nor of any latency: the next I/O's start is stamped after it).
+        self.pacer.spin_cycles(self.st.issued_ios);
         if let Some(think) = &mut self.pacer.think {
             let unfinished =
                 self.st.inflight + self.st.retry.len() + self.st.busy.is_some() as usize;
