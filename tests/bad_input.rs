@@ -372,3 +372,29 @@ fn huge_page_buffers_beyond_the_pool_are_refused() {
         &["job 't'", "mem=mmaphuge", "huge pages", "nr_hugepages"],
     );
 }
+
+#[test]
+fn malformed_values_of_this_rounds_options_are_named_and_nothing_is_created() {
+    // hugepage-size, verifysort, verifysort_nr, end_syncfs and thinkcycles: a value
+    // of the wrong kind is refused before any file is made, naming the option.
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    for bad in [
+        "--hugepage-size=big",
+        "--verifysort=maybe",
+        "--verifysort_nr=-3",
+        "--end_syncfs=maybe",
+        "--thinkcycles=lots",
+    ] {
+        let err = fails(&[
+            "--name=t",
+            "--rw=write",
+            "--size=1m",
+            &format!("--filename={file}"),
+            bad,
+        ]);
+        let name = bad.trim_start_matches("--").split('=').next().unwrap();
+        assert!(err.contains(name), "{bad}: {err}");
+    }
+    assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
+}
