@@ -231,6 +231,14 @@ fn ignore_bool(_: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
     c.bool(v).map(|_| ())
 }
 
+/// A deprecated fio option that fio accepts and ignores with a warning: ferrio does
+/// the same (the caller checks the value first, as fio parses it).
+fn deprecated(j: &mut JobSpec, name: &str) -> Result<(), String> {
+    j.warnings
+        .push(format!("option {name} is deprecated (fio ignores it too)"));
+    Ok(())
+}
+
 /// Start an entry (const builder; chain `.alias()`, `.def()`, ...).
 pub const fn opt(
     name: &'static str,

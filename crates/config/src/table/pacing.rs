@@ -1,6 +1,6 @@
 //! Options: pacing — rate limits and think time (docs/pacing.md).
 
-use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
+use super::{deprecated, opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::ext::pacing::{RateProcess, ThinkBlocks};
 use crate::values::list::per_direction;
 use crate::values::TimeUnit;
@@ -151,9 +151,7 @@ pub const PACING: &[OptSpec] = &[
     .def("0"),
     opt("flow_watermark", K::Int, C::Pacing, "Deprecated in fio (which ignores it with a warning); accepted and ignored the same way", |j, c, v| {
         c.uint(v)?;
-        j.warnings
-            .push("option flow_watermark is deprecated (fio ignores it too)".into());
-        Ok(())
+        deprecated(j, "flow_watermark")
     }),
     opt("pacer_period", K::Str, C::Pacing, "ferrio: adaptive pacer: at most one I/O leaves the pacer per period (e.g. 22.8us, us by default); the period is tuned toward the measured I/O period, between this floor and twice it", |j, _, v| {
         j.pacing.pacer_period_ns = pacer_ns(v)?;

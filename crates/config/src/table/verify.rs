@@ -1,7 +1,7 @@
 //! Options: data verification (verify=, verify_* and do_verify; docs/verify.md).
 //! The values live in [`crate::ext::verify`].
 
-use super::{opt, Category as C, Kind as K, OptSpec};
+use super::{deprecated, opt, Category as C, Kind as K, OptSpec};
 use crate::ext::verify::{parse_pattern, VERIFY_KINDS};
 
 pub const VERIFY: &[OptSpec] = &[
@@ -73,15 +73,11 @@ pub const VERIFY: &[OptSpec] = &[
     ]),
     opt("verifysort", K::Bool, C::Verify, "Deprecated in fio (which ignores it with a warning: writes are verified in the order written); accepted and ignored the same way", |j, c, v| {
         c.bool(v)?;
-        j.warnings
-            .push("option verifysort is deprecated (fio ignores it too)".into());
-        Ok(())
+        deprecated(j, "verifysort")
     }),
     opt("verifysort_nr", K::Int, C::Verify, "Deprecated in fio (which ignores it with a warning); accepted and ignored the same way", |j, c, v| {
         c.uint(v)?;
-        j.warnings
-            .push("option verifysort_nr is deprecated (fio ignores it too)".into());
-        Ok(())
+        deprecated(j, "verifysort_nr")
     }),
     opt("verify_fatal", K::Bool, C::Verify, "Stop the job at the first verify failure (else every block is checked)", |j, c, v| {
         j.verify.fatal = c.bool(v)?;
