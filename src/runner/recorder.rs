@@ -145,6 +145,14 @@ impl ThreadStats {
         }
     }
 
+    /// Record `n` completion latencies of `clat_ns` in direction `d` (one batch's
+    /// equal clats: the same as `n` clat records of `complete`).
+    #[inline(never)]
+    pub fn record_clats(&mut self, d: usize, clat_ns: u64, n: u64) {
+        self.dir[d].clat.record_n(clat_ns, n);
+        self.lat_buckets.record_n(clat_ns, n);
+    }
+
     /// Account one I/O of an engine that does file operations: counted with its
     /// bytes; `clat_ns` when it carried an operation (no lat, no latency bucket).
     #[inline]

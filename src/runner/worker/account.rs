@@ -49,6 +49,21 @@ pub struct Accounting {
     /// An I/O that `queue` completed at once counts in the submit and complete maps
     /// (fio's td_io_queue marks it only for engines without a commit hook).
     pub marks_queue_completed: bool,
+    /// Inside one reap (`begin_batch` .. `end_batch`): equal clats in a row are
+    /// recorded once, as `clat_run`.
+    batching: bool,
+    clat_run: ClatRun,
+}
+
+/// Completion latencies not yet recorded: `n` of `ns` in direction `d`. One reap
+/// stamps all its completions with one reading, and one commit gave them one issue
+/// time, so a batch's clats are usually all equal: one record of `n` (exactly the
+/// same histogram, moments and buckets) instead of `n` records.
+#[derive(Clone, Copy, Debug, Default)]
+struct ClatRun {
+    d: usize,
+    ns: u64,
+    n: u64,
 }
 
 impl Accounting {
@@ -89,6 +104,8 @@ impl Accounting {
             counts,
             extras: false,
             marks_queue_completed: true,
+            batching: false,
+            clat_run: ClatRun::default(),
             ioprio: spec.lifecycle.ioprio_value().unwrap_or(0),
         };
         a.extras = a.due_lat
@@ -101,6 +118,29 @@ impl Accounting {
             a.stats.latency_depth = t.qd;
         }
         a
+    }
+
+    /// A reap's completions follow (until `end_batch`): their clats may be recorded
+    /// in runs (`ClatRun`). Nothing may read the clat histograms before `end_batch`.
+    #[inline]
+    pub fn begin_batch(&mut self) {
+        self.batching = self.rec.clat;
+    }
+
+    /// The reap's completions are accounted: record the pending clats.
+    #[inline]
+    pub fn end_batch(&mut self) {
+        self.flush_clats();
+        self.batching = false;
+    }
+
+    #[inline]
+    fn flush_clats(&mut self) {
+        let r = &mut self.clat_run;
+        if r.n > 0 {
+            self.stats.record_clats(r.d, r.ns, r.n);
+            r.n = 0;
+        }
     }
 
     /// End of ramp_time at `now`: everything measured so far is discarded.
@@ -140,6 +180,7 @@ impl Accounting {
     /// Before observers read the statistics: a shadowed lat is made a copy of clat
     /// (every value so far was the same in both), and stays shadowed.
     fn show_lat(&mut self) {
+        self.flush_clats();
         for d in 0..3 {
             if self.lat_shadow[d] {
                 let s = &mut self.stats.dir[d];
@@ -291,6 +332,16 @@ impl Accounting {
             }
         }
         let mut rec = self.rec;
+        if self.batching {
+            rec.clat = false;
+            let r = &mut self.clat_run;
+            if r.n > 0 && r.ns == clat && r.d == d {
+                r.n += 1;
+            } else {
+                self.flush_clats();
+                self.clat_run = ClatRun { d, ns: clat, n: 1 };
+            }
+        }
         if self.lat_shadow[d] {
             if lat == clat {
                 rec.lat = false;
@@ -393,6 +444,7 @@ impl Accounting {
 
     fn materialize_lat(&mut self, d: usize) {
         if self.lat_shadow[d] {
+            self.flush_clats(); // (lat is made a copy of the whole of clat)
             self.lat_shadow[d] = false;
             self.stats.dir[d].lat = self.stats.dir[d].clat.clone();
         }

@@ -607,6 +607,7 @@ impl<'a> Worker<'a> {
         let now = self.read_clock();
         let n = self.io.units.done.len();
         self.acct.reaped(n);
+        self.acct.begin_batch();
         for i in 0..n {
             let idx = self.io.units.done[i];
             if let Some(f) = self.in_flight.get_mut(idx) {
@@ -625,6 +626,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.acct.end_batch();
         self.st.inflight -= n;
         Some(now)
     }

@@ -614,3 +614,45 @@ fn a_buffered_job_is_not_held_to_o_directs_alignment() {
     let (engine, _) = ScriptedEngine::new(Script::sync(1_000), handle);
     assert!(Io::open(&plan, Box::new(engine)).is_ok());
 }
+
+/// A reap's equal clats are recorded as one run (`Accounting::begin_batch`): the
+/// histograms and fio's latency buckets must be exactly those of recording each
+/// completion alone, in both directions, with runs broken by direction and value.
+#[test]
+fn a_reaps_equal_clats_are_recorded_exactly_as_one_by_one() {
+    // Groups of four share a service time: one commit of four, one reap of four.
+    let service = |i: u64| 5_000 + 1_000 * ((i / 4) % 3);
+    let steps: Vec<Step> = (0..128)
+        .map(|i| Step::Later(service(i), Outcome::Full))
+        .collect();
+    let o = run(
+        "rw=randrw\nbs=4k\nsize=512k\niodepth=8\niodepth_batch_submit=4\n\
+         iodepth_batch_complete_min=4",
+        Script::asynchronous(1).first(&steps),
+        1,
+    );
+    assert!(o.result.error.is_none());
+    let s = &o.result.stats;
+    let mut clat = [
+        ferrio_stats::LatencyHistogram::new(),
+        ferrio_stats::LatencyHistogram::new(),
+    ];
+    let mut buckets = ferrio_stats::LatencyBuckets::default();
+    for c in &o.seen {
+        clat[c.ddir].record(c.clat_ns);
+        buckets.record(c.clat_ns);
+    }
+    assert_eq!(o.seen.len(), 128);
+    for (d, h) in clat.iter().enumerate() {
+        assert!(h.count() > 0, "direction {d}");
+        assert_eq!(s.dir[d].clat, *h, "direction {d}");
+    }
+    assert_eq!(s.lat_buckets, buckets);
+    // The test means something only if reaps did hold equal clats in a row.
+    let runs = o
+        .seen
+        .windows(2)
+        .filter(|w| w[0].clat_ns == w[1].clat_ns && w[0].ddir == w[1].ddir)
+        .count();
+    assert!(runs > 16, "only {runs} equal neighbours");
+}
