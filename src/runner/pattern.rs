@@ -365,7 +365,7 @@ impl Pattern {
     /// `generate` for a plain job (`is_plain`): the same draw and the same state
     /// changes, in the same order. Every drawn block fits (last_block leaves room for
     /// the block), so no file is ever done.
-    #[inline]
+    #[inline(always)]
     fn plain_block(&mut self) -> NextIo {
         let d = usize::from(self.kind == RwKind::Write);
         let rel = self.rng.offset.scaled(self.plain_lastb) * self.align[d];
@@ -441,7 +441,16 @@ impl Pattern {
     /// pass there ([`Pattern::take_ran_out`] then says so).
     #[inline]
     pub fn next_io_or_end(&mut self, max_len: u64) -> Option<NextIo> {
-        // A plain random job's block, inlined into the loop (no call; nothing to log).
+        if let Some(io) = self.next_plain_io() {
+            return Some(io);
+        }
+        self.next_io_general(max_len)
+    }
+
+    /// A plain random job's next block (what `next_io_or_end` gives it), drawn inline
+    /// (no call; nothing to log); None for every other job.
+    #[inline(always)]
+    pub fn next_plain_io(&mut self) -> Option<NextIo> {
         if self.plain_lastb > 0
             && self.replay.is_none()
             && self.zbd.is_none()
@@ -449,7 +458,7 @@ impl Pattern {
         {
             return Some(self.plain_block());
         }
-        self.next_io_general(max_len)
+        None
     }
 
     #[inline(never)]
