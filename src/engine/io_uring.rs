@@ -1,6 +1,7 @@
 //! `ioengine=io_uring`, on the `io-uring` crate.
 //!
-//! `queue` writes one submission entry (user_data = the unit's index); `commit`
+//! `queue` writes one submission entry (user_data = the unit's index; a read's or a
+//! write's is built by `uring_sqe`, every other by the crate's builders); `commit`
 //! submits everything queued with one io_uring_enter(2) (with GETEVENTS on a ring with
 //! deferred task work, as fio's, so the completions ready by then are posted; none
 //! with sqthread_poll, unless the poller sleeps); `reap` takes completions from the
@@ -19,6 +20,7 @@
 //! run by the worker when it asks for them, instead of an io-wq thread waking it for
 //! each (that wake-up cost buffered writes two thirds of their IOPS).
 
+use super::uring_sqe::{self, Buffer};
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use ferrio_config::ext::EngineTuning;
 use io_uring::{opcode, squeue, types, IoUring, Probe};
@@ -302,75 +304,60 @@ impl IoEngine for IoUringEngine {
                 0
             };
         let prio = self.ioprio.get(index).copied().unwrap_or(0);
-        let entry = match u.op {
+        let mut entry = match u.op {
             IoOp::Read | IoOp::Write => {
-                let write = u.op == IoOp::Write;
-                if self.fixed_bufs {
-                    let bi = index as u16;
-                    if write {
-                        with_fd!(|fd| opcode::WriteFixed::new(fd, u.buf, len, bi)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    } else {
-                        with_fd!(|fd| opcode::ReadFixed::new(fd, u.buf, len, bi)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    }
+                let buffer = if self.fixed_bufs {
+                    Buffer::Fixed(index as u16)
                 } else if self.nonvectored {
-                    if write {
-                        with_fd!(|fd| opcode::Write::new(fd, u.buf, len)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    } else {
-                        with_fd!(|fd| opcode::Read::new(fd, u.buf, len)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    }
+                    Buffer::Plain
                 } else {
+                    Buffer::Vectored
+                };
+                let addr = if buffer == Buffer::Vectored {
                     let iov = &mut self.iovecs[index];
                     iov.iov_base = u.buf.cast();
                     iov.iov_len = u.len;
-                    let iov = iov as *const libc::iovec;
-                    if write {
-                        with_fd!(|fd| opcode::Writev::new(fd, iov, 1)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    } else {
-                        with_fd!(|fd| opcode::Readv::new(fd, iov, 1)
-                            .offset(off)
-                            .rw_flags(flags)
-                            .ioprio(prio)
-                            .build())
-                    }
-                }
+                    iov as *const libc::iovec as u64
+                } else {
+                    u.buf as u64
+                };
+                let fd = if self.fixed_files {
+                    u.file as i32
+                } else {
+                    u.fd
+                };
+                uring_sqe::read_write(
+                    u.op == IoOp::Write,
+                    buffer,
+                    fd,
+                    self.fixed_files,
+                    addr,
+                    len,
+                    off,
+                    flags,
+                    prio,
+                    index as u64,
+                )
             }
             IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
                 .offset(off)
                 .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
-                .build()),
-            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build()),
+                .build()
+                .user_data(index as u64)),
+            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build().user_data(index as u64)),
             IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
                 .flags(types::FsyncFlags::DATASYNC)
-                .build()),
+                .build()
+                .user_data(index as u64)),
             // the range as fio sends it (a 32-bit length)
             IoOp::SyncFileRange { flags } => {
                 with_fd!(|fd| opcode::SyncFileRange::new(fd, u.len as u32)
                     .offset(off)
                     .flags(flags)
-                    .build())
+                    .build()
+                    .user_data(index as u64))
             }
         };
-        let mut entry = entry.user_data(index as u64);
         if self.tuning.force_async > 0 {
             self.issued += 1;
             if self.issued >= self.tuning.force_async {

@@ -27,6 +27,7 @@ pub mod registry;
 pub mod sim;
 mod splice;
 mod sync;
+mod uring_sqe;
 pub mod zone;
 
 use ferrio_config::ext::{EngineTuning, LocalSpec, SimSpec};
