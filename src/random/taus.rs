@@ -106,6 +106,28 @@ pub enum FioRand {
 const TWO_32: f64 = 4_294_967_296.0;
 const TWO_64: f64 = 18_446_744_073_709_551_616.0;
 
+/// `n · r / 2^32` in double precision, truncated (fio's scaling of a 32-bit draw `r`).
+#[inline(always)]
+fn scale32(n: u64, r: u64) -> u64 {
+    if n < 1 << 21 {
+        // n · r < 2^53: the double product is exact, and so its truncation is the
+        // integer one (an imul and a shift instead of a chain of four floating-point
+        // steps; 2^21 blocks is 8 GiB at 4 KiB).
+        return (n * r) >> 32;
+    }
+    // Dividing by 2^32 is exact, so multiplying by its reciprocal gives the same
+    // double, without a division per draw.
+    let f = r as i64 as f64 * (1.0 / TWO_32);
+    if n < 1 << 62 {
+        // n, r and the result (below n) all fit an i64, whose conversions (one
+        // instruction each on x86-64, an unsigned one takes several) give the same
+        // doubles and the same truncation.
+        (n as i64 as f64 * f) as i64 as u64
+    } else {
+        (n as f64 * f) as u64
+    }
+}
+
 impl FioRand {
     /// A stream seeded as fio's `init_rand_seed`: the 32-bit generator keeps only the
     /// seed's low 32 bits.
@@ -145,28 +167,16 @@ impl FioRand {
     /// [`Self::scaled`] with the raw draw it came from (`--debug=random` prints it).
     #[inline]
     pub fn scaled_draw(&mut self, n: u64) -> (u64, u64) {
-        // max + 1 is 2^32 or 2^64: dividing by a power of two is exact, so multiplying
-        // by its reciprocal gives the same double, without a division per draw.
         match self {
             FioRand::T32(t) => {
                 let r = t.draw() as u64;
-                let f = r as i64 as f64 * (1.0 / 4_294_967_296.0);
-                let v = if n < 1 << 62 {
-                    // The per-I/O case: n, r and the result (below n) all fit an i64,
-                    // whose conversions (one instruction each on x86-64, an unsigned
-                    // one takes several) give the same doubles and the same truncation.
-                    (n as i64 as f64 * f) as i64 as u64
-                } else {
-                    (n as f64 * f) as u64
-                };
-                (r, v)
+                (r, scale32(n, r))
             }
             FioRand::T64(t) => {
                 let r = t.draw();
-                (
-                    r,
-                    (n as f64 * (r as f64 * (1.0 / 18_446_744_073_709_551_616.0))) as u64,
-                )
+                // max + 1 is 2^64: dividing by a power of two is exact, so multiplying
+                // by its reciprocal gives the same double, without a division per draw.
+                (r, (n as f64 * (r as f64 * (1.0 / TWO_64))) as u64)
             }
         }
     }
@@ -277,12 +287,16 @@ mod tests {
     fn scaled_is_fios_division_by_max_plus_one() {
         for use64 in [false, true] {
             let (mut a, mut b) = (FioRand::new(11, use64), FioRand::new(11, use64));
-            // (both sides of the i64 fast path's bound, 2^62, included)
+            // (both sides of the fast paths' bounds, 2^21 and 2^62, included)
             for n in [
                 1u64,
                 3,
                 256,
                 65_536,
+                (1 << 21) - 1,
+                1 << 21,
+                (1 << 21) + 1,
+                3 << 21,
                 1 << 40,
                 u64::MAX >> 11,
                 (1 << 62) - 1,
