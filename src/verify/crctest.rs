@@ -13,7 +13,7 @@ const CHUNKS: usize = 2048;
 /// Measure `types` (names from ferrio_config::cli::CRC_TYPES) and print each.
 pub fn run(types: &[&str], out: &mut dyn Write) {
     let mut buf = vec![0u8; CHUNK];
-    super::fill::random(&mut buf, 0x8989);
+    crate::random::fill::fill_from_seed(&mut buf, 0x8989);
     let mut first = true;
     for &name in types {
         let Some(kind) = VERIFY_KINDS.iter().find(|k| k.0 == name).map(|k| k.1) else {

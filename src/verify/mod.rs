@@ -8,7 +8,6 @@ pub mod block;
 pub mod checksum;
 pub mod crctest;
 mod debug;
-pub mod fill;
 pub mod header;
 pub mod log;
 pub mod phase;
