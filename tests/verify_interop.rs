@@ -221,3 +221,57 @@ fn verify_dump_rebuilds_the_other_tools_data_from_its_seed() {
     dump_rebuilds_the_other_tools_block(true);
     dump_rebuilds_the_other_tools_block(false);
 }
+
+/// The blocks each tool writes and then reads back, in order, from its write_iolog.
+fn write_and_verify_order(tool: &str, extra: &[&str]) -> (Vec<u64>, Vec<u64>) {
+    let dir = scratch();
+    let file = file_in(dir.path(), "v.dat");
+    let log = dir.path().join("io.log");
+    let mut args = job(&file, &["--verify=crc32c", "--size=64k"]);
+    args.push(format!("--write_iolog={}", log.display()));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    if tool == "ferrio" {
+        args.push("--fio_seeds=3.33".into()); // fio 3.33's offsets (docs/random.md)
+    }
+    let mut cmd = if tool == "fio" {
+        Command::new("fio")
+    } else {
+        ferrio()
+    };
+    let o = cmd.args(&args).output().expect("run");
+    assert!(o.status.success(), "{tool}: {}", text(&o));
+    let (mut w, mut r) = (Vec::new(), Vec::new());
+    for l in std::fs::read_to_string(&log).unwrap().lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        match f.get(2) {
+            Some(&"write") => w.push(f[3].parse::<u64>().unwrap() / 4096),
+            Some(&"read") => r.push(f[3].parse::<u64>().unwrap() / 4096),
+            _ => {}
+        }
+    }
+    (w, r)
+}
+
+/// fio reads a verified job's blocks back in its io_piece order: as written with a
+/// random map, by offset (each block once, the last write's) without one.
+#[test]
+fn the_read_back_order_is_fios() {
+    if !have_fio() {
+        return;
+    }
+    for extra in [&[][..], &["--norandommap"][..]] {
+        let (fw, fr) = write_and_verify_order("fio", extra);
+        let (w, r) = write_and_verify_order("ferrio", extra);
+        assert_eq!(w, fw, "{extra:?}: the writes differ");
+        assert_eq!(r, fr, "{extra:?}: the read-back differs");
+        assert!(r.len() > 8, "{extra:?}: {r:?}");
+    }
+    // (the two orders differ, so each case checks its own)
+    let (w, r) = write_and_verify_order("ferrio", &[]);
+    assert_eq!(w, r);
+    assert_ne!(r, {
+        let mut s = r.clone();
+        s.sort();
+        s
+    });
+}

@@ -339,16 +339,16 @@ impl<'a> Worker<'a> {
         {
             return None;
         }
-        let n = v.log.len();
-        let mut pieces = v.log.take(n);
+        // fio reads back in its io_piece order: as written with a random map, else
+        // by offset (the order a write_iolog shows).
+        let mut pieces = if v.in_write_order() {
+            v.log.take_oldest(usize::MAX)
+        } else {
+            v.log.take(usize::MAX)
+        };
         v.cut_at_state(&mut pieces);
         if pieces.is_empty() {
             return None;
-        }
-        // fio reads back in its io_piece order: as written with a random map, else
-        // by offset (the order a write_iolog shows).
-        if v.in_write_order() {
-            pieces.sort_by_key(|p| p.seq);
         }
         let entries = pieces
             .iter()
