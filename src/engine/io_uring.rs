@@ -20,7 +20,7 @@
 //! run by the worker when it asks for them, instead of an io-wq thread waking it for
 //! each (that wake-up cost buffered writes two thirds of their IOPS).
 
-use super::uring_sqe::{self, Buffer};
+use super::uring_sqe::{self, Buffer, ReadWrite};
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use ferrio_config::ext::EngineTuning;
 use io_uring::{opcode, squeue, types, IoUring, Probe};
@@ -326,18 +326,18 @@ impl IoEngine for IoUringEngine {
                 } else {
                     u.fd
                 };
-                uring_sqe::read_write(
-                    u.op == IoOp::Write,
+                uring_sqe::read_write(ReadWrite {
+                    write: u.op == IoOp::Write,
                     buffer,
                     fd,
-                    self.fixed_files,
+                    fixed_file: self.fixed_files,
                     addr,
                     len,
                     off,
-                    flags,
-                    prio,
-                    index as u64,
-                )
+                    rw_flags: flags,
+                    ioprio: prio,
+                    user_data: index as u64,
+                })
             }
             IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
                 .offset(off)

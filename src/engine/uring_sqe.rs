@@ -47,23 +47,39 @@ pub(super) enum Buffer {
     Vectored,
 }
 
-/// One read or write: what `opcode::{Read,Write}{,Fixed,v}::new(..).offset(off)
-/// .rw_flags(rw_flags).ioprio(ioprio).build().user_data(user_data)` makes.
-/// `fixed_file`: `fd` is an index into the registered files (IOSQE_FIXED_FILE).
-#[allow(clippy::too_many_arguments)] // one entry's fields, named at the one call site
+/// One read or write, as `opcode::{Read,Write}{,Fixed,v}::new(fd, addr, len[, buf])
+/// .offset(off).rw_flags(rw_flags).ioprio(ioprio).build().user_data(user_data)` takes it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ReadWrite {
+    pub write: bool,
+    pub buffer: Buffer,
+    /// A file descriptor, or with `fixed_file` an index into the registered files
+    /// (IOSQE_FIXED_FILE).
+    pub fd: i32,
+    pub fixed_file: bool,
+    pub addr: u64,
+    pub len: u32,
+    pub off: u64,
+    pub rw_flags: i32,
+    pub ioprio: u16,
+    pub user_data: u64,
+}
+
+/// The entry the crate's builder makes for `rw`.
 #[inline(always)]
-pub(super) fn read_write(
-    write: bool,
-    buffer: Buffer,
-    fd: i32,
-    fixed_file: bool,
-    addr: u64,
-    len: u32,
-    off: u64,
-    rw_flags: i32,
-    ioprio: u16,
-    user_data: u64,
-) -> squeue::Entry {
+pub(super) fn read_write(rw: ReadWrite) -> squeue::Entry {
+    let ReadWrite {
+        write,
+        buffer,
+        fd,
+        fixed_file,
+        addr,
+        len,
+        off,
+        rw_flags,
+        ioprio,
+        user_data,
+    } = rw;
     // READV/WRITEV's length is the iovec count; the bytes are in the iovec.
     let len = if buffer == Buffer::Vectored { 1 } else { len };
     let (opcode, buf_index) = match (buffer, write) {
@@ -111,67 +127,58 @@ mod tests {
         unsafe { std::mem::transmute_copy(e) }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn builder(
-        write: bool,
-        buffer: Buffer,
-        fd: i32,
-        fixed_file: bool,
-        addr: u64,
-        len: u32,
-        off: u64,
-        rw_flags: i32,
-        ioprio: u16,
-    ) -> squeue::Entry {
+    fn builder(rw: ReadWrite) -> squeue::Entry {
+        let (addr, len, off) = (rw.addr, rw.len, rw.off);
         macro_rules! build {
             ($fd:expr) => {
-                match (buffer, write) {
+                match (rw.buffer, rw.write) {
                     (Buffer::Fixed(i), false) => {
                         opcode::ReadFixed::new($fd, addr as *mut u8, len, i)
                             .offset(off)
-                            .rw_flags(rw_flags)
-                            .ioprio(ioprio)
+                            .rw_flags(rw.rw_flags)
+                            .ioprio(rw.ioprio)
                             .build()
                     }
                     (Buffer::Fixed(i), true) => {
                         opcode::WriteFixed::new($fd, addr as *const u8, len, i)
                             .offset(off)
-                            .rw_flags(rw_flags)
-                            .ioprio(ioprio)
+                            .rw_flags(rw.rw_flags)
+                            .ioprio(rw.ioprio)
                             .build()
                     }
                     (Buffer::Plain, false) => opcode::Read::new($fd, addr as *mut u8, len)
                         .offset(off)
-                        .rw_flags(rw_flags)
-                        .ioprio(ioprio)
+                        .rw_flags(rw.rw_flags)
+                        .ioprio(rw.ioprio)
                         .build(),
                     (Buffer::Plain, true) => opcode::Write::new($fd, addr as *const u8, len)
                         .offset(off)
-                        .rw_flags(rw_flags)
-                        .ioprio(ioprio)
+                        .rw_flags(rw.rw_flags)
+                        .ioprio(rw.ioprio)
                         .build(),
                     (Buffer::Vectored, false) => {
                         opcode::Readv::new($fd, addr as *const libc::iovec, 1)
                             .offset(off)
-                            .rw_flags(rw_flags)
-                            .ioprio(ioprio)
+                            .rw_flags(rw.rw_flags)
+                            .ioprio(rw.ioprio)
                             .build()
                     }
                     (Buffer::Vectored, true) => {
                         opcode::Writev::new($fd, addr as *const libc::iovec, 1)
                             .offset(off)
-                            .rw_flags(rw_flags)
-                            .ioprio(ioprio)
+                            .rw_flags(rw.rw_flags)
+                            .ioprio(rw.ioprio)
                             .build()
                     }
                 }
             };
         }
-        if fixed_file {
-            build!(types::Fixed(fd as u32))
+        let entry = if rw.fixed_file {
+            build!(types::Fixed(rw.fd as u32))
         } else {
-            build!(types::Fd(fd))
-        }
+            build!(types::Fd(rw.fd))
+        };
+        entry.user_data(rw.user_data)
     }
 
     #[test]
@@ -193,16 +200,19 @@ mod tests {
                         let len = [4096u32, 1, 0, u32::MAX][i];
                         let rw_flags = [0, libc::RWF_NOWAIT, libc::RWF_HIPRI, -1][i];
                         let ioprio = [0u16, 1, 0x6003, u16::MAX][i];
-                        let addr = words[(i + 1) % words.len()];
-                        let user_data = words[(i + 2) % words.len()];
-                        let ours = read_write(
-                            write, buffer, fd, fixed_file, addr, len, w, rw_flags, ioprio,
-                            user_data,
-                        );
-                        let theirs = builder(
-                            write, buffer, fd, fixed_file, addr, len, w, rw_flags, ioprio,
-                        )
-                        .user_data(user_data);
+                        let rw = ReadWrite {
+                            write,
+                            buffer,
+                            fd,
+                            fixed_file,
+                            addr: words[(i + 1) % words.len()],
+                            len,
+                            off: w,
+                            rw_flags,
+                            ioprio,
+                            user_data: words[(i + 2) % words.len()],
+                        };
+                        let (ours, theirs) = (read_write(rw), builder(rw));
                         assert_eq!(
                             bytes(&ours),
                             bytes(&theirs),
