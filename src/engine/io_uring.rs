@@ -304,7 +304,7 @@ impl IoEngine for IoUringEngine {
                 0
             };
         let prio = self.ioprio.get(index).copied().unwrap_or(0);
-        let mut entry = match u.op {
+        let entry = match u.op {
             IoOp::Read | IoOp::Write => {
                 let buffer = if self.fixed_bufs {
                     Buffer::Fixed(index as u16)
@@ -336,28 +336,25 @@ impl IoEngine for IoUringEngine {
                     off,
                     rw_flags: flags,
                     ioprio: prio,
-                    user_data: index as u64,
                 })
             }
             IoOp::Trim => with_fd!(|fd| opcode::Fallocate::new(fd, u.len as u64)
                 .offset(off)
                 .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
-                .build()
-                .user_data(index as u64)),
-            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build().user_data(index as u64)),
+                .build()),
+            IoOp::Fsync => with_fd!(|fd| opcode::Fsync::new(fd).build()),
             IoOp::Fdatasync => with_fd!(|fd| opcode::Fsync::new(fd)
                 .flags(types::FsyncFlags::DATASYNC)
-                .build()
-                .user_data(index as u64)),
+                .build()),
             // the range as fio sends it (a 32-bit length)
             IoOp::SyncFileRange { flags } => {
                 with_fd!(|fd| opcode::SyncFileRange::new(fd, u.len as u32)
                     .offset(off)
                     .flags(flags)
-                    .build()
-                    .user_data(index as u64))
+                    .build())
             }
         };
+        let mut entry = entry.user_data(index as u64);
         if self.tuning.force_async > 0 {
             self.issued += 1;
             if self.issued >= self.tuning.force_async {

@@ -48,7 +48,7 @@ pub(super) enum Buffer {
 }
 
 /// One read or write, as `opcode::{Read,Write}{,Fixed,v}::new(fd, addr, len[, buf])
-/// .offset(off).rw_flags(rw_flags).ioprio(ioprio).build().user_data(user_data)` takes it.
+/// .offset(off).rw_flags(rw_flags).ioprio(ioprio).build()` takes it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ReadWrite {
     pub write: bool,
@@ -62,7 +62,6 @@ pub(super) struct ReadWrite {
     pub off: u64,
     pub rw_flags: i32,
     pub ioprio: u16,
-    pub user_data: u64,
 }
 
 /// The entry the crate's builder makes for `rw`.
@@ -78,7 +77,6 @@ pub(super) fn read_write(rw: ReadWrite) -> squeue::Entry {
         off,
         rw_flags,
         ioprio,
-        user_data,
     } = rw;
     // READV/WRITEV's length is the iovec count; the bytes are in the iovec.
     let len = if buffer == Buffer::Vectored { 1 } else { len };
@@ -103,7 +101,7 @@ pub(super) fn read_write(rw: ReadWrite) -> squeue::Entry {
         addr,
         len,
         rw_flags: rw_flags as u32,
-        user_data,
+        user_data: 0, // (the caller's `.user_data()`, as after a builder)
         buf_index,
         personality: 0,
         file_index: 0,
@@ -173,12 +171,11 @@ mod tests {
                 }
             };
         }
-        let entry = if rw.fixed_file {
+        if rw.fixed_file {
             build!(types::Fixed(rw.fd as u32))
         } else {
             build!(types::Fd(rw.fd))
-        };
-        entry.user_data(rw.user_data)
+        }
     }
 
     #[test]
@@ -210,9 +207,10 @@ mod tests {
                             off: w,
                             rw_flags,
                             ioprio,
-                            user_data: words[(i + 2) % words.len()],
                         };
-                        let (ours, theirs) = (read_write(rw), builder(rw));
+                        let user_data = words[(i + 2) % words.len()];
+                        let ours = read_write(rw).user_data(user_data);
+                        let theirs = builder(rw).user_data(user_data);
                         assert_eq!(
                             bytes(&ours),
                             bytes(&theirs),

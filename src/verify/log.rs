@@ -31,6 +31,7 @@ pub struct PieceLog {
 }
 
 impl PieceLog {
+    #[cfg(test)]
     pub fn len(&mut self) -> usize {
         self.settle();
         self.map.len()
