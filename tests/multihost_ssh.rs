@@ -50,6 +50,21 @@ fn sshd(lab: &Lab) -> Option<Sshd> {
     std::fs::copy(d.join("user_key.pub"), d.join("authorized_keys")).unwrap();
     // sshd's privilege separation directory.
     std::fs::create_dir_all("/run/sshd").unwrap();
+    // The port is picked free and released, so another process (another test's
+    // connection) may take it before sshd binds it; sshd then exits. Start again on
+    // another port until sshd itself answers.
+    for _ in 0..5 {
+        if let Some(daemon) = start_sshd(sshd, lab) {
+            return Some(daemon);
+        }
+    }
+    panic!("sshd did not start (five ports tried)");
+}
+
+/// One try of `sshd`: an sshd on a free loopback port, once it sent its banner;
+/// None if it exited first.
+fn start_sshd(sshd: &Path, lab: &Lab) -> Option<Sshd> {
+    let d = lab.dir.path();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -66,7 +81,7 @@ fn sshd(lab: &Lab) -> Option<Sshd> {
         ),
     )
     .unwrap();
-    let daemon = Sshd {
+    let mut daemon = Sshd {
         child: Command::new(sshd)
             .args(["-D", "-e", "-f"])
             .arg(d.join("sshd_config"))
@@ -86,12 +101,22 @@ fn sshd(lab: &Lab) -> Option<Sshd> {
     )
     .unwrap();
     for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Some(daemon);
+        if daemon.child.try_wait().unwrap().is_some() {
+            return None; // (its port was taken)
+        }
+        // Ready when sshd itself answers: an accepted connection alone could be
+        // another listener's, or the kernel's self-connection on a free port.
+        if let Ok(mut c) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::Read;
+            c.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+            let mut banner = [0u8; 4];
+            if c.read_exact(&mut banner).is_ok() && &banner == b"SSH-" {
+                return Some(daemon);
+            }
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("sshd did not start on port {port}");
+    panic!("sshd did not answer on port {port}");
 }
 
 /// The effective user id, from /proc.
