@@ -579,6 +579,23 @@ fn readonly() {
 }
 
 #[test]
+fn options_fio_removed_are_errors_that_say_so() {
+    // fio 3.33 fails with "failed parsing rwmixcycle=10" (FIO_OPT_DEPRECATED).
+    for (o, instead) in [
+        ("rwmixcycle=10", "rwmixread"),
+        ("percentage_sequential=30", "percentage_random"),
+    ] {
+        let e = bad(&[o]);
+        let name = o.split('=').next().unwrap();
+        assert!(
+            e.contains(&format!("option {name} was removed from fio")) && e.contains(instead),
+            "{e}"
+        );
+        assert!(e.contains("(at t.fio:2)"), "{e}");
+    }
+}
+
+#[test]
 fn unknown_unsupported_and_noop() {
     assert_eq!(
         bad(&["iodepht=4"]),

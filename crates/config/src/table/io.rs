@@ -236,6 +236,9 @@ pub const IO: &[OptSpec] = &[
     })
     .def("50")
     .range(0, 100),
+    opt("rwmixcycle", K::Int, C::Io, "Removed from fio (which rejects it): a mixed workload picks each I/O's direction from rwmixread/rwmixwrite", |_, _, _| {
+        Err(super::removed("rwmixcycle", "a mixed workload picks each I/O's direction from rwmixread/rwmixwrite"))
+    }),
 ];
 
 pub const BLOCK_SIZE: &[OptSpec] = &[

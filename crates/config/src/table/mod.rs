@@ -239,6 +239,12 @@ fn deprecated(j: &mut JobSpec, name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A fio option that fio itself rejects today (its FIO_OPT_DEPRECATED kind: "failed
+/// parsing"): the error says so and what replaces it, instead of "unknown option".
+fn removed(name: &str, instead: &str) -> String {
+    format!("option {name} was removed from fio, which rejects it too: {instead}")
+}
+
 /// Start an entry (const builder; chain `.alias()`, `.def()`, ...).
 pub const fn opt(
     name: &'static str,

@@ -83,6 +83,9 @@ pub const RANDOM: &[OptSpec] = &[
         Ok(())
     })
     .def("0"),
+    opt("percentage_sequential", K::PerDirInt, C::Random, "Removed from fio (which rejects it): use percentage_random, the share of random I/O", |_, _, _| {
+        Err(super::removed("percentage_sequential", "use percentage_random=100-N, the share of random I/O"))
+    }),
     opt("percentage_random", K::PerDirInt, C::Random, "Percentage of random I/O in a random workload (rest sequential), per direction", |j, c, v| {
         for (d, p) in per_direction(v)?.into_iter().enumerate() {
             if let Some(p) = p {
