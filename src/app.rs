@@ -181,6 +181,20 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         let version = ferrio_config::version_string(inv.flags.fio_compat);
         write_prerun_lines(&mut pre, &threads, &version, fallback.as_deref());
     }
+    // fio's note for a file past the 32-bit generator (docs/random.md): on stdout
+    // after the Starting line, where fio prints it, in the normal format; on stderr
+    // otherwise, so that a JSON or terse report still parses (fio's does not).
+    for t in threads.iter().filter(|t| t.clone == 0) {
+        if let Some(note) = runner::pattern::limits::note_for(t) {
+            let line = format!("ferrio: job '{}': {note}", t.spec.name);
+            match normal_out {
+                true => {
+                    let _ = writeln!(pre, "{line}");
+                }
+                false => eprintln!("{line}"),
+            }
+        }
+    }
     // From here on SIGINT/SIGTERM stop the run (also while files are laid out) and
     // what was measured is still reported.
     let stop = Arc::new(AtomicBool::new(false));

@@ -11,21 +11,9 @@
 //! where a backlog round falls among the writes, both depend on timing.
 
 mod common;
+use common::iologs::normalized;
 use common::*;
-use std::path::Path;
 use std::process::Command;
-
-/// A log's lines without their timestamps, the directory taken off file names.
-fn normalized(log: &Path, dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
-    let prefix = format!("{}/", dir.display());
-    text.lines()
-        .map(|l| {
-            let rest = l.split_once(' ').map_or(l, |(_, r)| r);
-            rest.replace(&prefix, "")
-        })
-        .collect()
-}
 
 /// Run one job under fio and under ferrio, each in a directory of its own; return
 /// (fio's lines, ferrio's lines).

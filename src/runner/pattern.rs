@@ -20,9 +20,8 @@ use super::zones::{GenHooks, Strided};
 use crate::engine::IoOp;
 use crate::random::{Axmap, FioRand, Lfsr, SeedSet, Stream};
 use ferrio_config::values::dist::RandomDistribution;
-use ferrio_config::{
-    ext::zones::ZoneMode, BlockSize, FileService, JobSpec, RandomGenerator, RwKind, RwSequencer,
-};
+use ferrio_config::{BlockSize, FileService, JobSpec, RandomGenerator, RwKind, RwSequencer};
+use limits::OffsetGenerator;
 
 /// One zone of a zoned distribution as fio indexes it: [start, end) in percent of the
 /// file (zoned) or in bytes (zoned_abs).
@@ -86,6 +85,7 @@ impl Streams {
     fn new(
         seeds: &SeedSet,
         use64: bool,
+        offset64: bool,
         trimwrite: bool,
         fs: FileService,
         files: usize,
@@ -99,7 +99,7 @@ impl Streams {
         };
         let seq = seeds.get(Stream::SeqRandRead);
         Streams {
-            offset: FioRand::new(seeds.get(Stream::Block), use64),
+            offset: FioRand::new(seeds.get(Stream::Block), offset64),
             bs: [
                 FioRand::new(seeds.get(Stream::BsRead), use64),
                 FioRand::new(write_seed, use64),
@@ -162,6 +162,9 @@ pub struct Pattern {
     pending_write: Option<NextIo>,
     seeds: SeedSet,
     use64: bool,
+    /// The offset stream is 64-bit: tausworthe64 chosen, or switched to for a file
+    /// past the 32-bit generator's reach (limits.rs).
+    offset64: bool,
     /// fio reseeds every stream at each new pass when randrepeat is set (and no
     /// randseed was given).
     reseed_each_pass: bool,
@@ -208,7 +211,6 @@ impl Pattern {
     pub fn new(spec: &JobSpec, regions: &[Region], seeds: &SeedSet) -> Pattern {
         let use64 = spec.random_generator == RandomGenerator::Tausworthe64;
         let trimwrite = spec.rw.kind == RwKind::TrimWrite;
-        let rng = Streams::new(seeds, use64, trimwrite, spec.file_service, regions.len());
         let align: [u64; 3] = std::array::from_fn(|d| {
             if spec.blockalign[d] > 0 {
                 spec.blockalign[d]
@@ -216,7 +218,7 @@ impl Pattern {
                 spec.bs[d].min.max(1)
             }
         });
-        let map_block = (0..3).map(|d| spec.bs[d].min).min().unwrap_or(4096).max(1);
+        let map_block = limits::map_block(spec);
         let random = spec.rw.random;
         let dist = match &spec.random_distribution {
             RandomDistribution::Random => Dist::Uniform,
@@ -239,12 +241,24 @@ impl Pattern {
         let use_map = uses_map(spec);
         let use_lfsr = random && spec.random_generator == RandomGenerator::Lfsr;
         let z = &spec.zones;
-        let strided = (z.mode == ZoneMode::Strided && regions.len() == 1)
+        let strided = limits::is_strided(spec, regions.len())
             .then(|| Strided::new(z.size, z.range, z.skip, regions[0].len));
+        let blocks_of = |r: &Region| limits::draw_blocks(spec, r.len, strided.is_some());
+        let most_blocks = regions.iter().map(blocks_of).max().unwrap_or(0);
+        let offset_generator = OffsetGenerator::decide(spec, most_blocks);
+        let offset64 = offset_generator.is_64(spec);
+        let rng = Streams::new(
+            seeds,
+            use64,
+            offset64,
+            trimwrite,
+            spec.file_service,
+            regions.len(),
+        );
         let files = regions
             .iter()
             .map(|&region| {
-                let blocks = strided.as_ref().map_or(region.len, |s| s.range()) / map_block;
+                let blocks = blocks_of(&region);
                 FileCursor {
                     region,
                     seq_pos: [0; 3],
@@ -301,6 +315,7 @@ impl Pattern {
             pending_write: None,
             seeds: seeds.clone(),
             use64,
+            offset64,
             // fio turns randrepeat off when randseed is given (its fix-up), so only
             // then do loops repeat.
             reseed_each_pass: spec.randrepeat && !spec.randseed_set,
@@ -695,6 +710,7 @@ fn zone_table(zones: impl Iterator<Item = (u32, u64)>) -> Vec<Zone> {
 mod draw;
 mod files;
 mod hooks;
+pub mod limits;
 mod passes;
 mod sequence;
 pub(crate) mod sprandom;

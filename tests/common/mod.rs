@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub mod cases;
+pub mod iologs;
 pub mod loopdev;
 pub mod skip;
 

@@ -74,6 +74,7 @@ impl Pattern {
         self.rng = Streams::new(
             &self.seeds,
             self.use64,
+            self.offset64,
             trimwrite,
             self.file_service,
             self.files.len(),
