@@ -265,7 +265,7 @@ complete -c ferrio -l io_submit_mode -x -a 'inline offload' -d 'How IO submissio
 complete -c ferrio -l randrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l allrandrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
 complete -c ferrio -l randseed -x -d 'Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0'
-complete -c ferrio -l fio_seeds -x -a 'latest 3.33' -d 'ferrio only: which fio\'s seeding to follow where fio versions differ (docs/random.md)'
+complete -c ferrio -l fio_seeds -x -a 'latest 3.33' -d 'ferrio only: which fio\'s I/O sequence to follow where fio versions differ: seeding, the offset generator past 2^32 blocks, fsync=N after reads (docs/random.md)'
 complete -c ferrio -l file_service_type -x -a 'roundrobin sequential random zipf pareto normal' -d 'How the next file is chosen: roundrobin[:N], sequential, random[:N], zipf[:θ], pareto[:h], normal[:dev%] (gauss)'
 complete -c ferrio -l norandommap -d 'Do not track which blocks were done: random offsets may repeat'
 complete -c ferrio -l random_generator -x -a 'tausworthe lfsr tausworthe64' -d 'Generator for random offsets'

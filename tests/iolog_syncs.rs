@@ -2,9 +2,11 @@
 //! fsync=N, fdatasync=N and sync_file_range=..:N (as `sync`/`datasync`/
 //! `sync_file_range OFFSET 0`, the offset being the last I/O of the io_u it took),
 //! end_fsync's and fsync_on_close's sync at the end of each loop, and a write job's
-//! verify reads (after its files are closed and opened again). fio syncs again
-//! after a read while the writes are still at a multiple of N; so does ferrio. Compared with fio's
-//! own log line for line, timestamps and directories left out.
+//! verify reads (after its files are closed and opened again). fio 3.33 syncs again
+//! after a read while the writes are still at a multiple of N; so does ferrio with
+//! `fio_seeds=3.33`, which every comparison here gives it. Compared with fio's own
+//! log line for line, timestamps and directories left out. By default ferrio syncs
+//! only right after a write, as fio 3.38 and later (checked on its own log below).
 //!
 //! Only depth-1 sync and verify_backlog jobs are compared: with iodepth > 1 the
 //! offset fio logs for a sync is that of whichever io_u its free list hands out, and
@@ -37,7 +39,9 @@ fn both(opts: &[&str]) -> (Vec<String>, Vec<String>) {
         let mut cmd = if tool == "fio" {
             Command::new("fio")
         } else {
-            ferrio()
+            let mut c = ferrio();
+            c.arg("--fio_seeds=3.33");
+            c
         };
         // (A verify job leaves its verify state file in the working directory.)
         let o = cmd.current_dir(d.path()).args(&args).output().expect("run");
@@ -125,7 +129,8 @@ fn syncs_are_logged_as_fio_logs_them() {
             &["--ioengine=psync", "--rw=write", "--fsync_on_close=1"],
             " sync ",
         ),
-        // A read after a sync, the writes still at a multiple of N: synced again.
+        // A read after a sync, the writes still at a multiple of N: synced again
+        // (fio 3.33).
         (
             &[
                 "--ioengine=psync",
@@ -228,4 +233,44 @@ fn verify_reads_are_logged_as_fio_logs_them() {
             " read ",
         ),
     ]);
+}
+
+/// ferrio's own fsync=N by default (fio 3.38 and later): a sync comes right after
+/// every N-th write and nowhere else, however the reads fall between the writes.
+#[test]
+fn by_default_a_sync_follows_only_the_nth_write() {
+    for (rw, n, sync) in [
+        ("randrw", "2", "fsync"),
+        ("rw", "3", "fdatasync"),
+        ("randrw", "1", "fsync"),
+    ] {
+        let d = scratch();
+        let log = d.path().join("io.log");
+        let o = ferrio()
+            .current_dir(d.path())
+            .args(["--name=j", "--ioengine=psync", "--bs=4k", "--size=256k"])
+            .args(["--randrepeat=0", "--randseed=1234", "--rwmixread=60"])
+            .arg(format!("--rw={rw}"))
+            .arg(format!("--{sync}={n}"))
+            .arg(format!("--write_iolog={}", log.display()))
+            .output()
+            .expect("run");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let lines = normalized(&log, d.path());
+        let op = |l: &String| l.split(' ').nth(1).unwrap_or("").to_string();
+        let n: usize = n.parse().unwrap();
+        let (mut writes, mut syncs) = (0, 0);
+        for (i, l) in lines.iter().enumerate() {
+            match op(l).as_str() {
+                "write" => writes += 1,
+                "sync" | "datasync" => {
+                    syncs += 1;
+                    assert_eq!(op(&lines[i - 1]), "write", "{rw}: line {i}: {lines:#?}");
+                }
+                _ => {}
+            }
+        }
+        assert!(writes > 4 * n, "{rw}: {lines:#?}");
+        assert_eq!(syncs, writes / n, "{rw}: {writes} writes, {syncs} syncs");
+    }
 }

@@ -66,6 +66,10 @@ pub struct Worker<'a> {
     sync_every: u32,
     /// The sync is an fdatasync.
     sync_data_only: bool,
+    /// fio 3.33's fsync=N (`fio_seeds=3.33`): a read or trim while the writes are
+    /// still at a multiple of N is synced again. fio 3.38 syncs only right after a
+    /// write (its commit 704a8cfe), as ferrio does by default.
+    sync_after_reads: bool,
     /// The sync is a sync_file_range with these flags.
     sync_range_flags: Option<u32>,
     /// serialize_overlap: per unit, whether it is in flight (empty when off).
@@ -157,6 +161,7 @@ impl<'a> Worker<'a> {
                 spec.sync_file_range.map_or(0, |s| s.1)
             },
             sync_data_only: spec.fsync == 0,
+            sync_after_reads: spec.fio_seeds == ferrio_config::FioSeeds::Fio333,
             // fio turns serialize_overlap off where nothing can overlap a write
             in_flight: if spec.serialize_overlap
                 && depth > 1

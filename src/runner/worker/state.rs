@@ -117,8 +117,9 @@ pub struct LoopState {
     pub writes_since_sync: u32,
     /// The file that fsync=N says must be synced before the next I/O.
     pub sync_due: Option<usize>,
-    /// The writes so far are a multiple of fsync=N's N (and not none): fio syncs
-    /// again before the next I/O after any I/O but a sync (`count_other`).
+    /// The writes so far are a multiple of fsync=N's N (and not none): fio 3.33
+    /// syncs again before the next I/O after any I/O but a sync (`count_other`,
+    /// called with `fio_seeds=3.33` only).
     pub writes_at_sync: bool,
     /// sync_file_range: per file, the range [first, end) written since its last
     /// sync (fio's first_write / last_write); empty (0, 0) when none.
@@ -225,9 +226,10 @@ impl LoopState {
         }
     }
 
-    /// fsync=N: a read or trim issued while the writes are still at a multiple of
-    /// N. fio decides a sync from its write count and whether the last I/O was a
-    /// sync, so a read after the sync makes it sync again before the next I/O.
+    /// fsync=N as fio 3.33: a read or trim issued while the writes are still at a
+    /// multiple of N. fio 3.33 decided a sync from its write count and whether the
+    /// last I/O was a sync, so a read after the sync made it sync again before the
+    /// next I/O (fio 3.38 also asks that the last I/O was a write).
     #[inline]
     pub fn count_other(&mut self, file: usize) {
         if self.writes_at_sync {

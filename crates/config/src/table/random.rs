@@ -18,7 +18,7 @@ pub const RANDOM: &[OptSpec] = &[
         j.randseed_set = true;
         Ok(())
     }),
-    opt("fio_seeds", K::Choice, C::Random, "ferrio only: which fio's seeding to follow where fio versions differ (docs/random.md)", |j, c, v| {
+    opt("fio_seeds", K::Choice, C::Random, "ferrio only: which fio's I/O sequence to follow where fio versions differ: seeding, the offset generator past 2^32 blocks, fsync=N after reads (docs/random.md)", |j, c, v| {
         j.fio_seeds = match c.choice(v)? {
             "3.33" => FioSeeds::Fio333,
             _ => FioSeeds::Latest,
@@ -27,8 +27,8 @@ pub const RANDOM: &[OptSpec] = &[
     })
     .def("latest")
     .vals(&[
-        ("latest", "fio 3.35 and later: randseed seeds every stream"),
-        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed"),
+        ("latest", "the latest fio: randseed seeds every stream (3.35), a sync only right after a write (3.38), tausworthe64 past 2^32 blocks (3.42)"),
+        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed; fsync=N syncs again after reads; 32-bit offsets past 2^32 blocks"),
     ]),
     opt("file_service_type", K::Special, C::Random, "How the next file is chosen: roundrobin[:N], sequential, random[:N], zipf[:θ], pareto[:h], normal[:dev%] (gauss)", |j, _, v| {
         j.file_service = parse_file_service(v)?;

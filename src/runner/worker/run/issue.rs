@@ -152,7 +152,7 @@ impl Worker<'_> {
         let (start_ns, issue_ns) = self.read_start(idx, work);
         if io.op == IoOp::Write {
             self.st.count_write(self.sync_every, io.file);
-        } else if matches!(io.op, IoOp::Read | IoOp::Trim) {
+        } else if self.sync_after_reads && matches!(io.op, IoOp::Read | IoOp::Trim) {
             self.st.count_other(io.file); // (a replayed sync is a sync to fio)
         }
         self.io.units.times[idx] = UnitTimes {
