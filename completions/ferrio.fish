@@ -223,6 +223,7 @@ complete -c ferrio -l time_based -d 'Keep running until runtime expires, looping
 complete -c ferrio -l runtime -x -d 'Stop the job after this long (0 = no limit)'
 complete -c ferrio -l timeout -x -d 'Stop the job after this long (0 = no limit)'
 complete -c ferrio -l ramp_time -x -d 'Run this long before starting to record statistics'
+complete -c ferrio -l ramp_size -x -d 'Bytes the job completes (with group_reporting: its group together) before starting to record statistics (fio 3.42)'
 complete -c ferrio -l startdelay -x -d 'Delay the start of the job by this time, or a random time within a range'
 complete -c ferrio -l loops -x -d 'Run the workload this many times (0 runs it once, as in fio)'
 complete -c ferrio -l steadystate -x -a 'iops iops_slope bw bw_slope lat lat_slope' -d 'Define the criterion and limit to judge when a job has reached steady state: CRITERION:LIMIT, LIMIT absolute (IOPS, bytes/s, latency time) or a percentage of the window mean (iops:2%). Several comma-separated criteria must all hold. ferrio adds latency percentiles (clat_p99:5%, lat_p50_slope:1%), per-direction criteria (write_iops_slope:1%) and SNIA PTS steady state (iops_snia, or iops_snia:20%/10%). See docs/steadystate.md'

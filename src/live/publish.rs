@@ -28,7 +28,7 @@ impl ObserverFactory for PublisherFactory {
         let Some(slot) = (self.index)(plan) else {
             return Vec::new();
         };
-        let ramping = plan.spec.ramp_time_us > 0;
+        let ramping = plan.spec.ramps();
         let s = &self.hub.slots[slot];
         s.started_wall_ns
             .store(self.hub.wall_ns().max(1), Ordering::Relaxed);

@@ -28,6 +28,7 @@ pub mod pacing;
 pub mod pattern;
 pub mod plan;
 pub mod planner;
+pub mod ramp;
 pub mod recorder;
 pub mod region;
 pub mod replay;

@@ -47,6 +47,9 @@ pub struct ThreadPlan {
     /// The run's state shared per target (zones/: one zone table per zoned file or
     /// device, the sim's zoned devices), one registry for every thread of a run.
     pub targets: Arc<crate::engine::zone::Targets>,
+    /// ramp_size: the bytes completed while ramping, shared with the reporting
+    /// group under group_reporting (ramp.rs); None without ramp_size.
+    pub ramp_bytes: Option<Arc<super::ramp::RampBytes>>,
 }
 
 impl ThreadPlan {

@@ -160,6 +160,7 @@ fn plan_with(
                 confine: confine.clone(),
                 file_locks: Default::default(),
                 targets: Default::default(),
+                ramp_bytes: None,
             });
         }
     }
@@ -179,6 +180,7 @@ fn plan_with(
         let paths = t.files.iter().map(|f| f.path.as_path());
         t.file_locks = locks.for_thread(t.spec.dropin.lockfile, t.job_index, paths);
     }
+    super::ramp::share_counters(&mut out)?;
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)

@@ -288,6 +288,7 @@ mod tests {
             file_locks: Default::default(),
             confine: None,
             targets: Default::default(),
+            ramp_bytes: None,
         }
     }
 

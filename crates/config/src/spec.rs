@@ -266,6 +266,9 @@ pub struct JobSpec {
     /// runtime in microseconds (None = unlimited).
     pub runtime_us: Option<u64>,
     pub ramp_time_us: u64,
+    /// ramp_size (fio 3.42): bytes the job (or its group, with group_reporting)
+    /// completes before statistics start; 0 = none.
+    pub ramp_size: u64,
     /// startdelay range in microseconds (min, max).
     pub startdelay_us: (u64, u64),
     pub loops: u32,

@@ -126,7 +126,7 @@ impl ObserverFactory for SteadyStateFactory {
             Some(w) => vec![Box::new(SsObserver::new(
                 w.clone(),
                 start_ns,
-                plan.spec.ramp_time_us > 0,
+                plan.spec.ramps(),
             ))],
             None => Vec::new(),
         }

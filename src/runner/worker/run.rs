@@ -37,6 +37,8 @@ mod files;
 mod wait;
 // The unit to queue next: the lean path and the options' per-I/O extras.
 mod issue;
+// RAMP: ramp_size's byte count and its end.
+mod ramp;
 
 /// What became of a completed I/O.
 enum Residual {
@@ -140,7 +142,7 @@ impl<'a> Worker<'a> {
             plan,
             clock,
             acct,
-            st: LoopState::new(&lim, spec.ramp_time_us > 0),
+            st: LoopState::new(&lim, spec.ramps()),
             lim,
             batching: spec.engine.batching(depth),
             pattern: {
@@ -266,9 +268,10 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            if self.st.ramping && now >= self.lim.ramp_end_ns {
+            if self.st.ramping && (now >= self.lim.ramp_end_ns || self.ramp_size_reached()) {
                 // Ramp over: everything measured so far is discarded.
                 self.st.ramping = false;
+                self.ramp_size_over(now);
                 self.acct.reset(now);
                 *usage_start = Usage::thread();
                 self.stats_start_ns = now;
@@ -539,6 +542,9 @@ impl<'a> Worker<'a> {
         let path = || files.get(u.file).map(|f| f.path.as_path());
         let timed = !self.file_ops || self.io.engine.timed();
         self.acct.complete(u, t, now, path, self.st.ramping, timed);
+        if self.st.ramping && u.result > 0 && super::account::ddir_of(u.op) < 3 {
+            self.ramp_progress(u.result as u64);
+        }
         if u.result < 0 {
             self.explain_error(idx);
         }

@@ -31,7 +31,11 @@ pub struct Limits {
 impl Limits {
     pub fn new(plan: &ThreadPlan, begin_ns: u64) -> Limits {
         let spec = &plan.spec;
-        let ramp_end_ns = begin_ns + spec.ramp_time_us * 1000;
+        // ramp_size's ramp ends at an amount of I/O (ramp.rs), not at a time.
+        let ramp_end_ns = match spec.ramp_size {
+            0 => begin_ns + spec.ramp_time_us * 1000,
+            _ => u64::MAX,
+        };
         Limits {
             begin_ns,
             ramp_end_ns,

@@ -66,6 +66,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         file_locks: Default::default(),
         confine: None,
         targets: Default::default(),
+        ramp_bytes: None,
     }
 }
 

@@ -83,6 +83,7 @@ impl JobSpec {
             time_based: false,
             runtime_us: None,
             ramp_time_us: 0,
+            ramp_size: 0,
             startdelay_us: (0, 0),
             loops: 1,
             randrepeat: true,
@@ -142,5 +143,11 @@ impl JobSpec {
     /// Whether the job issues writes or trims (what --readonly refuses).
     pub fn writes(&self) -> bool {
         !matches!(self.rw.kind, RwKind::Read)
+    }
+
+    /// Whether the job starts with a ramp period (ramp_time or ramp_size) whose
+    /// I/O is not in its statistics.
+    pub fn ramps(&self) -> bool {
+        self.ramp_time_us > 0 || self.ramp_size > 0
     }
 }

@@ -34,6 +34,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         )));
     }
     let at = |msg: String| ConfigError(format!("job '{}': {msg} (at {})", job.name, job.origin));
+    if job.ramp_time_us > 0 && job.ramp_size > 0 {
+        return Err(at(
+            "ramp_time and ramp_size cannot both be given: the ramp ends after a time or \
+             after an amount of I/O (fio rejects the job too)"
+                .into(),
+        ));
+    }
     if job.readonly && job.writes() {
         return Err(at(format!(
             "rw={} writes or trims, but read-only mode is on (--readonly or readonly=1)",

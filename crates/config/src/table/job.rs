@@ -134,6 +134,17 @@ pub const TIME: &[OptSpec] = &[
     )
     .def("0"),
     opt(
+        "ramp_size",
+        K::Size,
+        C::Time,
+        "Bytes the job completes (with group_reporting: its group together) before starting to record statistics (fio 3.42)",
+        |j, c, v| {
+            j.ramp_size = c.size(v)?;
+            Ok(())
+        },
+    )
+    .min(1),
+    opt(
         "startdelay",
         K::TimeRange(TimeUnit::S),
         C::Time,
