@@ -19,9 +19,9 @@ _ferrio_words='
     --server-enable= --server-max-jobs= --server-max-job-size= --server-once
     --server-stdio --mpi --client-timeout= --ssh-config= --ssh-command=
     --inflate-log= --crctest --crctest= --profile= --daemonize= --pidfile=
-    --description= --filename= --directory= --filename_format= --nrfiles=
-    --nr_files= --size= --filesize= --io_size= --io_limit= --offset=
-    --fileoffset= --offset_increment= --offset_align= --number_ios=
+    --description= --filename= --directory= --filetype= --filename_format=
+    --nrfiles= --nr_files= --size= --filesize= --io_size= --io_limit=
+    --offset= --fileoffset= --offset_increment= --offset_align= --number_ios=
     --fill_device= --fill_fs= --direct= --buffered= --sync= --fsync=
     --fdatasync= --sync_file_range= --end_fsync= --end_syncfs=
     --fsync_on_close= --create_on_open= --create_only= --allow_file_create=
@@ -38,17 +38,18 @@ _ferrio_words='
     --interface= --ttl= --window_size= --mss= --net_timeout= --uri=
     --zonemode= --zonesize= --zonecapacity= --zonerange= --zoneskip=
     --read_beyond_wp= --max_open_zones= --job_max_open_zones=
-    --ignore_zone_limits= --zone_reset_threshold= --zone_reset_frequency=
-    --sim_zonesize= --sim_zonecap= --sim_max_open_zones=
-    --sim_max_active_zones= --sim_conv_zones= --unique_filename=
-    --create_serialize= --openfiles= --stat_type= --cpuload= --cpuchunks=
-    --cpumode= --exit_on_io_done= --program= --arguments= --grace_time=
-    --std_redirect= --donorname= --inplace= --iodepth_batch=
-    --iodepth_batch_submit= --iodepth_batch_complete_min=
-    --iodepth_batch_complete= --iodepth_batch_complete_max= --iodepth_low=
-    --fixedbufs --fixedbufs= --registerfiles --registerfiles= --sqthread_poll
-    --sqthread_poll= --sqthread_poll_cpu= --nonvectored= --force_async=
-    --userspace_reap --userspace_reap= --hipri_percentage= --nowait= --mem=
+    --ignore_zone_limits= --zone_reset_threshold= --recover_zbd_write_error=
+    --write_zone_remainder= --zone_reset_frequency= --sim_zonesize=
+    --sim_zonecap= --sim_max_open_zones= --sim_max_active_zones=
+    --sim_conv_zones= --unique_filename= --create_serialize= --openfiles=
+    --stat_type= --cpuload= --cpuchunks= --cpumode= --exit_on_io_done=
+    --program= --arguments= --grace_time= --std_redirect= --donorname=
+    --inplace= --iodepth_batch= --iodepth_batch_submit=
+    --iodepth_batch_complete_min= --iodepth_batch_complete=
+    --iodepth_batch_complete_max= --iodepth_low= --fixedbufs --fixedbufs=
+    --registerfiles --registerfiles= --sqthread_poll --sqthread_poll=
+    --sqthread_poll_cpu= --nonvectored= --force_async= --userspace_reap
+    --userspace_reap= --libaio_vectored= --hipri_percentage= --nowait= --mem=
     --iomem= --iomem_align= --mem_align= --hugepage-size=
     --cpus_allowed_policy= --cmdprio_percentage= --cmdprio_class= --cmdprio=
     --cmdprio_hint= --cmdprio_bssplit= --priohint= --uncached= --numjobs=
@@ -77,9 +78,9 @@ _ferrio_words='
     --percentile_list= --clat_percentiles= --lat_percentiles=
     --slat_percentiles= --disable_lat= --disable_clat= --disable_slat=
     --gtod_reduce= --bwavgtime= --iopsavgtime= --kb_base= --unit_base=
-    --significant_figures= --disk_util= --clocksource= --cpus_allowed=
-    --nice= --exec_prerun= --exec_postrun= --prio= --prioclass=
-    --fadvise_hint= --write_hint= --pre_read= --read_iolog=
+    --significant_figures= --disk_util= --job_start_clock_id= --clocksource=
+    --cpus_allowed= --comm= --nice= --exec_prerun= --exec_postrun= --prio=
+    --prioclass= --fadvise_hint= --write_hint= --pre_read= --read_iolog=
     --replay_no_stall= --replay_redirect= --replay_scale= --replay_align=
     --replay_time_scale= --replay_skip= --read_iolog_chunked= --write_iolog=
     --write_bw_log= --write_iops_log= --write_lat_log= --write_hist_log=
@@ -139,30 +140,31 @@ _ferrio_next='
     tls-ca tls-client-ca tls-client-cert tls-client-key server-allow
     server-enable server-max-jobs server-max-job-size client-timeout
     ssh-config ssh-command inflate-log profile daemonize pidfile description
-    filename directory filename_format nrfiles nr_files size filesize io_size
-    io_limit offset fileoffset offset_increment offset_align number_ios
-    fill_device fill_fs direct buffered sync fsync fdatasync sync_file_range
-    end_fsync end_syncfs fsync_on_close create_on_open create_only
-    allow_file_create allow_mounted_write overwrite unlink fallocate
-    invalidate rw readwrite rw_sequencer serialize_overlap rwmixread
-    rwmixwrite rwmixcycle bs blocksize bsrange blocksize_range bssplit
-    blockalign ba bs_is_seq_rand ioengine iodepth sim_lat sim_channels sim_bw
-    sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall sim_delay
-    sim_buffers sim_buf_cache hostname port protocol proto nodelay interface
-    ttl window_size mss net_timeout uri zonemode zonesize zonecapacity
-    zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones
-    ignore_zone_limits zone_reset_threshold zone_reset_frequency sim_zonesize
-    sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones
-    unique_filename create_serialize openfiles stat_type cpuload cpuchunks
-    cpumode exit_on_io_done program arguments grace_time std_redirect
-    donorname inplace iodepth_batch iodepth_batch_submit
+    filename directory filetype filename_format nrfiles nr_files size
+    filesize io_size io_limit offset fileoffset offset_increment offset_align
+    number_ios fill_device fill_fs direct buffered sync fsync fdatasync
+    sync_file_range end_fsync end_syncfs fsync_on_close create_on_open
+    create_only allow_file_create allow_mounted_write overwrite unlink
+    fallocate invalidate rw readwrite rw_sequencer serialize_overlap
+    rwmixread rwmixwrite rwmixcycle bs blocksize bsrange blocksize_range
+    bssplit blockalign ba bs_is_seq_rand ioengine iodepth sim_lat
+    sim_channels sim_bw sim_seed sim_capacity sim_spare sim_prefill sim_gc_bw
+    sim_stall sim_delay sim_buffers sim_buf_cache hostname port protocol
+    proto nodelay interface ttl window_size mss net_timeout uri zonemode
+    zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones
+    job_max_open_zones ignore_zone_limits zone_reset_threshold
+    recover_zbd_write_error write_zone_remainder zone_reset_frequency
+    sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones
+    sim_conv_zones unique_filename create_serialize openfiles stat_type
+    cpuload cpuchunks cpumode exit_on_io_done program arguments grace_time
+    std_redirect donorname inplace iodepth_batch iodepth_batch_submit
     iodepth_batch_complete_min iodepth_batch_complete
     iodepth_batch_complete_max iodepth_low sqthread_poll_cpu nonvectored
-    force_async hipri_percentage nowait mem iomem iomem_align mem_align
-    hugepage-size cpus_allowed_policy cmdprio_percentage cmdprio_class
-    cmdprio cmdprio_hint cmdprio_bssplit priohint uncached numjobs wait_for
-    runtime timeout ramp_time ramp_size startdelay loops steadystate ss
-    steadystate_duration ss_dur steadystate_ramp_time ss_ramp
+    force_async libaio_vectored hipri_percentage nowait mem iomem iomem_align
+    mem_align hugepage-size cpus_allowed_policy cmdprio_percentage
+    cmdprio_class cmdprio cmdprio_hint cmdprio_bssplit priohint uncached
+    numjobs wait_for runtime timeout ramp_time ramp_size startdelay loops
+    steadystate ss steadystate_duration ss_dur steadystate_ramp_time ss_ramp
     steadystate_check_interval ss_interval rate rate_min ratemin rate_iops
     rate_iops_min rate_process rate_cycle ratecycle rate_ignore_thinktime
     thinkcycles thinktime thinktime_spin thinktime_blocks
@@ -178,25 +180,25 @@ _ferrio_next='
     unified_rw_reporting percentile_list clat_percentiles lat_percentiles
     slat_percentiles disable_lat disable_clat disable_slat gtod_reduce
     bwavgtime iopsavgtime kb_base unit_base significant_figures disk_util
-    clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass
-    fadvise_hint write_hint pre_read read_iolog replay_no_stall
-    replay_redirect replay_scale replay_align replay_time_scale replay_skip
-    read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log
-    write_hist_log log_avg_msec log_hist_msec log_hist_coarseness
-    log_window_value log_max_value log_offset log_prio log_issue_time
-    log_unix_epoch per_job_logs merge_blktrace_file merge_blktrace_scalars
-    merge_blktrace_iters cgroup cgroup_weight cgroup_nodelete
-    continue_on_error ignore_error error_dump verify do_verify
-    verify_interval verify_offset verify_pattern verify_pattern_interval
-    verify_policy verifysort verifysort_nr verify_fatal verify_dump
-    verify_async verify_async_cpus verify_backlog verify_backlog_batch
-    experimental_verify verify_header_seed verify_write_sequence
-    verify_state_save verify_state_load trim_percentage trim_verify_zero
-    trim_backlog trim_backlog_batch numa_cpu_nodes numa_mem_policy opendir
-    file_append unlink_each_loop stats disable_bw_measurement disable_bw
-    lockmem uid gid cpumask exit_what log_alternate_epoch
-    log_alternate_epoch_clock_id ioscheduler lockfile write_barrier
-    log_entries atomic block_error_percentiles log_compression
+    job_start_clock_id clocksource cpus_allowed comm nice exec_prerun
+    exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog
+    replay_no_stall replay_redirect replay_scale replay_align
+    replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log
+    write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec
+    log_hist_coarseness log_window_value log_max_value log_offset log_prio
+    log_issue_time log_unix_epoch per_job_logs merge_blktrace_file
+    merge_blktrace_scalars merge_blktrace_iters cgroup cgroup_weight
+    cgroup_nodelete continue_on_error ignore_error error_dump verify
+    do_verify verify_interval verify_offset verify_pattern
+    verify_pattern_interval verify_policy verifysort verifysort_nr
+    verify_fatal verify_dump verify_async verify_async_cpus verify_backlog
+    verify_backlog_batch experimental_verify verify_header_seed
+    verify_write_sequence verify_state_save verify_state_load trim_percentage
+    trim_verify_zero trim_backlog trim_backlog_batch numa_cpu_nodes
+    numa_mem_policy opendir file_append unlink_each_loop stats
+    disable_bw_measurement disable_bw lockmem uid gid cpumask exit_what
+    log_alternate_epoch log_alternate_epoch_clock_id ioscheduler lockfile
+    write_barrier log_entries atomic block_error_percentiles log_compression
     log_compression_cpus log_store_compressed thp gtod_cpu readfua writefua
     sg_write_mode stream_id bindname verb clustername pool clientname conf
     busy_poll touch_objects rbdname rbd_encryption_format
@@ -245,7 +247,7 @@ _ferrio_values() {
         terse-version) _ferrio_reply '2 3 4 5' ;;
         eta) _ferrio_reply 'auto always never' ;;
         html) _ferrio_paths -f ;;
-        cmdhelp) _ferrio_reply 'all name description filename directory filename_format nrfiles size filesize io_size offset offset_increment offset_align number_ios fill_device direct buffered sync fsync fdatasync sync_file_range end_fsync end_syncfs fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer serialize_overlap rwmixread rwmixwrite rwmixcycle bs bsrange bssplit blockalign bs_unaligned bs_is_seq_rand ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall sim_delay sim_buffers sim_buf_cache hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout uri zonemode zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_threshold zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones unique_filename create_serialize openfiles stat_type cpuload cpuchunks cpumode exit_on_io_done program arguments grace_time std_redirect donorname inplace iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap hipri_percentage nowait mem iomem_align hugepage-size cpus_allowed_policy cmdprio_percentage cmdprio_class cmdprio cmdprio_hint cmdprio_bssplit priohint uncached numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time ramp_size startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinkcycles thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime due_lat latency_target latency_window latency_percentile latency_run max_latency flow_id flow flow_sleep flow_watermark pacer_period pacer_tune pacer_step io_submit_mode randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution random_sequence_stride percentage_sequential percentage_random sprandom spr_op spr_num_regions spr_cs zero_buffers refill_buffers scramble_buffers buffer_pattern buffer_compress_percentage buffer_compress_chunk dedupe_percentage dedupe_global dedupe_mode dedupe_working_set_percentage unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base significant_figures disk_util clocksource cpus_allowed nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs merge_blktrace_file merge_blktrace_scalars merge_blktrace_iters profile cgroup cgroup_weight cgroup_nodelete continue_on_error ignore_error error_dump exitall_on_error verify do_verify verify_interval verify_offset verify_pattern verify_pattern_interval verify_policy verifysort verifysort_nr verify_fatal verify_dump verify_async verify_async_cpus verify_backlog verify_backlog_batch verify_only experimental_verify verify_header_seed verify_write_sequence verify_state_save verify_state_load trim_percentage trim_verify_zero trim_backlog trim_backlog_batch numa_cpu_nodes numa_mem_policy opendir file_append unlink_each_loop stats disable_bw_measurement lockmem uid gid cpumask exit_what log_alternate_epoch log_alternate_epoch_clock_id ioscheduler lockfile write_barrier log_entries atomic block_error_percentiles log_compression log_compression_cpus log_store_compressed thp gtod_cpu readfua writefua sg_write_mode stream_id bindname verb clustername pool clientname conf busy_poll touch_objects rbdname rbd_encryption_format rbd_encryption_passphrase volume brick single-instance skip_bad https http_host http_user http_pass http_s3_key http_s3_keyid http_s3_security_token http_swift_auth_token http_s3_region http_s3_sse_customer_key http_s3_sse_customer_algorithm http_s3_storage_class http_mode http_verbose http_object_mode nfs_url libblkio_driver libblkio_path libblkio_pre_connect_props libblkio_num_entries libblkio_queue_size libblkio_pre_start_props libblkio_vectored libblkio_write_zeroes_on_trim libblkio_wait_mode libblkio_force_enable_completion_eventfd xnvme_be xnvme_mem xnvme_async xnvme_sync xnvme_admin xnvme_dev_nsid xnvme_dev_subnqn xnvme_iovec md_per_io_size pi_act pi_chk apptag apptag_mask cmd_type write_mode verify_mode cdb_len verify_bytchk read_mode deac fdp dataplacement plid_select plids dp_scheme num_range cont chunk_size object_class svcl gpu_dev_ids cuda_io rocm_io namenode hdfsdirectory single_instance hdfs_use_direct initiator gpu_dev_id create_fsync softrandommap' ;;
+        cmdhelp) _ferrio_reply 'all name description filename directory filetype filename_format nrfiles size filesize io_size offset offset_increment offset_align number_ios fill_device direct buffered sync fsync fdatasync sync_file_range end_fsync end_syncfs fsync_on_close create_on_open create_only allow_file_create allow_mounted_write overwrite unlink fallocate invalidate readonly rw rw_sequencer serialize_overlap rwmixread rwmixwrite rwmixcycle bs bsrange bssplit blockalign bs_unaligned bs_is_seq_rand ioengine iodepth hipri sim_lat sim_channels sim_bw sim_seed sim_ssd sim_capacity sim_spare sim_prefill sim_gc_bw sim_stall sim_delay sim_buffers sim_buf_cache hostname port protocol nodelay listen pingpong interface ttl window_size mss net_timeout uri zonemode zonesize zonecapacity zonerange zoneskip read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_threshold recover_zbd_write_error write_zone_remainder zone_reset_frequency sim_zonesize sim_zonecap sim_max_open_zones sim_max_active_zones sim_conv_zones unique_filename create_serialize openfiles stat_type cpuload cpuchunks cpumode exit_on_io_done program arguments grace_time std_redirect donorname inplace iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max iodepth_low fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async userspace_reap libaio_vectored hipri_percentage nowait mem iomem_align hugepage-size cpus_allowed_policy cmdprio_percentage cmdprio_class cmdprio cmdprio_hint cmdprio_bssplit priohint uncached numjobs thread group_reporting stonewall new_group wait_for exitall time_based runtime ramp_time ramp_size startdelay loops steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval rate rate_min rate_iops rate_iops_min rate_process rate_cycle rate_ignore_thinktime thinkcycles thinktime thinktime_spin thinktime_blocks thinktime_blocks_type thinktime_iotime due_lat latency_target latency_window latency_percentile latency_run max_latency flow_id flow flow_sleep flow_watermark pacer_period pacer_tune pacer_step io_submit_mode randrepeat randseed fio_seeds file_service_type norandommap random_generator random_distribution random_sequence_stride percentage_sequential percentage_random sprandom spr_op spr_num_regions spr_cs zero_buffers refill_buffers scramble_buffers buffer_pattern buffer_compress_percentage buffer_compress_chunk dedupe_percentage dedupe_global dedupe_mode dedupe_working_set_percentage unified_rw_reporting percentile_list clat_percentiles lat_percentiles slat_percentiles disable_lat disable_clat disable_slat gtod_reduce bwavgtime iopsavgtime kb_base unit_base significant_figures disk_util job_start_clock_id clocksource cpus_allowed comm nice exec_prerun exec_postrun prio prioclass fadvise_hint write_hint pre_read read_iolog replay_no_stall replay_redirect replay_scale replay_align replay_time_scale replay_skip read_iolog_chunked write_iolog write_bw_log write_iops_log write_lat_log write_hist_log log_avg_msec log_hist_msec log_hist_coarseness log_window_value log_offset log_prio log_issue_time log_unix_epoch per_job_logs merge_blktrace_file merge_blktrace_scalars merge_blktrace_iters profile cgroup cgroup_weight cgroup_nodelete continue_on_error ignore_error error_dump exitall_on_error verify do_verify verify_interval verify_offset verify_pattern verify_pattern_interval verify_policy verifysort verifysort_nr verify_fatal verify_dump verify_async verify_async_cpus verify_backlog verify_backlog_batch verify_only experimental_verify verify_header_seed verify_write_sequence verify_state_save verify_state_load trim_percentage trim_verify_zero trim_backlog trim_backlog_batch numa_cpu_nodes numa_mem_policy opendir file_append unlink_each_loop stats disable_bw_measurement lockmem uid gid cpumask exit_what log_alternate_epoch log_alternate_epoch_clock_id ioscheduler lockfile write_barrier log_entries atomic block_error_percentiles log_compression log_compression_cpus log_store_compressed thp gtod_cpu readfua writefua sg_write_mode stream_id bindname verb clustername pool clientname conf busy_poll touch_objects rbdname rbd_encryption_format rbd_encryption_passphrase volume brick single-instance skip_bad https http_host http_user http_pass http_s3_key http_s3_keyid http_s3_security_token http_swift_auth_token http_s3_region http_s3_sse_customer_key http_s3_sse_customer_algorithm http_s3_storage_class http_mode http_verbose http_object_mode nfs_url libblkio_driver libblkio_path libblkio_pre_connect_props libblkio_num_entries libblkio_queue_size libblkio_pre_start_props libblkio_vectored libblkio_write_zeroes_on_trim libblkio_wait_mode libblkio_force_enable_completion_eventfd xnvme_be xnvme_mem xnvme_async xnvme_sync xnvme_admin xnvme_dev_nsid xnvme_dev_subnqn xnvme_iovec md_per_io_size pi_act pi_chk apptag apptag_mask cmd_type write_mode verify_mode cdb_len verify_bytchk read_mode deac fdp dataplacement plid_select plids dp_scheme num_range cont chunk_size object_class svcl gpu_dev_ids cuda_io rocm_io namenode hdfsdirectory single_instance hdfs_use_direct initiator gpu_dev_id create_fsync softrandommap' ;;
         debug) _ferrio_reply 'process file io mem blktrace verify random parse diskutil job mutex profile time net rate compress steadystate helperthread zbd sprandom all help' ;;
         trigger-file) _ferrio_paths -f ;;
         idle-prof) _ferrio_reply 'system percpu calibrate' ;;
@@ -263,6 +265,7 @@ _ferrio_values() {
         pidfile) _ferrio_paths -f ;;
         filename) _ferrio_paths -f ;;
         directory) _ferrio_paths -d ;;
+        filetype) _ferrio_reply 'none file block char' ;;
         fill_device|fill_fs) _ferrio_reply '0 1' ;;
         direct) _ferrio_reply '0 1' ;;
         buffered) _ferrio_reply '0 1' ;;
@@ -293,6 +296,8 @@ _ferrio_values() {
         zonemode) _ferrio_reply 'none strided zbd' ;;
         read_beyond_wp) _ferrio_reply '0 1' ;;
         ignore_zone_limits) _ferrio_reply '0 1' ;;
+        recover_zbd_write_error) _ferrio_reply '0 1' ;;
+        write_zone_remainder) _ferrio_reply '0 1' ;;
         unique_filename) _ferrio_reply '0 1' ;;
         create_serialize) _ferrio_reply '0 1' ;;
         stat_type) _ferrio_reply 'stat lstat statx' ;;
@@ -304,6 +309,7 @@ _ferrio_values() {
         sqthread_poll) _ferrio_reply '0 1' ;;
         nonvectored) _ferrio_reply '-1 0 1' ;;
         userspace_reap) _ferrio_reply '0 1' ;;
+        libaio_vectored) _ferrio_reply '0 1' ;;
         nowait) _ferrio_reply '0 1' ;;
         mem|iomem) _ferrio_reply 'malloc shm shmhuge mmap mmaphuge mmapshared cudamalloc' ;;
         cpus_allowed_policy) _ferrio_reply 'shared split' ;;

@@ -184,6 +184,42 @@ fn prio_and_prioclass_set_the_threads_io_priority() {
     assert!(seen.contains("idle"), "no thread in the idle class: {seen}");
 }
 
+/// The names of a running ferrio's threads, looked at until `want` shows (at most
+/// about 2 s); the child is stopped after.
+fn thread_names_until(extra: &[&str], want: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrio"))
+        .args(["--name=n", "--ioengine=null", "--size=1g", "--time_based"])
+        .args(["--runtime=3", "--output-format=terse"])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut seen = String::new();
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", child.id()));
+        for t in tasks.into_iter().flatten().flatten() {
+            seen += &std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+        }
+        if seen.contains(want) {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    seen
+}
+
+/// comm= (fio 3.42) names the job's threads; Linux keeps 15 bytes of a name.
+#[test]
+fn comm_names_the_jobs_threads() {
+    let seen = thread_names_until(&[], "n.0");
+    assert!(seen.contains("n.0"), "the default name: {seen}");
+    let seen = thread_names_until(&["--comm=db-bench-writer-7"], "db-bench-writer");
+    assert!(seen.lines().any(|l| l == "db-bench-writer"), "{seen}");
+    assert!(!seen.contains("n.0"), "{seen}");
+}
+
 #[test]
 fn fadvise_write_hint_and_pre_read_run_and_bad_values_are_refused() {
     let d = scratch();

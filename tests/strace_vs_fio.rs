@@ -289,3 +289,40 @@ fn end_syncfs_is_refused_by_engines_that_cannot_sync() {
         "{err}"
     );
 }
+
+/// The io_submit opcodes of a libaio write-and-verify job.
+fn aio_opcodes(strace: &Path, file: &Path, extra: &[&str]) -> (usize, usize) {
+    let base = [
+        "--ioengine=libaio",
+        "--iodepth=4",
+        "--verify=crc32c",
+        "--rw=randwrite",
+    ];
+    let calls = traced(
+        strace,
+        "io_submit",
+        "ferrio",
+        &[file],
+        &[&base[..], extra].concat(),
+    );
+    let count = |op: &str| calls.iter().map(|l| l.matches(op).count()).sum::<usize>();
+    let plain = count("IOCB_CMD_PREAD,") + count("IOCB_CMD_PWRITE,");
+    let vectored = count("IOCB_CMD_PREADV,") + count("IOCB_CMD_PWRITEV,");
+    (plain, vectored)
+}
+
+/// libaio_vectored=1 (fio 3.42, which Debian's fio 3.33 lacks): every read and write
+/// goes as PREADV/PWRITEV with one iovec, as fio 3.42's does (compared by hand with
+/// one built from source), and the data still verifies; 16 writes and their 16
+/// read-backs.
+#[test]
+fn libaio_vectored_submits_preadv_and_pwritev() {
+    let Some((strace, _d, file)) = setup() else {
+        return;
+    };
+    assert_eq!(aio_opcodes(&strace, &file, &[]), (32, 0));
+    assert_eq!(
+        aio_opcodes(&strace, &file, &["--libaio_vectored=1"]),
+        (0, 32)
+    );
+}

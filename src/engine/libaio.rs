@@ -5,7 +5,9 @@
 //! userspace_reap and a non-waiting reap, straight from the kernel's ring. Trims are
 //! done synchronously (fio does the same), by punching a hole, as are syncs, each once
 //! nothing is queued but unsubmitted (I/Os in flight stay in flight, as in fio). Buffered I/O is
-//! accepted but, as with fio, the kernel completes it inside io_submit.
+//! accepted but, as with fio, the kernel completes it inside io_submit. With
+//! `libaio_vectored=1` (fio 3.42) reads and writes go as PREADV/PWRITEV, each
+//! pointing at its unit's one iovec.
 
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};
 use crate::sys::aio::{self, AioContext, IoEvent, Iocb};
@@ -28,6 +30,9 @@ pub struct LibaioEngine {
     /// Per unit: the priority cmdprio chose for its I/O (0: none, the thread's own).
     ioprio: Vec<u16>,
     userspace_reap: bool,
+    /// libaio_vectored: one iovec per unit (stable addresses, as the iocbs), and
+    /// reads and writes go as PREADV/PWRITEV pointing at it.
+    iovecs: Option<Vec<libc::iovec>>,
     /// iodepth_batch_complete_min=0: never block in io_getevents; spin on
     /// non-blocking reaps until the loop's minimum is met (fio's libaio does this).
     poll: bool,
@@ -51,6 +56,7 @@ impl LibaioEngine {
             write_flags: if opts.atomic { libc::RWF_ATOMIC } else { 0 },
             ioprio: Vec::new(),
             userspace_reap: tuning.userspace_reap,
+            iovecs: tuning.libaio_vectored.then(Vec::new),
             poll: tuning.iodepth_batch_complete_min == 0,
         }
     }
@@ -78,6 +84,15 @@ impl IoEngine for LibaioEngine {
             self.userspace_reap = false;
         }
         self.iocbs = vec![Iocb::default(); depth];
+        if let Some(v) = &mut self.iovecs {
+            *v = vec![
+                libc::iovec {
+                    iov_base: std::ptr::null_mut(),
+                    iov_len: 0,
+                };
+                depth
+            ];
+        }
         self.pending = Vec::with_capacity(depth);
         self.events = vec![IoEvent::default(); depth];
         Ok(())
@@ -124,6 +139,21 @@ impl IoEngine for LibaioEngine {
         if self.pending.len() >= self.iocbs.len() {
             return Queued::Busy;
         }
+        // libaio_vectored: the same transfer described by the unit's one iovec.
+        let (opcode, buf, nbytes) = match &mut self.iovecs {
+            None => (opcode, u.buf as u64, u.len as u64),
+            Some(v) => {
+                v[index] = libc::iovec {
+                    iov_base: u.buf.cast(),
+                    iov_len: u.len as usize,
+                };
+                let vectored = match u.op {
+                    IoOp::Read => aio::IOCB_CMD_PREADV,
+                    _ => aio::IOCB_CMD_PWRITEV,
+                };
+                (vectored, &v[index] as *const libc::iovec as u64, 1)
+            }
+        };
         // cmdprio: IOCB_FLAG_IOPRIO only on the I/Os it chose, as fio.
         let prio = self.ioprio.get(index).copied().unwrap_or(0);
         let cb = &mut self.iocbs[index];
@@ -138,8 +168,8 @@ impl IoEngine for LibaioEngine {
             },
             aio_lio_opcode: opcode,
             aio_fildes: u.fd as u32,
-            aio_buf: u.buf as u64,
-            aio_nbytes: u.len as u64,
+            aio_buf: buf,
+            aio_nbytes: nbytes,
             aio_offset: u.offset as i64,
             ..Iocb::default()
         };

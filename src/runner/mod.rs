@@ -142,7 +142,11 @@ pub fn execute(
         let io_left = io_left.clone();
         let cgroups = cgroups.clone();
         let handle = std::thread::Builder::new()
-            .name(format!("{}.{}", plan.spec.name, plan.clone))
+            // comm=: fio names its job process so; ferrio names each thread.
+            .name(match &plan.spec.comm {
+                Some(comm) => comm.clone(),
+                None => format!("{}.{}", plan.spec.name, plan.clone),
+            })
             .spawn(move || {
                 let mut r = if sleep_start_delay(&plan, &stop) {
                     ThreadResult::default()

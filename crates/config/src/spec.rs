@@ -320,6 +320,8 @@ pub struct JobSpec {
     /// CPUs the job may run on (None = any).
     pub cpus_allowed: Option<Vec<usize>>,
     pub nice: i32,
+    /// comm=: the name of the job's threads (None: JOB.CLONE).
+    pub comm: Option<String>,
 
     /// Warnings found while building the job, without the job's name or origin (printed
     /// with them before the run, as fio does).

@@ -116,6 +116,7 @@ impl JobSpec {
             clocksource: None,
             cpus_allowed: None,
             nice: 0,
+            comm: None,
             warnings: Vec::new(),
             job_options: Vec::new(),
             engine: Default::default(),

@@ -596,6 +596,29 @@ fn options_fio_removed_are_errors_that_say_so() {
 }
 
 #[test]
+fn fio_3_42_options_are_applied_checked_or_refused() {
+    assert_eq!(job(&["ramp_size=4M"]).ramp_size, 4 << 20);
+    assert!(bad(&["ramp_size=0"]).contains("ramp_size"));
+    assert!(bad(&["ramp_size=4k", "ramp_time=1"]).contains("cannot both be given"));
+    assert_eq!(job(&["comm=w1"]).comm.as_deref(), Some("w1"));
+    assert!(job(&[]).comm.is_none());
+    assert!(
+        job(&["ioengine=libaio", "libaio_vectored=1"])
+            .engine
+            .libaio_vectored
+    );
+    // Accepted and checked (they change nothing ferrio measures or reports).
+    job(&["filetype=block", "job_start_clock_id=1"]);
+    assert!(bad(&["filetype=pipe"]).contains("allowed: none, file, block, char"));
+    assert!(bad(&["job_start_clock_id=x"]).contains("job_start_clock_id"));
+    // zbd options whose non-default ferrio does not do are refused, not ignored.
+    job(&["recover_zbd_write_error=0", "write_zone_remainder=0"]);
+    for o in ["recover_zbd_write_error=1", "write_zone_remainder=1"] {
+        assert!(bad(&[o]).contains("is not supported by ferrio yet"), "{o}");
+    }
+}
+
+#[test]
 fn unknown_unsupported_and_noop() {
     assert_eq!(
         bad(&["iodepht=4"]),

@@ -60,6 +60,8 @@ pub struct EngineTuning {
     pub force_async: u32,
     /// libaio: read completions from the AIO ring in user space when polling.
     pub userspace_reap: bool,
+    /// libaio_vectored: reads and writes as PREADV/PWRITEV with one iovec.
+    pub libaio_vectored: bool,
     /// pvsync2: percentage of I/Os issued with RWF_HIPRI when hipri is set. Default 100.
     pub hipri_percentage: u32,
     /// pvsync2 / libaio / io_uring: RWF_NOWAIT on every I/O.
@@ -93,6 +95,7 @@ impl Default for EngineTuning {
             nonvectored: -1,
             force_async: 0,
             userspace_reap: false,
+            libaio_vectored: false,
             hipri_percentage: 100,
             nowait: false,
             mem: MemType::Malloc,

@@ -107,6 +107,12 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
     })
     .def("0")
     .private_to(&["libaio"]),
+    opt("libaio_vectored", K::Bool, C::Engine, "libaio: submit reads and writes as IOCB_CMD_PREADV/PWRITEV (one iovec) instead of PREAD/PWRITE (fio 3.42)", |j, c, v| {
+        j.engine.libaio_vectored = c.bool(v)?;
+        Ok(())
+    })
+    .def("0")
+    .private_to(&["libaio"]),
     opt("hipri_percentage", K::Int, C::Engine, "pvsync2: percentage of I/Os issued with RWF_HIPRI when hipri is set", |j, c, v| {
         j.engine.hipri_percentage = c.u32(v)?;
         Ok(())

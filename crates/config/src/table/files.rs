@@ -40,6 +40,20 @@ pub const FILES: &[OptSpec] = &[
         },
     ),
     opt(
+        "filetype",
+        K::Choice,
+        C::Files,
+        "Assume every file of the job is of this type, so fio skips a stat(2) per file (fio 3.42); accepted and checked: ferrio's planning stats each file once and keeps what it finds",
+        |_, c, v| c.choice(v).map(|_| ()),
+    )
+    .def("none")
+    .vals(&[
+        ("none", "look at each file (the default)"),
+        ("file", "regular files"),
+        ("block", "block devices"),
+        ("char", "character devices"),
+    ]),
+    opt(
         "filename_format",
         K::Str,
         C::Files,

@@ -112,6 +112,10 @@ pub const STATS: &[OptSpec] = &[
         Ok(())
     })
     .def("1"),
+    opt("job_start_clock_id", K::Int, C::Stats, "The clock_gettime(2) clock fio 3.36+ reads for the JSON job_start field; accepted and checked, as ferrio's JSON has fio 3.33's fields, without job_start", |_, c, v| {
+        c.uint(v).map(|_| ())
+    })
+    .def("0"),
     opt("clocksource", K::Choice, C::Stats, "Clock used for timing", |j, c, v| {
         j.clocksource = ClockSource::from_name(c.choice(v)?);
         Ok(())
@@ -139,6 +143,19 @@ pub const PROCESS: &[OptSpec] = &[
         "CPUs the job may run on: list of CPUs and ranges (0-3,5)",
         |j, _, v| {
             j.cpus_allowed = Some(parse_cpus(v)?);
+            Ok(())
+        },
+    ),
+    opt(
+        "comm",
+        K::Str,
+        C::Process,
+        "Name the job's threads this (what ps -L, top -H and /proc/PID/task/*/comm show; Linux keeps the first 15 bytes), instead of JOB.CLONE (fio 3.42: its job process's comm)",
+        |j, _, v| {
+            if v.is_empty() || v.contains('\0') {
+                return Err("a thread name must be non-empty text without NUL bytes".into());
+            }
+            j.comm = Some(v.to_string());
             Ok(())
         },
     ),

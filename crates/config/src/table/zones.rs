@@ -24,6 +24,14 @@ fn size_or_zones(c: &Ctx, v: &str) -> Result<(u64, Option<u64>), String> {
     }
 }
 
+/// A zbd option whose non-default ferrio does not do: refused, never ignored.
+fn not_yet(on: bool, what: &str) -> Result<(), String> {
+    match on {
+        false => Ok(()),
+        true => Err(format!("{what} is not supported by ferrio yet")),
+    }
+}
+
 pub const ZONES: &[OptSpec] = &[
     opt("zonemode", K::Choice, C::Io, "Mode for the zonesize, zonerange and zoneskip parameters", |j, c, v| {
         j.zones.mode = match c.choice(v)? {
@@ -87,6 +95,14 @@ pub const ZONES: &[OptSpec] = &[
         j.zones.reset_threshold = fraction(v)?;
         Ok(())
     }),
+    opt("recover_zbd_write_error", K::Bool, C::Io, "zonemode=zbd (fio 3.42): after a write error, recover the zone's write pointer and go on writing; only 0 (stop at the error, as ferrio does) is supported", |_, c, v| {
+        not_yet(c.bool(v)?, "recovering a zone's write pointer after a write error")
+    })
+    .def("0"),
+    opt("write_zone_remainder", K::Bool, C::Io, "zonemode=zbd (fio 3.42): fill a zone's remainder smaller than the block size with a short write instead of finishing the zone; only 0 (finish the zone, as ferrio does) is supported", |_, c, v| {
+        not_yet(c.bool(v)?, "short writes into a zone's remainder")
+    })
+    .def("0"),
     opt("zone_reset_frequency", K::Special, C::Io, "Zoned block device zone reset frequency: the fraction (0 to 1) of writes that reset their zone once zone_reset_threshold is passed", |j, _, v| {
         j.zones.reset_frequency = fraction(v)?;
         Ok(())
