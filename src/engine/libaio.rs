@@ -145,7 +145,7 @@ impl IoEngine for LibaioEngine {
             Some(v) => {
                 v[index] = libc::iovec {
                     iov_base: u.buf.cast(),
-                    iov_len: u.len as usize,
+                    iov_len: u.len,
                 };
                 let vectored = match u.op {
                     IoOp::Read => aio::IOCB_CMD_PREADV,
