@@ -4,14 +4,7 @@ mod common;
 use common::*;
 
 fn fails(args: &[&str]) -> String {
-    let out = ferrio().args(args).output().expect("run ferrio");
-    assert_eq!(out.status.code(), Some(1), "ferrio {args:?} should exit 1");
-    assert!(
-        out.stdout.is_empty(),
-        "nothing on stdout for bad input, got: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let err = run_err(args);
     assert!(err.starts_with("ferrio: "), "stderr: {err}");
     err
 }

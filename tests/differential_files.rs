@@ -66,16 +66,7 @@ fn assert_same_in(opts: &[&str], d: tempfile::TempDir) {
         f.iter().filter(|l| l.ends_with(" close")).count() > 2,
         "{opts:?}: fio closed no file during the run: {f:?}"
     );
-    if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
-        panic!(
-            "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?} ({} vs {} lines)",
-            i + 1,
-            f.get(i),
-            r.get(i),
-            f.len(),
-            r.len()
-        );
-    }
+    common::iologs::assert_same_lines(opts, &f, &r);
 }
 
 /// Every job with `engine` under both tools, the jobs side by side (fio takes a

@@ -56,16 +56,7 @@ fn assert_same(seeding: &[&str], opts: &[&str], ferrio_only: &[&str]) {
     }
     let (f, r) = (&out[0], &out[1]);
     assert!(f.len() > 100, "{opts:?}: fio logged {f:?}");
-    if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
-        panic!(
-            "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?} ({} vs {} lines)",
-            i + 1,
-            f.get(i),
-            r.get(i),
-            f.len(),
-            r.len()
-        );
-    }
+    common::iologs::assert_same_lines(opts, f, r);
 }
 
 const SEEDED: &[&str] = &["--randrepeat=0", "--randseed=1234"];

@@ -142,55 +142,13 @@ fn create_only_lays_out_the_files_and_does_no_io() {
     }
 }
 
-#[test]
-fn prio_and_prioclass_set_the_threads_io_priority() {
-    let Some(ionice) = common::skip::tool_or_skip("ionice") else {
-        return;
-    };
-    let d = scratch();
-    let file = file_in(d.path(), "f");
+/// What `probe` says of each thread (`/proc/PID/task/TID`) of a running ferrio
+/// with `args`, looked at until `want` shows (at most about 2 s); the child is
+/// stopped after.
+fn watch_threads(args: &[&str], probe: impl Fn(&std::path::Path) -> String, want: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrio"))
-        .args([
-            "--name=p",
-            &format!("--filename={file}"),
-            "--rw=read",
-            "--size=64k",
-            "--time_based",
-            "--runtime=3",
-            "--prioclass=3",
-            "--output-format=terse",
-        ])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // Look at each thread of the process until one shows the idle class.
-    let mut seen = String::new();
-    for _ in 0..100 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        let tasks = std::fs::read_dir(format!("/proc/{}/task", child.id()));
-        for t in tasks.into_iter().flatten().flatten() {
-            let o = Command::new(&ionice)
-                .args(["-p", &t.file_name().to_string_lossy()])
-                .output()
-                .unwrap();
-            seen += &String::from_utf8_lossy(&o.stdout);
-        }
-        if seen.contains("idle") {
-            break;
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(seen.contains("idle"), "no thread in the idle class: {seen}");
-}
-
-/// The names of a running ferrio's threads, looked at until `want` shows (at most
-/// about 2 s); the child is stopped after.
-fn thread_names_until(extra: &[&str], want: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrio"))
-        .args(["--name=n", "--ioengine=null", "--size=1g", "--time_based"])
-        .args(["--runtime=3", "--output-format=terse"])
-        .args(extra)
+        .args(args)
+        .args(["--time_based", "--runtime=3", "--output-format=terse"])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -199,7 +157,7 @@ fn thread_names_until(extra: &[&str], want: &str) -> String {
         std::thread::sleep(std::time::Duration::from_millis(20));
         let tasks = std::fs::read_dir(format!("/proc/{}/task", child.id()));
         for t in tasks.into_iter().flatten().flatten() {
-            seen += &std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            seen += &probe(&t.path());
         }
         if seen.contains(want) {
             break;
@@ -208,6 +166,38 @@ fn thread_names_until(extra: &[&str], want: &str) -> String {
     let _ = child.kill();
     let _ = child.wait();
     seen
+}
+
+#[test]
+fn prio_and_prioclass_set_the_threads_io_priority() {
+    let Some(ionice) = common::skip::tool_or_skip("ionice") else {
+        return;
+    };
+    let d = scratch();
+    let file = file_in(d.path(), "f");
+    let ionice_of = |task: &std::path::Path| {
+        let tid = task.file_name().unwrap().to_string_lossy().to_string();
+        let o = Command::new(&ionice).args(["-p", &tid]).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let filename = format!("--filename={file}");
+    let args = [
+        "--name=p",
+        &filename,
+        "--rw=read",
+        "--size=64k",
+        "--prioclass=3",
+    ];
+    let seen = watch_threads(&args, ionice_of, "idle");
+    assert!(seen.contains("idle"), "no thread in the idle class: {seen}");
+}
+
+/// The names of a running null job's threads, until `want` shows.
+fn thread_names_until(extra: &[&str], want: &str) -> String {
+    let args = [&["--name=n", "--ioengine=null", "--size=1g"][..], extra].concat();
+    let comm =
+        |task: &std::path::Path| std::fs::read_to_string(task.join("comm")).unwrap_or_default();
+    watch_threads(&args, comm, want)
 }
 
 /// comm= (fio 3.42) names the job's threads; Linux keeps 15 bytes of a name.

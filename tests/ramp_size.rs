@@ -7,18 +7,6 @@ use common::*;
 
 const MIB: u64 = 1 << 20;
 
-/// Bad input: exit 1, nothing on stdout, the reason on stderr.
-fn run_err(args: &[&str]) -> String {
-    let out = ferrio().args(args).output().expect("run ferrio");
-    assert_eq!(out.status.code(), Some(1), "ferrio {args:?} should exit 1");
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
-
 fn read_bytes(v: &serde_json::Value) -> Vec<u64> {
     v["jobs"]
         .as_array()

@@ -111,6 +111,11 @@ pub fn assert_pair(opts: &[&str], (f, r): (Vec<String>, Vec<String>)) {
         );
         return;
     }
+    assert_same_lines(opts, &f, &r);
+}
+
+/// Panic at the first line where fio's log `f` and ferrio's `r` differ.
+pub fn assert_same_lines(opts: &[&str], f: &[String], r: &[String]) {
     if let Some(i) = (0..f.len().max(r.len())).find(|&i| f.get(i) != r.get(i)) {
         panic!(
             "{opts:?}: first difference at line {}: fio {:?}, ferrio {:?} ({} vs {} lines)",

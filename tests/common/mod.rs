@@ -37,6 +37,18 @@ pub fn run_ok(args: &[&str]) -> Output {
     out
 }
 
+/// Run ferrio with bad input: it must exit 1 with nothing on stdout; its stderr.
+pub fn run_err(args: &[&str]) -> String {
+    let out = ferrio().args(args).output().expect("run ferrio");
+    assert_eq!(out.status.code(), Some(1), "ferrio {args:?} should exit 1");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout for bad input, got: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
 /// Run ferrio with `--output-format=json` appended and parse stdout.
 pub fn run_json(args: &[&str]) -> serde_json::Value {
     let mut a: Vec<&str> = args.to_vec();
