@@ -28,7 +28,9 @@ fn traced(
     }
     let trace = files[0].with_extension(format!("{tool}.trace"));
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    // (In the scratch directory: a verify job leaves its state file in the cwd.)
     let out = Command::new(strace)
+        .current_dir(files[0].parent().expect("a file in a directory"))
         .args(["-f", "-qq", "-e", &format!("trace={syscalls}"), "-o"])
         .arg(&trace)
         .arg(tool_path(tool))
