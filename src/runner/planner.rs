@@ -180,7 +180,7 @@ fn plan_with(
         let paths = t.files.iter().map(|f| f.path.as_path());
         t.file_locks = locks.for_thread(t.spec.dropin.lockfile, t.job_index, paths);
     }
-    super::ramp::share_counters(&mut out)?;
+    share_ramp_counters(&mut out)?;
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
@@ -672,6 +672,35 @@ fn join_dir(dir: Option<&Path>, name: &str) -> PathBuf {
         Some(d) if !name.starts_with('/') => d.join(name),
         _ => PathBuf::from(name),
     }
+}
+
+/// Give each ramp_size thread its counter, and refuse a reporting group whose
+/// jobs give different ramp sizes (fio: "inconsistent ramp_size within reporting
+/// group"; fio asks it of every job with a ramp).
+fn share_ramp_counters(threads: &mut [ThreadPlan]) -> Result<(), String> {
+    // As fio: a job with a ramp is compared with every job of its group before it.
+    for (i, t) in threads.iter().enumerate().filter(|(_, t)| t.spec.ramps()) {
+        let earlier = threads[..i]
+            .iter()
+            .find(|o| o.groupid == t.groupid && o.spec.ramp_size != t.spec.ramp_size);
+        if let Some(o) = earlier {
+            return Err(format!(
+                "job '{}': ramp_size={} but job '{}' of the same reporting group has \
+                 ramp_size={}: a group ramps together, so its jobs must give the same \
+                 ramp_size ({})",
+                t.spec.name, t.spec.ramp_size, o.spec.name, o.spec.ramp_size, t.spec.origin
+            ));
+        }
+    }
+    let mut groups: std::collections::HashMap<u32, Arc<super::ramp::RampBytes>> =
+        Default::default();
+    for t in threads.iter_mut().filter(|t| t.spec.ramp_size > 0) {
+        t.ramp_bytes = Some(match t.spec.group_reporting {
+            true => groups.entry(t.groupid).or_default().clone(),
+            false => Default::default(),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
