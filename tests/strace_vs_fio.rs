@@ -313,8 +313,8 @@ fn aio_opcodes(strace: &Path, file: &Path, extra: &[&str]) -> (usize, usize) {
     (plain, vectored)
 }
 
-/// libaio_vectored=1 (fio 3.42, which Debian's fio 3.33 lacks): every read and write
-/// goes as PREADV/PWRITEV with one iovec, as fio 3.42's does (compared by hand with
+/// libaio_vectored=1 (fio 3.39, which Debian's fio 3.33 lacks): every read and write
+/// goes as PREADV/PWRITEV with one iovec, as fio's does (compared by hand with
 /// one built from source), and the data still verifies; 16 writes and their 16
 /// read-backs.
 #[test]

@@ -6,7 +6,7 @@
 //! done synchronously (fio does the same), by punching a hole, as are syncs, each once
 //! nothing is queued but unsubmitted (I/Os in flight stay in flight, as in fio). Buffered I/O is
 //! accepted but, as with fio, the kernel completes it inside io_submit. With
-//! `libaio_vectored=1` (fio 3.42) reads and writes go as PREADV/PWRITEV, each
+//! `libaio_vectored=1` (fio 3.39) reads and writes go as PREADV/PWRITEV, each
 //! pointing at its unit's one iovec.
 
 use super::{EngineOptions, IoEngine, IoOp, IoUnit, Queued};

@@ -107,7 +107,7 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
     })
     .def("0")
     .private_to(&["libaio"]),
-    opt("libaio_vectored", K::Bool, C::Engine, "libaio: submit reads and writes as IOCB_CMD_PREADV/PWRITEV (one iovec) instead of PREAD/PWRITE (fio 3.42)", |j, c, v| {
+    opt("libaio_vectored", K::Bool, C::Engine, "libaio: submit reads and writes as IOCB_CMD_PREADV/PWRITEV (one iovec) instead of PREAD/PWRITE (fio 3.39)", |j, c, v| {
         j.engine.libaio_vectored = c.bool(v)?;
         Ok(())
     })

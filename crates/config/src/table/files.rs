@@ -43,7 +43,7 @@ pub const FILES: &[OptSpec] = &[
         "filetype",
         K::Choice,
         C::Files,
-        "Assume every file of the job is of this type, so fio skips a stat(2) per file (fio 3.42); accepted and checked: ferrio's planning stats each file once and keeps what it finds",
+        "Assume every file of the job is of this type, so fio skips a stat(2) per file (fio 3.41); accepted and checked: ferrio's planning stats each file once and keeps what it finds",
         |_, c, v| c.choice(v).map(|_| ()),
     )
     .def("none")

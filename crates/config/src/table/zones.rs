@@ -95,7 +95,7 @@ pub const ZONES: &[OptSpec] = &[
         j.zones.reset_threshold = fraction(v)?;
         Ok(())
     }),
-    opt("recover_zbd_write_error", K::Bool, C::Io, "zonemode=zbd (fio 3.42): after a write error, recover the zone's write pointer and go on writing; only 0 (stop at the error, as ferrio does) is supported", |_, c, v| {
+    opt("recover_zbd_write_error", K::Bool, C::Io, "zonemode=zbd (fio 3.40): after a write error, recover the zone's write pointer and go on writing; only 0 (stop at the error, as ferrio does) is supported", |_, c, v| {
         not_yet(c.bool(v)?, "recovering a zone's write pointer after a write error")
     })
     .def("0"),
