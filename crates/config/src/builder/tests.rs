@@ -602,6 +602,8 @@ fn fio_3_42_options_are_applied_checked_or_refused() {
     assert!(bad(&["ramp_size=4k", "ramp_time=1"]).contains("cannot both be given"));
     assert_eq!(job(&["comm=w1"]).comm.as_deref(), Some("w1"));
     assert!(job(&[]).comm.is_none());
+    assert!(bad(&["comm="]).contains("a thread name must be non-empty"));
+    assert!(bad(&["ioengine=libaio", "libaio_vectored=2"]).contains("libaio_vectored"));
     assert!(
         job(&["ioengine=libaio", "libaio_vectored=1"])
             .engine

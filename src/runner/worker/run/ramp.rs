@@ -8,7 +8,7 @@ impl Worker<'_> {
     #[cold]
     pub(super) fn ramp_progress(&self, bytes: u64) {
         if let Some(r) = &self.plan.ramp_bytes {
-            r.add(bytes, self.plan.spec.ramp_size);
+            r.add(bytes);
         }
     }
 
