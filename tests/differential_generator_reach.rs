@@ -102,3 +102,48 @@ fn the_generator_note_is_printed_where_the_report_stays_parseable() {
     let (out, _) = run(&["--size=4294967295"]);
     assert!(!out.contains("tausworthe"), "{out}");
 }
+
+/// A job whose file another job creates is sized only when it starts
+/// (runner/late_sizes.rs): past the generator's reach it switches as well, and its
+/// note comes then, on stderr (the report has started), as fio prints its note when
+/// that job sets its files up. The file is a sparse 1 TiB one (fallocate=none).
+#[test]
+fn a_job_sized_at_its_start_switches_and_notes_it_then() {
+    let d = scratch();
+    let run = |generator: &str| -> (Vec<u64>, String) {
+        let log = d.path().join("r.log");
+        let job = format!(
+            "[w]\nfilename=big\nrw=write\nsize=1T\nio_size=4k\nfallocate=none\n\n\
+             [r]\nstonewall\nfilename=big\nrw=randread\nbs=1\nnorandommap\nnumber_ios=300\n\
+             randrepeat=0\nrandseed=1234\nwrite_iolog={}\n{generator}\n",
+            log.display()
+        );
+        std::fs::write(d.path().join("late.fio"), job).unwrap();
+        let o = ferrio()
+            .current_dir(d.path())
+            .arg("late.fio")
+            .output()
+            .expect("run");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let offsets = normalized(&log, Path::new(""))
+            .iter()
+            .filter_map(|l| l.split(' ').nth(2)?.parse().ok())
+            .collect();
+        std::fs::remove_file(d.path().join("big")).unwrap();
+        std::fs::remove_file(&log).unwrap(); // write_iolog appends, as fio's does
+        (offsets, String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (switched, err) = run("");
+    assert_eq!(switched.len(), 300);
+    assert!(switched.iter().any(|o| o % 256 != 0), "{switched:?}");
+    assert!(
+        err.contains("ferrio: job 'r': file big has 1099511627776 blocks")
+            && err.contains("drawn with tausworthe64"),
+        "{err}"
+    );
+    let (chosen, _) = run("random_generator=tausworthe64");
+    assert_eq!(switched, chosen);
+    let (kept, err) = run("random_generator=tausworthe");
+    assert!(kept.iter().all(|o| o % 256 == 0), "{kept:?}");
+    assert!(err.contains("random_generator=lfsr or tausworthe64 reaches them all"));
+}

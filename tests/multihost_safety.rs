@@ -509,7 +509,11 @@ fn metadata_engines_and_the_donor_stay_inside_when_directories_are_swapped() {
 #[test]
 fn a_servers_verify_jobs_leave_no_state_file_outside_the_allowed_directory() {
     let Some(lab) = Lab::new() else { return };
-    let s = lab.server(&[]);
+    // The server runs in a working directory of its own, outside its allow list.
+    let cwd = common::scratch_cwd();
+    let mut server = common::ferrio();
+    server.current_dir(&cwd);
+    let s = lab.server_cmd(server, &[]);
     let job_text = format!(
         "[vstate_probe]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nfilename={}\n",
         lab.p("data/v.bin")
@@ -523,8 +527,6 @@ fn a_servers_verify_jobs_leave_no_state_file_outside_the_allowed_directory() {
             .filter(|n| n.starts_with("local-vstate_probe") && n.ends_with("verify.state"))
             .collect()
     };
-    // The server was started from this test's working directory.
-    let cwd = std::env::current_dir().unwrap();
     let out = lab.client(&[&format!("--client={}", s.addr), &job]);
     assert!(out.status.success(), "{}", stderr(&out));
     let written = state_files(&cwd);

@@ -96,18 +96,20 @@ fn trimwrite_trims_and_writes_each_block() {
 
 #[test]
 fn null_engine_needs_no_file_and_counts_exactly() {
-    let v = run_json(&[
-        "--name=n",
-        "--ioengine=null",
-        "--rw=randread",
-        "--bs=4k",
-        "--size=64M",
-    ]);
-    assert_eq!(dir_counts(&v, "read"), (64 << 20, 16384));
-    assert!(
-        !std::path::Path::new("n.0.0").exists(),
-        "null engine created a file"
+    let d = scratch();
+    let v = run_json_in(
+        d.path(),
+        &[
+            "--name=n",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64M",
+        ],
     );
+    assert_eq!(dir_counts(&v, "read"), (64 << 20, 16384));
+    let made: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+    assert!(made.is_empty(), "null engine created files: {made:?}");
 }
 
 #[test]

@@ -30,6 +30,13 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
         t.files = files;
         t.pass_bytes = pass_bytes;
         t.sized_at_start = false;
+        // The generator note the run's start printed for the jobs it could size
+        // (app.rs): on stderr, as the report has started.
+        if t.clone == 0 {
+            if let Some(note) = super::pattern::limits::note_for(t) {
+                eprintln!("ferrio: job '{}': {note}", t.spec.name);
+            }
+        }
     }
     // The files exist by now (they were sized from them): this only checks them, and
     // writes no layout lines (the report has started).

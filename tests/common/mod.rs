@@ -3,14 +3,49 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
 
 pub mod cases;
 pub mod iologs;
 pub mod loopdev;
 pub mod skip;
 
+/// This build's ferrio, run in a fresh empty working directory ([`scratch_cwd`]); a
+/// test that needs another one sets it with `current_dir`, which replaces this.
 pub fn ferrio() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrio"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferrio"));
+    cmd.current_dir(scratch_cwd());
+    cmd
+}
+
+/// A new, empty directory under cargo's target tmp dir for one run. Without it a run
+/// inherits the package root as its working directory, and whatever a job writes
+/// where it names no directory (its data files, a verify state file, a log) lands in
+/// the source tree, where only .ci/run's clean-tree check finds it, after the whole
+/// suite. Directories of test processes that have exited are removed on first use.
+pub fn scratch_cwd() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    static SWEEP: Once = Once::new();
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ferrio-cwd");
+    SWEEP.call_once(|| remove_dead_processes_dirs(&root));
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = root.join(format!("{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a scratch working directory");
+    dir
+}
+
+fn remove_dead_processes_dirs(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let pid = name.split('-').next().unwrap_or("");
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The program to run for `tool`: this build's ferrio for "ferrio", else the name
