@@ -391,3 +391,22 @@ fn malformed_values_of_this_rounds_options_are_named_and_nothing_is_created() {
     }
     assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
 }
+
+/// A steady-state window of one check interval has no slope (fio 3.33: -nan, called
+/// attained) and no deviation (0, met at once); fio 3.35 and later refuse it too.
+#[test]
+fn a_steadystate_window_of_one_interval_is_refused_for_every_criterion() {
+    for criterion in ["iops_slope:1%", "iops:10%", "bw:5%"] {
+        refused_before_io(
+            &[
+                "--name=t",
+                "--rw=read",
+                "--size=1M",
+                "--steadystate_duration=2s",
+                "--steadystate_check_interval=2s",
+                &format!("--steadystate={criterion}"),
+            ],
+            &["job 't'", "steadystate_duration", "at least 2"],
+        );
+    }
+}

@@ -138,7 +138,7 @@ impl SteadyStateSpec {
     }
 
     /// The window checks fio and ferrio make when a job starts: a whole number of
-    /// intervals, and at least two of them for a slope.
+    /// intervals, and at least two of them.
     pub fn check(&self) -> Result<(), String> {
         if !self.enabled() {
             return Ok(());
@@ -152,10 +152,15 @@ impl SteadyStateSpec {
                 self.duration_us, self.interval_us
             ));
         }
+        // One measurement has no slope (0/0: fio 3.33 prints -nan and calls it
+        // attained) and no deviation (always 0, attained at once): fio 3.35 and
+        // later refuse such a window for every criterion, and so does ferrio.
         let n = self.intervals();
-        if n < 2 && self.criteria.iter().any(|c| c.test != Test::Deviation) {
+        if n < 2 {
             return Err(format!(
-                "steadystate: a slope needs a window of at least 2 intervals (ss_dur / ss_interval = {n})"
+                "steadystate_duration ({} us) must span at least 2 steadystate_check_interval windows \
+                 ({} us each): one measurement has no slope and no deviation",
+                self.duration_us, self.interval_us
             ));
         }
         Ok(())
@@ -394,8 +399,11 @@ mod tests {
         s.interval_us = 3_000_000;
         assert!(s.check().is_err());
         s.interval_us = 10_000_000;
-        assert!(s.check().is_err()); // slope over one point
+        let e = s.check().unwrap_err(); // a slope over one point
+        assert!(e.contains("must span at least 2"), "{e}");
         s.criteria[0].test = Test::Deviation;
+        assert!(s.check().is_err()); // a deviation over one point (fio >= 3.35)
+        s.interval_us = 5_000_000;
         assert!(s.check().is_ok());
     }
 

@@ -36,7 +36,7 @@ pub const STEADYSTATE: &[OptSpec] = &[
         "steadystate_duration",
         K::Time(TimeUnit::S),
         C::Time,
-        "Stop workload upon attaining steady state for specified duration (the rolling window; 0 disables steady-state detection)",
+        "Stop workload upon attaining steady state for specified duration (the rolling window: a multiple of steadystate_check_interval, at least 2 of them; 0 disables steady-state detection)",
         |j, c, v| {
             j.steadystate.duration_us = c.time(v)?;
             Ok(())
