@@ -13,9 +13,14 @@ use common::*;
 use std::process::Command;
 
 /// Every line of `tool`'s write_iolog for the job (timestamps dropped), then the
-/// sizes of the files the job laid out, in name order.
-fn log_of(tool: &str, opts: &[&str]) -> Vec<String> {
+/// sizes of the files the job laid out, in name order. `existing` files (name, size)
+/// are made, sparse, before the job runs.
+fn log_of(tool: &str, opts: &[&str], existing: &[(&str, u64)]) -> Vec<String> {
     let d = scratch();
+    for (name, size) in existing {
+        let f = std::fs::File::create(d.path().join(name)).unwrap();
+        f.set_len(*size).unwrap();
+    }
     let mut cmd = if tool == "fio" {
         Command::new("fio")
     } else {
@@ -54,10 +59,14 @@ fn log_of(tool: &str, opts: &[&str]) -> Vec<String> {
 }
 
 fn assert_same(opts: &[&str]) {
+    assert_same_over(opts, &[]);
+}
+
+fn assert_same_over(opts: &[&str], existing: &[(&str, u64)]) {
     // Each tool in a directory of its own: both run at the same time.
     let (f, r) = std::thread::scope(|s| {
-        let fio = s.spawn(|| log_of("fio", opts));
-        let r = log_of("ferrio", opts);
+        let fio = s.spawn(|| log_of("fio", opts, existing));
+        let r = log_of("ferrio", opts, existing);
         (
             fio.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
             r,
@@ -251,4 +260,46 @@ fn the_null_engine_names_its_files_as_fio_does() {
         job.extend(["--ioengine=null", "--size=96k", "--bs=4k", "--rw=randrw"]);
         assert_same(&job);
     }
+}
+
+/// filesize=LOW-HIGH: each file's size is a draw of fio's file-size stream, in file
+/// order, rounded down to the smallest block size; a file that exists with a size in
+/// the range keeps it and takes no draw (runner/filesize_range.rs). The sizes show in
+/// the iologs (where each file's I/O ends) and in the laid-out files.
+#[test]
+fn filesize_ranges_draw_fios_sizes() {
+    if !have_fio() {
+        return;
+    }
+    assert_same(&["--nrfiles=4", "--filesize=64k-1m", "--rw=randread"]);
+    // Two threads draw from seeds of their own; their iolog lines interleave as they
+    // run, so only the laid-out sizes are compared.
+    let opts = [
+        "--numjobs=2",
+        "--nrfiles=2",
+        "--filesize=64k-1m",
+        "--bs=4k,16k",
+        "--rw=write",
+    ];
+    let sizes = |tool| -> Vec<String> {
+        let lines = log_of(tool, &opts, &[]);
+        lines
+            .into_iter()
+            .filter(|l| l.starts_with("laid out"))
+            .collect()
+    };
+    let fio = sizes("fio");
+    assert_eq!(fio.len(), 4, "{fio:?}");
+    assert_eq!(fio, sizes("ferrio"));
+    assert_same(&[
+        "--nrfiles=3",
+        "--filesize=100k-300k",
+        "--random_generator=tausworthe64",
+        "--rw=read",
+    ]);
+    // j.0.0 is kept at 100 KiB, j.0.1 (2 MiB, outside the range) reads a drawn size.
+    assert_same_over(
+        &["--nrfiles=3", "--filesize=64k-1m", "--rw=read"],
+        &[("j.0.0", 100 << 10), ("j.0.1", 2 << 20)],
+    );
 }

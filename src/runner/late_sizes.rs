@@ -24,7 +24,14 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
     }
     for t in clones.iter_mut().filter(|t| t.sized_at_start) {
         let target = crate::engine::registry::target_size(&t.spec).transpose()?;
-        let files = planner::plan_files(&t.spec, t.clone, t.caps, t.confine.as_deref(), target)?;
+        let files = planner::plan_files(
+            &t.spec,
+            t.clone,
+            t.caps,
+            t.confine.as_deref(),
+            target,
+            &t.seeds,
+        )?;
         let pass_bytes = planner::pass_bytes(&t.spec, &files);
         planner::check_work(&t.spec, pass_bytes)?;
         t.files = files;

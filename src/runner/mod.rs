@@ -16,6 +16,7 @@ pub mod dropin;
 pub mod engine_setup;
 pub mod exitall;
 pub mod filelock;
+pub mod filesize_range;
 pub mod flow;
 pub mod iolog;
 pub mod job_commands;

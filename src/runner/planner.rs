@@ -108,9 +108,11 @@ fn plan_with(
             })?;
             // A file an earlier job creates may get its size only when this job starts.
             let mut sized_at_start = false;
+            // fio numbers threads from 1 in creation order, clones right after their job.
+            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             let files = match &replay {
                 Some(log) => log.planned_files(),
-                None => match plan_files(&spec, clone, caps, confine.as_deref(), target) {
+                None => match plan_files(&spec, clone, caps, confine.as_deref(), target, &seeds) {
                     Err(_)
                         if (check && sized_by_missing_files(&spec, clone, caps))
                             || sized_later(jobs, job_index, &spec, clone, caps) =>
@@ -133,8 +135,6 @@ fn plan_with(
                 }
             }
             let seed = thread_seed(&spec, job_index, clone);
-            // fio numbers threads from 1 in creation order, clones right after their job.
-            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             out.push(ThreadPlan {
                 spec: super::debug_hooks::for_thread(&spec, out.len() as u64 + 1),
                 job_index,
@@ -476,6 +476,7 @@ pub(super) fn plan_files(
     caps: Capabilities,
     confine: Option<&crate::sys::confine::Confine>,
     target: Option<u64>,
+    seeds: &SeedSet,
 ) -> Result<Vec<PlannedFile>, String> {
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
@@ -499,6 +500,7 @@ pub(super) fn plan_files(
         })
         .collect();
     let mut files = Vec::with_capacity(names.len());
+    let mut drawn_sizes = super::filesize_range::FileSizes::new(spec, seeds);
     for (i, path) in names.into_iter().enumerate() {
         let block_device = !caps.diskless && file::is_block_device(&path);
         let device = !caps.diskless && file::is_device(&path);
@@ -512,16 +514,10 @@ pub(super) fn plan_files(
         }
         let real = existing[i];
         let per_file = match (spec.filesize, spec.size) {
-            (Some((min, max)), _) => {
-                if min == max {
-                    min
-                } else {
-                    // Deterministic per file within [min, max], aligned to the block size.
-                    let span = max - min + 1;
-                    let pick = min + (spec.randseed ^ (i as u64 * 0x9e37)).wrapping_mul(2654435761) % span;
-                    pick - pick % spec.bs[0].min.max(1)
-                }
-            }
+            (Some((min, _)), _) => match drawn_sizes.as_mut() {
+                Some(sizes) => sizes.next(real),
+                None => min,
+            },
             (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
             (None, Some(SizeOrPercent::Percent(p))) => match real {
                 Some(r) => (r as f64 * p / 100.0) as u64 / nfiles.max(1),
