@@ -268,7 +268,7 @@ complete -c ferrio -l pacer_tune -x -d 'ferrio: how often the adaptive pacer\'s 
 complete -c ferrio -l pacer_step -x -d 'ferrio: one tuning step of the adaptive pacer, also the margin kept below the measured I/O period (us by default)'
 complete -c ferrio -l io_submit_mode -x -a 'inline offload' -d 'How IO submissions and completions are done: offload paces submissions without first waiting for the I/Os in flight (ferrio submits from the job\'s own thread)'
 complete -c ferrio -l randrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
-complete -c ferrio -l allrandrepeat -x -a '0 1' -d 'Seed the random generators predictably, so runs repeat'
+complete -c ferrio -l allrandrepeat -x -a '0 1' -d 'Alias of randrepeat (fio 3.35); with fio_seeds=3.33, fio 3.33\'s: seed every random stream from a constant'
 complete -c ferrio -l randseed -x -d 'Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0'
 complete -c ferrio -l fio_seeds -x -a 'latest 3.33' -d 'ferrio only: which fio\'s I/O sequence to follow where fio versions differ: seeding, the offset generator past 2^32 blocks, fsync=N after reads (docs/random.md)'
 complete -c ferrio -l file_service_type -x -a 'roundrobin sequential random zipf pareto normal' -d 'How the next file is chosen: roundrobin[:N], sequential, random[:N], zipf[:θ], pareto[:h], normal[:dev%] (gauss)'

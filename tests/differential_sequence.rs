@@ -279,6 +279,15 @@ fn fio_seeds_333_matches_fio_333_default_seeding() {
     let jobs: &[&[&str]] = &[
         &["--rw=randread", "--bs=4k"],
         &["--rw=randread", "--bs=4k", "--randseed=42"],
+        // fio 3.33's allrandrepeat seeds every stream from a constant (here the
+        // block sizes and the mix), whatever randseed says.
+        &["--rw=randrw", "--bssplit=512/10:4k/90", "--allrandrepeat=1"],
+        &[
+            "--rw=randrw",
+            "--bsrange=1k-64k",
+            "--allrandrepeat=1",
+            "--randseed=99",
+        ],
         // A given randseed turns randrepeat off in fio: loops do not repeat.
         &["--rw=randread", "--bs=4k", "--randseed=42", "--loops=2"],
         &["--rw=randrw", "--bs=4k", "--randseed=42", "--loops=2"],

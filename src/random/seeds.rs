@@ -85,6 +85,23 @@ impl SeedSet {
         self
     }
 
+    /// fio 3.33's `allrandrepeat=1`: every stream seeded with a constant times the
+    /// thread number plus the stream's index, whatever randseed says (then
+    /// [`Self::as_fio333`] as for any job).
+    pub fn fio333_all_repeatable(thread_number: u64) -> SeedSet {
+        let mut seeds = [0u64; STREAMS];
+        for (i, out) in seeds.iter_mut().enumerate() {
+            *out = FIO333_RANDSEED
+                .wrapping_mul(thread_number)
+                .wrapping_add(i as u64);
+        }
+        SeedSet {
+            seeds,
+            thread_number,
+            fio333: None,
+        }
+    }
+
     /// Seeds that differ from run to run (randrepeat=0 without randseed).
     pub fn from_entropy(thread_number: u64) -> SeedSet {
         use std::hash::{BuildHasher, Hasher};

@@ -427,6 +427,9 @@ fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
         SeedSet::from_entropy(thread_number)
     };
     let seeds = match spec.fio_seeds {
+        FioSeeds::Fio333 if spec.allrandrepeat => {
+            SeedSet::fio333_all_repeatable(thread_number).as_fio333(spec.randrepeat)
+        }
         FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
         FioSeeds::Latest => seeds,
     };

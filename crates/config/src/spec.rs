@@ -275,6 +275,9 @@ pub struct JobSpec {
 
     // --- randomness
     pub randrepeat: bool,
+    /// allrandrepeat= as given: an alias of randrepeat in fio >= 3.35; fio 3.33 seeded
+    /// every stream from a constant with it (`fio_seeds=3.33` does the same).
+    pub allrandrepeat: bool,
     pub randseed: u64,
     /// Whether randseed was given (fio seeds predictably then, even with randrepeat=0).
     pub randseed_set: bool,

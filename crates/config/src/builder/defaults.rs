@@ -87,6 +87,7 @@ impl JobSpec {
             startdelay_us: (0, 0),
             loops: 1,
             randrepeat: true,
+            allrandrepeat: false,
             randseed: 0x89,
             randseed_set: false,
             fio_seeds: FioSeeds::Latest,

@@ -9,8 +9,14 @@ pub const RANDOM: &[OptSpec] = &[
         j.randrepeat = c.bool(v)?;
         Ok(())
     })
-    .def("1")
-    .alias(&["allrandrepeat"]),
+    .def("1"),
+    // fio >= 3.35 made allrandrepeat an alias of randrepeat; fio 3.33 had it seed every
+    // stream from a constant, which fio_seeds=3.33 follows (planner.rs).
+    opt("allrandrepeat", K::Bool, C::Random, "Alias of randrepeat (fio 3.35); with fio_seeds=3.33, fio 3.33's: seed every random stream from a constant", |j, c, v| {
+        j.randrepeat = c.bool(v)?;
+        j.allrandrepeat = j.randrepeat;
+        Ok(())
+    }),
     // No table default: fio tells a given randseed from its default (0x89) — a given
     // one makes the seeds predictable even with randrepeat=0.
     opt("randseed", K::Int, C::Random, "Seed for the random generators (0x89 when not given); giving it makes runs repeat even with randrepeat=0", |j, c, v| {
@@ -28,7 +34,7 @@ pub const RANDOM: &[OptSpec] = &[
     .def("latest")
     .vals(&[
         ("latest", "the latest fio: randseed seeds every stream (3.35), a sync only right after a write (3.38), tausworthe64 past 2^32 blocks (3.42)"),
-        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed; fsync=N syncs again after reads; 32-bit offsets past 2^32 blocks"),
+        ("3.33", "fio 3.33: with randrepeat=1, offsets and zipf/pareto/normal ignore randseed; allrandrepeat=1 seeds every stream from a constant; fsync=N syncs again after reads; 32-bit offsets past 2^32 blocks"),
     ]),
     opt("file_service_type", K::Special, C::Random, "How the next file is chosen: roundrobin[:N], sequential, random[:N], zipf[:θ], pareto[:h], normal[:dev%] (gauss)", |j, _, v| {
         j.file_service = parse_file_service(v)?;
