@@ -200,3 +200,48 @@ fn a_diskless_engines_verify_reads_back_and_checks_nothing_like_fio() {
         }
     }
 }
+
+/// A verifying job whose files are never done (no random map: norandommap or a
+/// blockalign below the block size) ends its passes as fio's do: the first pass runs
+/// until the bytes of all loops are written, its blocks are read back once (an
+/// overwritten block once), and the later loops have nothing left.
+#[test]
+fn loops_without_a_random_map_verify_once_after_all_the_writes_like_fio() {
+    let d = scratch();
+    let file = file_in(d.path(), "m.dat");
+    let seeded = ["--randrepeat=0", "--randseed=7", "--rw=randwrite"];
+    let cases: &[&[&str]] = &[
+        &["--verify=sha1", "--loops=3", "--norandommap"],
+        &["--verify=crc32c", "--loops=3", "--blockalign=512"],
+        &[
+            "--verify=crc32c",
+            "--loops=2",
+            "--norandommap",
+            "--io_size=1m",
+        ],
+    ];
+    for extra in cases {
+        let extra: Vec<&str> = seeded.iter().chain(extra.iter()).copied().collect();
+        let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &extra)));
+        let loops = if extra.contains(&"--loops=3") { 3 } else { 2 };
+        let per_loop = if extra.contains(&"--io_size=1m") {
+            1 << 20
+        } else {
+            256 << 10
+        };
+        assert_eq!(
+            w.0,
+            loops * per_loop,
+            "{extra:?}: all loops' bytes are written"
+        );
+        // One verify phase: at most the file's blocks (each read once), fewer than
+        // one per write.
+        assert!(r.1 <= 64 && r.1 < w.1, "{extra:?}: {r:?} {w:?}");
+        if !have_fio() {
+            continue;
+        }
+        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &extra)));
+        assert_eq!((r.0, r.1), (fr.0, fr.1), "{extra:?}: reads vs fio");
+        assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
+    }
+}
