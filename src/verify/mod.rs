@@ -57,8 +57,12 @@ pub struct Verifier {
     /// Microseconds per direction (fio's per-direction runtime): the write phases
     /// count for the job's own directions, the verify phases for reads.
     pub dir_us: [u64; 3],
-    /// loops=N: the blocks are checked after each loop, as fio's.
+    /// loops=N, or io_size= (which may ask for more passes): the blocks are checked
+    /// after each pass, as fio's.
     pub each_loop: bool,
+    /// Bytes the verify phases read back so far: fio's keep_running counts them
+    /// toward io_size (its io_bytes hold every read and write).
+    pub read_back: u64,
     /// verify_state_save: the writes so far, for the state file.
     pub tracker: state::Tracker,
     /// verify_state_load: the state the verify pass stops at.
@@ -132,7 +136,10 @@ impl Verifier {
             trim_zero: v.trim_zero,
             since_trim: 0,
             dir_us: [0; 3],
-            each_loop: spec.loops > 1 && !spec.time_based && (v.do_verify || v.only),
+            each_loop: (spec.loops > 1 || spec.io_size.is_some())
+                && !spec.time_based
+                && (v.do_verify || v.only),
+            read_back: 0,
             tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,
             write_order: spec.rw.random

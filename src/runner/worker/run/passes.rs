@@ -74,16 +74,19 @@ impl Worker<'_> {
     }
 
     /// fio's keep_running once `loops` passes are done: another pass while the bytes
-    /// moved fall short of the job's size (or io_size) by a block or more, unless the
-    /// files ran out without an io_size= asking for more.
-    fn more_passes(&self) -> bool {
+    /// moved (a verifying job's read-back included, as fio's io_bytes) fall short of
+    /// the job's size (or io_size) by a block or more, unless the files ran out
+    /// without an io_size= asking for more.
+    pub(super) fn more_passes(&self) -> bool {
         if !self.lim.fio_passes {
             return false;
         }
         let files_done = self.st.files_done;
         let spec = &self.plan.spec;
         let max_bs = spec.bs.iter().map(|b| b.max).max().unwrap_or(0);
-        let left = self.lim.pass_bytes.saturating_sub(self.st.total_issued);
+        let read_back = self.verify.as_ref().map_or(0, |v| v.read_back);
+        let moved = self.st.total_issued.saturating_add(read_back);
+        let left = self.lim.pass_bytes.saturating_sub(moved);
         left > 0 && left >= max_bs && !(files_done && spec.io_size.is_none())
     }
 }

@@ -280,7 +280,7 @@ impl<'a> Worker<'a> {
         if stop.load(Ordering::Relaxed)
             || self.acct.error.is_some()
             || now >= self.lim.deadline_ns
-            || self.st.passes >= self.plan.spec.loops.max(1)
+            || (self.st.passes >= self.plan.spec.loops.max(1) && !self.more_passes())
             || self.st.ios_exhausted(&self.lim)
         {
             return false;
@@ -385,6 +385,7 @@ impl<'a> Worker<'a> {
             st: std::mem::take(&mut self.st),
         };
         self.lim.pass_bytes = pieces.iter().map(|p| p.len as u64).sum();
+        v.read_back += self.lim.pass_bytes;
         // One pass over the blocks, whatever loops, time_based or runtime say.
         self.lim.max_ios = pieces.len() as u64;
         self.lim.deadline_ns = u64::MAX;
