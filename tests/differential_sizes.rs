@@ -303,3 +303,36 @@ fn filesize_ranges_draw_fios_sizes() {
         &[("j.0.0", 100 << 10), ("j.0.1", 2 << 20)],
     );
 }
+
+/// A bsrange after a bssplit sets the smallest and largest block size (fio's header
+/// shows them); the split still picks the sizes, aligned down to that smallest size
+/// and cut at the largest, and the job stops once less than the largest is left of
+/// io_size, as fio's option order and get_next_buflen make it.
+#[test]
+fn a_bsrange_after_a_bssplit_bounds_its_sizes_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    assert_same(&[
+        "--size=1M",
+        "--loops=2",
+        "--rw=randrw",
+        "--bssplit=4k/50:64k/30:1k/",
+        "--bsrange=1k-8k",
+    ]);
+    assert_same(&[
+        "--size=1M",
+        "--io_size=1M",
+        "--rw=rw:8k",
+        "--rwmixread=90",
+        "--bssplit=4k/50:8k/50,8k/100",
+        "--bsrange=4k-64k",
+    ]);
+    // Before the bssplit, a bsrange changes nothing.
+    assert_same(&[
+        "--size=1M",
+        "--rw=randread",
+        "--bsrange=1k-2k",
+        "--bssplit=4k/50:16k/50",
+    ]);
+}

@@ -88,13 +88,10 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         job.warnings
             .push("time_based needs runtime= (or timeout=); running size-based".into());
     }
-    // A bssplit decides the block sizes whatever order bs/bsrange came in (fio).
-    for bs in job.bs.iter_mut() {
-        if let (Some(first), Some(last)) = (bs.split.first(), bs.split.last()) {
-            bs.min = first.0;
-            bs.max = last.0;
-        }
-    }
+    // min/max come from whichever of bsrange and bssplit came last (a later bs never
+    // changes a range: table/io.rs), as fio's options write them; a bsrange after a
+    // bssplit keeps the split's sizes, aligned to its min and cut at its max
+    // (runner/pattern/draw.rs's pick_len, fio's get_next_buflen).
     for (d, bs) in job.bs.iter().enumerate() {
         if bs.min == 0 || bs.min > bs.max {
             return Err(at(format!(

@@ -42,7 +42,7 @@ fn block_sizes() {
     let j = job(&["bssplit=2k/50:4k/50,4k/90:8k/10"]);
     assert_eq!(j.bs[0].split, vec![(2048, 50), (4096, 50)]);
     assert_eq!(j.bs[2].split, vec![(4096, 90), (8192, 10)]);
-    // bssplit wins over bs/bsrange in either order.
+    // bssplit wins over bs in either order, and over an earlier bsrange.
     let j = job(&["bssplit=4k/50:16k/50", "bs=8k"]);
     assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 16384));
     let j = job(&["bsrange=1k-2k", "bssplit=,4k/50:16k/50"]);
@@ -50,6 +50,11 @@ fn block_sizes() {
         (j.bs[0].min, j.bs[0].max, j.bs[1].min, j.bs[1].max),
         (1024, 2048, 4096, 16384)
     );
+    // A bsrange after a bssplit sets min and max (fio's header shows them, its
+    // sizes are the split's cut to them); the split stays.
+    let j = job(&["bssplit=4k/50:8k/50", "bsrange=4k-64k"]);
+    assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 65536));
+    assert_eq!(j.bs[0].split, vec![(4096, 50), (8192, 50)]);
     // bsrange wins over bs in either order (fio's bs fills only an unset range),
     // per direction.
     for lines in [["bsrange=4k-16k", "bs=8k"], ["bs=8k", "bsrange=4k-16k"]] {
