@@ -136,9 +136,10 @@ impl Verifier {
             trim_zero: v.trim_zero,
             since_trim: 0,
             dir_us: [0; 3],
-            each_loop: (spec.loops > 1 || spec.io_size.is_some())
-                && !spec.time_based
-                && (v.do_verify || v.only),
+            // (verify_only's dry passes are not fio's io_size passes: only loops.)
+            each_loop: !spec.time_based
+                && ((spec.loops > 1 && (v.do_verify || v.only))
+                    || (spec.io_size.is_some() && v.do_verify && !v.only)),
             read_back: 0,
             tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,
