@@ -284,3 +284,66 @@ fn io_size_above_size_verifies_each_pass_and_counts_the_read_back_like_fio() {
         assert_eq!((w.0, w.1), (fw.0, fw.1), "{a:?}: writes vs fio");
     }
 }
+
+#[test]
+fn passes_shorter_than_size_run_again_after_their_verify_and_number_ios_counts_the_read_back_like_fio(
+) {
+    // fio's verify phase reopens the files, so keep_running sees them not done: a
+    // write:16k pass over 1 MiB (52 blocks, the last one ending at the file's end,
+    // so the file is done) runs again until the bytes moved, read-back included,
+    // reach size. number_ios counts the read-back too: 100 over 64 blocks stops
+    // after the first pass's check.
+    let d = scratch();
+    let file = file_in(d.path(), "h.dat");
+    let cases: &[(&[&str], u64, u64)] = &[
+        // 64 written and read: 128 >= 100 blocks, no second pass.
+        (
+            &[
+                "--rw=write",
+                "--verify=crc32c",
+                "--number_ios=100",
+                "--io_size=1m",
+            ],
+            64,
+            64,
+        ),
+        // 3 loops, 300 blocks: 64+64 twice, then 44 written and read.
+        (
+            &[
+                "--rw=write",
+                "--verify=crc32c",
+                "--number_ios=100",
+                "--loops=3",
+            ],
+            172,
+            172,
+        ),
+        // Over 256 KiB the 14th block would start past the end: fio wraps to the
+        // start within the pass (its files never done), writes 64 blocks and
+        // checks the 13 places written.
+        (&["--rw=write:16k", "--verify=sha1"], 64, 13),
+        // 52 blocks a pass over 1 MiB: 3 passes write and read 156 (1248 KiB).
+        (&["--rw=write:16k", "--size=1m", "--verify=sha1"], 156, 156),
+        (
+            &[
+                "--rw=write:16k",
+                "--size=1m",
+                "--verify=md5",
+                "--ioengine=libaio",
+                "--iodepth=4",
+            ],
+            156,
+            156,
+        ),
+    ];
+    for (extra, writes, reads) in cases {
+        let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, extra)));
+        assert_eq!((w.1, r.1), (*writes, *reads), "{extra:?}: writes, reads");
+        if !have_fio() {
+            continue;
+        }
+        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, extra)));
+        assert_eq!((r.0, r.1), (fr.0, fr.1), "{extra:?}: reads vs fio");
+        assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
+    }
+}

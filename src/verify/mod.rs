@@ -57,8 +57,8 @@ pub struct Verifier {
     /// Microseconds per direction (fio's per-direction runtime): the write phases
     /// count for the job's own directions, the verify phases for reads.
     pub dir_us: [u64; 3],
-    /// loops=N, or io_size= (which may ask for more passes): the blocks are checked
-    /// after each pass, as fio's.
+    /// loops=N, or a writing job that may run more passes (io_size=, or passes
+    /// shorter than size): the blocks are checked after each pass, as fio's.
     pub each_loop: bool,
     /// Bytes the verify phases read back so far: fio's keep_running counts them
     /// toward io_size (its io_bytes hold every read and write).
@@ -136,10 +136,12 @@ impl Verifier {
             trim_zero: v.trim_zero,
             since_trim: 0,
             dir_us: [0; 3],
-            // (verify_only's dry passes are not fio's io_size passes: only loops.)
+            // A writing job's verify phase reopens its files (fio's clear_io_state),
+            // so another pass may follow any pass (keep_running): each is checked
+            // first. (verify_only's dry passes are not fio's: only loops.)
             each_loop: !spec.time_based
                 && ((spec.loops > 1 && (v.do_verify || v.only))
-                    || (spec.io_size.is_some() && v.do_verify && !v.only)),
+                    || (v.do_verify && !v.only && spec.writes())),
             read_back: 0,
             tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,

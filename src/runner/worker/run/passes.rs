@@ -76,12 +76,15 @@ impl Worker<'_> {
     /// fio's keep_running once `loops` passes are done: another pass while the bytes
     /// moved (a verifying job's read-back included, as fio's io_bytes) fall short of
     /// the job's size (or io_size) by a block or more, unless the files ran out
-    /// without an io_size= asking for more.
+    /// without an io_size= asking for more. A writing job's verify phase reopens
+    /// its files (fio's clear_io_state), so they are never out after one: a pass
+    /// that skips (`rw=write:16k`) runs again until the bytes add up.
     pub(super) fn more_passes(&self) -> bool {
         if !self.lim.fio_passes {
             return false;
         }
-        let files_done = self.st.files_done;
+        let reopened = self.verify.as_ref().is_some_and(|v| v.each_loop && !v.only);
+        let files_done = self.st.files_done && !reopened;
         let spec = &self.plan.spec;
         let max_bs = spec.bs.iter().map(|b| b.max).max().unwrap_or(0);
         let read_back = self.verify.as_ref().map_or(0, |v| v.read_back);

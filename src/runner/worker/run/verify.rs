@@ -271,7 +271,10 @@ impl<'a> Worker<'a> {
             let log = self.pattern.take_iolog();
             self.pattern = s.pattern;
             self.pattern.put_iolog(log);
+            // fio's number_ios counts every block moved, the read-back included.
+            let read_back_ios = self.st.issued_ios;
             self.lim = s.lim;
+            self.lim.max_ios = self.lim.max_ios.saturating_sub(read_back_ios);
             self.st = s.st;
         }
         if only {
