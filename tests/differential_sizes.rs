@@ -4,7 +4,7 @@
 //! file is done), number_ios over loops, and the null engine's file names. Each job
 //! runs under fio and ferrio with write_iolog and the same seed; the logs must be
 //! identical line for line, file names included (timestamps aside), and the laid-out
-//! files the same size.
+//! files the same size. A verifying job draws its write sizes from the read seed.
 //!
 //! Skipped (with a message) when fio is absent, unless FERRIO_REQUIRE_FIO or CI is set.
 
@@ -334,5 +334,28 @@ fn a_bsrange_after_a_bssplit_bounds_its_sizes_like_fio() {
         "--rw=randread",
         "--bsrange=1k-2k",
         "--bssplit=4k/50:16k/50",
+    ]);
+}
+
+#[test]
+fn a_verifying_job_draws_its_write_sizes_from_the_read_seed_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    // fio seeds write's size stream like read's once verify= is set, so the same
+    // bssplit draws other sizes than without verify (146 writes against 124 here).
+    assert_same(&[
+        "--size=1M",
+        "--rw=randwrite",
+        "--bssplit=4k/50:16k/50",
+        "--verify=crc32c",
+        "--do_verify=0",
+    ]);
+    // The read-back is logged too; a mixed job's reads keep their own sizes.
+    assert_same(&[
+        "--size=1M",
+        "--rw=randrw",
+        "--bsrange=4k-32k",
+        "--verify=md5",
     ]);
 }

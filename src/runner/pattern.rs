@@ -87,10 +87,17 @@ impl Streams {
         use64: bool,
         offset64: bool,
         trimwrite: bool,
+        verify: bool,
         fs: FileService,
         files: usize,
     ) -> Streams {
-        let write_seed = seeds.get(Stream::BsWrite);
+        // fio seeds write's sizes like read's in a verifying job (so a read-verify
+        // job draws the sizes its writes drew).
+        let write_seed = if verify {
+            seeds.get(Stream::BsRead)
+        } else {
+            seeds.get(Stream::BsWrite)
+        };
         // fio seeds trim's sizes like write's for trimwrite, so each pair matches.
         let trim_seed = if trimwrite {
             write_seed
@@ -161,6 +168,8 @@ pub struct Pattern {
     /// trimwrite: the block just trimmed, to be written next.
     pending_write: Option<NextIo>,
     seeds: SeedSet,
+    /// verify= is set: write sizes are drawn from read's seed (fio's rule).
+    verifies: bool,
     use64: bool,
     /// The offset stream is 64-bit: tausworthe64 chosen, or switched to for a file
     /// past the 32-bit generator's reach (limits.rs).
@@ -252,6 +261,7 @@ impl Pattern {
             use64,
             offset64,
             trimwrite,
+            spec.verify.on(),
             spec.file_service,
             regions.len(),
         );
@@ -314,6 +324,7 @@ impl Pattern {
             done: vec![false; regions.len()],
             pending_write: None,
             seeds: seeds.clone(),
+            verifies: spec.verify.on(),
             use64,
             offset64,
             // fio turns randrepeat off when randseed is given (its fix-up), so only

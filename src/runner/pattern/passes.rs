@@ -76,6 +76,7 @@ impl Pattern {
             self.use64,
             self.offset64,
             trimwrite,
+            self.verifies,
             self.file_service,
             self.files.len(),
         );
