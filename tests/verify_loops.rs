@@ -347,3 +347,43 @@ fn passes_shorter_than_size_run_again_after_their_verify_and_number_ios_counts_t
         assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
     }
 }
+
+#[test]
+fn verify_only_ends_its_dry_passes_where_the_jobs_own_end_like_fio() {
+    // The dry run walks the writes as the job would issue them, so it stops with
+    // the files (write:16k: 52 blocks over 1 MiB, then two more passes after each
+    // check) and with io_size (1 MiB written and read reach 2 MiB: one pass, where
+    // ferrio had walked 2 MiB of writes).
+    let d = scratch();
+    let file = file_in(d.path(), "o.dat");
+    let cases: &[(&[&str], u64)] = &[
+        (&["--rw=write:16k"], 156),
+        (&["--rw=write", "--io_size=2m"], 256),
+        (
+            &["--rw=write", "--bs=3k", "--io_size=3m", "--number_ios=300"],
+            300,
+        ),
+    ];
+    for (extra, blocks) in cases {
+        let mut a = vec!["--size=1m", "--verify=crc32c"];
+        a.extend_from_slice(extra);
+        let mut write = a.clone();
+        write.push("--do_verify=0");
+        let mut only = a.clone();
+        only.push("--verify_only");
+        let _ = ferrio_run(d.path(), &job(&file, &write));
+        let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &only)));
+        assert_eq!(
+            (w.1, r.1),
+            (*blocks, *blocks),
+            "{only:?}: dry writes, reads"
+        );
+        if !have_fio() {
+            continue;
+        }
+        let _ = fio_run(d.path(), &job(&file, &write));
+        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &only)));
+        assert_eq!((r.0, r.1), (fr.0, fr.1), "{only:?}: reads vs fio");
+        assert_eq!((w.0, w.1), (fw.0, fw.1), "{only:?}: dry writes vs fio");
+    }
+}

@@ -138,10 +138,9 @@ impl Verifier {
             dir_us: [0; 3],
             // A writing job's verify phase reopens its files (fio's clear_io_state),
             // so another pass may follow any pass (keep_running): each is checked
-            // first. (verify_only's dry passes are not fio's: only loops.)
+            // first, verify_only's dry passes too.
             each_loop: !spec.time_based
-                && ((spec.loops > 1 && (v.do_verify || v.only))
-                    || (v.do_verify && !v.only && spec.writes())),
+                && ((spec.loops > 1 && (v.do_verify || v.only)) || (v.do_verify && spec.writes())),
             read_back: 0,
             tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,

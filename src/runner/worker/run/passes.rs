@@ -83,7 +83,10 @@ impl Worker<'_> {
         if !self.lim.fio_passes {
             return false;
         }
-        let reopened = self.verify.as_ref().is_some_and(|v| v.each_loop && !v.only);
+        let reopened = self
+            .verify
+            .as_ref()
+            .is_some_and(|v| v.each_loop && v.do_verify);
         let files_done = self.st.files_done && !reopened;
         let spec = &self.plan.spec;
         let max_bs = spec.bs.iter().map(|b| b.max).max().unwrap_or(0);

@@ -113,7 +113,8 @@ impl<'a> Worker<'a> {
     /// verify_only: walk the workload's writes without issuing them, logging each.
     /// True when the job verifies only (the I/O loop is then skipped). As fio's
     /// dry run, the writes not issued count as issued (bytes and I/Os) but take no
-    /// time: the write runtime stays 0, so no rate is derived from them.
+    /// time: the write runtime stays 0, so no rate is derived from them. The pass
+    /// ends where the job's own would (its bytes, number_ios, every file done).
     pub(super) fn verify_dry_run(&mut self) -> bool {
         let Some(v) = self.verify.as_mut() else {
             return false;
@@ -122,18 +123,18 @@ impl<'a> Worker<'a> {
             return false;
         }
         // A state file that could not be loaded stopped the job before any I/O.
-        let mut left = if self.acct.error.is_some() {
-            0
-        } else {
-            self.lim.pass_bytes
-        };
+        if self.acct.error.is_some() {
+            return true;
+        }
         let stats = &mut self.acct.stats;
-        while left > 0 {
-            let io = self.pattern.next_io(left);
-            if io.len == 0 {
+        while !self.st.out_of_work(&self.lim) {
+            let left = self.lim.pass_bytes.saturating_sub(self.st.pass_issued);
+            let Some(io) = self.pattern.next_io_or_end(left).filter(|io| io.len > 0) else {
+                self.st.files_done = self.pattern.take_ran_out();
                 break;
-            }
-            left = left.saturating_sub(io.len);
+            };
+            let pending = self.pattern.has_pending();
+            self.st.generated(&self.lim, io.len, io.follow_up, pending);
             if io.op == IoOp::Write {
                 v.would_write(io.file, io.offset, io.len as usize);
                 stats.dir[1].io_bytes += io.len;
