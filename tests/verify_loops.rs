@@ -387,3 +387,79 @@ fn verify_only_ends_its_dry_passes_where_the_jobs_own_end_like_fio() {
         assert_eq!((w.0, w.1), (fw.0, fw.1), "{only:?}: dry writes vs fio");
     }
 }
+
+#[test]
+fn verify_backlog_rounds_start_at_fios_log_lengths_and_count_toward_the_job() {
+    // fio starts a backlog round when the blocks logged and not yet checked reach a
+    // multiple of verify_backlog (an overwrite replaces its block, so norandommap
+    // rounds come later than every N writes), and its keep_running and number_ios
+    // count the rounds' reads; an asynchronous engine's reads also fill do_io's
+    // allowance of twice the size.
+    let d = scratch();
+    let file = file_in(d.path(), "b.dat");
+    let seeded = ["--randrepeat=0", "--randseed=1234"];
+    let cases: &[(&[&str], u64, u64)] = &[
+        (
+            &["--rw=write:16k", "--size=1m", "--verify_backlog=8"],
+            156,
+            156,
+        ),
+        (
+            &[
+                "--rw=write",
+                "--size=1m",
+                "--verify_backlog=8",
+                "--verify_backlog_batch=4",
+                "--number_ios=100",
+            ],
+            52,
+            52,
+        ),
+        (
+            &[
+                "--rw=randwrite",
+                "--size=1m",
+                "--verify_backlog=16",
+                "--norandommap",
+            ],
+            256,
+            254,
+        ),
+        (
+            &[
+                "--rw=randwrite",
+                "--verify_backlog=8",
+                "--verify_backlog_batch=3",
+                "--norandommap",
+                "--loops=2",
+            ],
+            128,
+            118,
+        ),
+        (
+            &[
+                "--rw=randwrite",
+                "--verify_backlog=4",
+                "--io_size=1m",
+                "--norandommap",
+                "--ioengine=libaio",
+                "--iodepth=1",
+            ],
+            164,
+            156,
+        ),
+    ];
+    for (extra, writes, reads) in cases {
+        let mut a = vec!["--verify=crc32c"];
+        a.extend_from_slice(&seeded);
+        a.extend_from_slice(extra);
+        let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &a)));
+        assert_eq!((w.1, r.1), (*writes, *reads), "{a:?}: writes, reads");
+        if !have_fio() {
+            continue;
+        }
+        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &a)));
+        assert_eq!((r.0, r.1), (fr.0, fr.1), "{a:?}: reads vs fio");
+        assert_eq!((w.0, w.1), (fw.0, fw.1), "{a:?}: writes vs fio");
+    }
+}

@@ -31,7 +31,7 @@ pub struct PieceLog {
 }
 
 impl PieceLog {
-    #[cfg(test)]
+    /// The blocks logged, overlaps resolved (settles the pending writes).
     pub fn len(&mut self) -> usize {
         self.settle();
         self.map.len()

@@ -27,8 +27,10 @@ pub struct Verifier {
     rng: u64,
     /// fio's numberio: the job's writes so far (16 bits in the header).
     numberio: u16,
-    /// Writes since the last backlog round.
-    pub since_backlog: u64,
+    /// verify_backlog: the log's length reached a multiple of the backlog at a
+    /// write (fio's trigger, `io_hist_len % verify_backlog == 0`) since the last
+    /// round.
+    pub backlog_reached: bool,
     pub backlog: u64,
     pub batch: u64,
     pub fatal: bool,
@@ -109,7 +111,7 @@ impl Verifier {
             log: PieceLog::default(),
             rng: seed ^ 0x0005_eed0_ff10_u64,
             numberio: 0,
-            since_backlog: 0,
+            backlog_reached: false,
             backlog: v.backlog,
             batch: if v.backlog_batch > 0 {
                 v.backlog_batch
@@ -162,7 +164,6 @@ impl Verifier {
         let seed = self.next_seed();
         let nio = self.numberio;
         self.numberio = self.numberio.wrapping_add(1);
-        self.since_backlog += 1;
         let seq = self.tracker.writes;
         self.tracker.wrote(file, offset);
         self.layout.fill(buf, offset, seed, nio, time_ns);
@@ -179,6 +180,11 @@ impl Verifier {
             trimmed: false,
             seq,
         });
+        if self.backlog > 0 {
+            // Overwrites replace their blocks, as in fio's rbtree: count what is left.
+            let logged = self.log.len() as u64;
+            self.backlog_reached |= logged > 0 && logged.is_multiple_of(self.backlog);
+        }
         if self.trim_backlog > 0 && self.trim_percentage > 0 {
             // fio's io_u_should_trim: this share of the logged writes, at random.
             if self.next_seed() % 100 < self.trim_percentage as u64 {
@@ -265,7 +271,7 @@ impl Verifier {
 
     /// A verify_backlog round is due.
     pub fn backlog_due(&self) -> bool {
-        self.backlog > 0 && self.since_backlog >= self.backlog && !self.log.is_empty()
+        self.backlog_reached && !self.log.is_empty()
     }
 
     /// Check one block read back into `buf`.

@@ -18,8 +18,8 @@ pub struct Limits {
     /// Passes end as fio's do: when every file is done, when the bytes issued over
     /// all passes reach `total_bytes` (fio's io_size · loops), or when the bytes an
     /// asynchronous engine queued in this pass reach `pass_cap` (fio's do_io limit,
-    /// size=, which fio counts only for queued I/Os). Off for time-based, replaying
-    /// and verify_backlog jobs, whose passes are `pass_bytes` each.
+    /// size=, which fio counts only for queued I/Os). Off for time-based and
+    /// replaying jobs, whose passes are `pass_bytes` each.
     pub fio_passes: bool,
     pub total_bytes: u64,
     pub pass_cap: u64,
@@ -66,15 +66,12 @@ impl Limits {
 
 /// Whether passes follow fio's rules (see [`Limits::fio_passes`]).
 fn fio_passes(plan: &ThreadPlan) -> bool {
-    let spec = &plan.spec;
-    // A verify_backlog job keeps passes of pass_bytes: its backlog reads run inside
-    // fio's pass (do_io allows it twice the size), which ferrio does not model yet.
-    let backlog = spec.verify.on() && spec.verify.backlog > 0;
-    !spec.time_based && !backlog && plan.replay.is_none()
+    !plan.spec.time_based && plan.replay.is_none()
 }
 
 /// fio's do_io limit: the job's size (size=, or its files'), raised to io_size for a
-/// random write job without a random map, plus everything a trimwrite writes.
+/// random write job without a random map, plus the size again for a verify_backlog
+/// job's reads, plus everything a trimwrite writes.
 fn pass_cap(plan: &ThreadPlan) -> u64 {
     let spec = &plan.spec;
     let mut cap = crate::runner::planner::job_size(spec, &plan.files);
@@ -84,6 +81,10 @@ fn pass_cap(plan: &ThreadPlan) -> u64 {
     if spec.sprandom.enabled {
         // fio sets sprandom's io_size to the drive's physical size (pass_bytes).
         cap = cap.max(plan.pass_bytes);
+    }
+    if spec.verify.on() && spec.verify.backlog > 0 && spec.writes() {
+        // fio's do_io leaves room for the backlog's reads: up to twice the size.
+        cap = cap.saturating_add(crate::runner::planner::job_size(spec, &plan.files));
     }
     if spec.rw.kind == ferrio_config::RwKind::TrimWrite {
         let total = plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1)));

@@ -314,7 +314,7 @@ impl<'a> Worker<'a> {
             return;
         }
         let v = self.verify.as_mut().expect("checked");
-        v.since_backlog = 0;
+        v.backlog_reached = false;
         // fio takes the oldest writes when it keeps them in a list, else by offset.
         let n = v.batch as usize;
         let batch = if v.in_write_order() {
@@ -324,6 +324,15 @@ impl<'a> Worker<'a> {
         };
         for p in &batch {
             self.pattern.log_read(p.file, p.offset, p.len as u64); // write_iolog
+        }
+        // fio's backlog reads are I/Os of the pass: its keep_running counts their
+        // bytes and number_ios their blocks, as the verify phase's.
+        let bytes = batch.iter().map(|p| p.len as u64).sum::<u64>();
+        v.read_back += bytes;
+        self.lim.max_ios = self.lim.max_ios.saturating_sub(batch.len() as u64);
+        if !self.synchronous {
+            // An asynchronous engine would have queued them: fio's bytes_issued.
+            self.st.queued(&self.lim, bytes, self.pattern.has_pending());
         }
         self.verify_blocks(batch, None);
     }
