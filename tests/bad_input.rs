@@ -410,3 +410,42 @@ fn a_steadystate_window_of_one_interval_is_refused_for_every_criterion() {
         );
     }
 }
+
+#[test]
+fn a_bssplit_entry_below_a_later_bsrange_is_refused() {
+    // fio aligns the 512-byte entry down to 0 and ends the job, with no error, the
+    // first time it draws it (13 of 256 I/Os); ferrio had issued zero-length I/Os.
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=read",
+            "--size=1M",
+            "--bssplit=512/10:4k/90",
+            "--bsrange=4k-64k",
+        ],
+        &["job 't'", "bssplit entry 512", "4096", "bsrange"],
+    );
+    // In the other order, or with bs_unaligned=1, the entry is a size of its own.
+    for args in [
+        ["--bsrange=4k-64k", "--bssplit=512/10:4k/90"],
+        [
+            "--bssplit=512/10:4k/90",
+            "--bsrange=4k-64k --bs_unaligned=1",
+        ],
+    ] {
+        let d = scratch();
+        let mut a = vec![
+            "--name=t".to_string(),
+            "--rw=read".into(),
+            "--size=64k".into(),
+            format!("--filename={}", file_in(d.path(), "u.dat")),
+        ];
+        a.extend(args.iter().flat_map(|s| s.split(' ')).map(String::from));
+        let o = ferrio().args(&a).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{a:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! installed, checked against fio: compressed logs (log_compression,
 //! log_store_compressed, --inflate-log both ways between the tools), the mmap
 //! engine's thp, gtod_cpu and the exa size unit; and the deprecated options fio
-//! still accepts (verifysort, verifysort_nr).
+//! still accepts (verifysort, verifysort_nr); per-direction numbers split at ':'
+//! and '-' as fio's parser splits them (bs=4k-16k).
 
 mod common;
 use common::*;
@@ -412,5 +413,44 @@ fn deprecated_verify_sorting_is_accepted_and_ignored_as_in_fio() {
         assert_eq!(job["write"]["total_ios"].as_u64(), Some(64), "{tool}");
         assert_eq!(job["read"]["total_ios"].as_u64(), Some(64), "{tool}");
         assert_eq!(job["error"].as_i64(), Some(0), "{tool}");
+    }
+}
+
+#[test]
+fn per_direction_numbers_split_at_colons_and_dashes_as_in_fio() {
+    // fio's option parser cuts every numeric value at ',', else ':', else '-':
+    // bs=4k-16k is bs=4k,16k (reads 4k, writes and trims 16k), not a range.
+    let d = scratch();
+    for (bs, write_bs) in [("4k-16k", 16384), ("4k:16k", 16384), ("1k-4k,8k-32k", 8192)] {
+        let args = |format: &str| -> Vec<String> {
+            vec![
+                "--name=j".into(),
+                "--rw=randrw".into(),
+                "--size=256k".into(),
+                "--norandommap".into(),
+                format!("--output-format={format}"),
+                format!("--bs={bs}"),
+                format!("--filename={}", file_in(d.path(), "b.dat")),
+            ]
+        };
+        let v = parse_json(&run_tool("ferrio", &args("json")).stdout);
+        let w = &v["jobs"][0]["write"];
+        let (bytes, ios) = (
+            w["io_bytes"].as_u64().unwrap(),
+            w["total_ios"].as_u64().unwrap(),
+        );
+        assert!(ios > 0, "bs={bs}: {w}");
+        assert_eq!(
+            bytes,
+            ios * write_bs,
+            "bs={bs}: every write {write_bs} bytes"
+        );
+        if have_fio() {
+            let line = |tool: &str| {
+                let o = run_tool(tool, &args("normal"));
+                text(&o.stdout).lines().next().unwrap_or("").to_string()
+            };
+            assert_eq!(line("ferrio"), line("fio"), "bs={bs}: the job line");
+        }
     }
 }

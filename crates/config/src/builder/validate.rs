@@ -100,6 +100,7 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             )));
         }
     }
+    check_split_above_min(job).map_err(at)?;
     job.pacing.check().map_err(at)?;
     job.compat.check(&job.logs).map_err(at)?;
     job.prio.check().map_err(at)?;
@@ -289,5 +290,35 @@ fn local_engines(job: &mut JobSpec) -> Result<(), String> {
     p.thinktime_spin_us = 0;
     p.thinktime_blocks = 1;
     p.blocks_type = crate::ext::pacing::ThinkBlocks::Complete;
+    Ok(())
+}
+
+/// A bssplit entry below the smallest block size (a bsrange after the bssplit set
+/// it) is aligned down to 0 by fio's get_next_buflen, and fio ends the job, with no
+/// error, the first time it draws that entry (`bssplit=512/10:4k/90 bsrange=4k-64k`
+/// stops a 1 MiB job after about a dozen I/Os). Refused here: no zero-length I/O,
+/// no silently short run.
+fn check_split_above_min(job: &JobSpec) -> Result<(), String> {
+    if job.bs_unaligned {
+        return Ok(()); // (fio then issues the entry's size as it is)
+    }
+    let used = if job.bs_is_seq_rand {
+        [true, true, false]
+    } else {
+        job.rw.kind.directions()
+    };
+    for (d, bs) in job.bs.iter().enumerate().filter(|&(d, _)| used[d]) {
+        if let Some(&(small, _)) = bs
+            .split
+            .iter()
+            .find(|&&(size, pct)| pct > 0 && size < bs.min)
+        {
+            return Err(format!(
+                "bssplit entry {small} is below the smallest {} block size {} that the bsrange after it sets: fio aligns it down to 0 and ends the job the first time it draws it; drop the entry, give bsrange before bssplit, or set bs_unaligned=1",
+                ["read", "write", "trim"][d],
+                bs.min
+            ));
+        }
+    }
     Ok(())
 }

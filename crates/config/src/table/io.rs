@@ -2,6 +2,7 @@
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
+use crate::values::list::per_direction_numbers;
 use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
 
 /// fio engines ferrio knows of but does not implement, each with what it drives (a
@@ -144,7 +145,7 @@ fn rw(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
 }
 
 fn bs(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
-    for (d, p) in per_direction(v)?.into_iter().enumerate() {
+    for (d, p) in per_direction_numbers(v)?.into_iter().enumerate() {
         if let Some(p) = p {
             let n = parse_size(p, c.kb_base)?;
             if n == 0 {
@@ -190,7 +191,7 @@ fn bssplit(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
 }
 
 fn blockalign(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
-    for (d, p) in per_direction(v)?.into_iter().enumerate() {
+    for (d, p) in per_direction_numbers(v)?.into_iter().enumerate() {
         if let Some(p) = p {
             let a = parse_size(p, c.kb_base)?;
             if a == 0 {

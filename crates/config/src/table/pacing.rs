@@ -2,13 +2,13 @@
 
 use super::{deprecated, opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::ext::pacing::{RateProcess, ThinkBlocks};
-use crate::values::list::per_direction;
+use crate::values::list::{per_direction, per_direction_numbers};
 use crate::values::TimeUnit;
 
 /// A read,write,trim value; an empty slot is 0 (no limit), as in fio.
 fn per_dir(c: &Ctx, v: &str, size: bool) -> Result<[u64; 3], String> {
     let mut out = [0; 3];
-    for (slot, part) in out.iter_mut().zip(per_direction(v)?) {
+    for (slot, part) in out.iter_mut().zip(per_direction_numbers(v)?) {
         if let Some(p) = part {
             *slot = if size { c.size(p)? } else { c.uint(p)? };
         }

@@ -5,12 +5,12 @@
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::ext::prio::parse_bssplit_dir;
-use crate::values::list::per_direction;
+use crate::values::list::{per_direction, per_direction_numbers};
 
 /// A read,write value (fio's two offsets): one value sets both; an empty slot keeps 0.
 fn per_rw(c: &Ctx, v: &str) -> Result<[u32; 2], String> {
     let mut out = [0; 2];
-    for (slot, part) in out.iter_mut().zip(per_direction(v)?) {
+    for (slot, part) in out.iter_mut().zip(per_direction_numbers(v)?) {
         if let Some(p) = part {
             *slot = c.u32(p)?;
         }

@@ -2,7 +2,8 @@
 
 use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::spec::{FileService, FioSeeds, RandomGenerator};
-use crate::values::{parse_distribution, parse_int, per_direction};
+use crate::values::list::per_direction_numbers;
+use crate::values::{parse_distribution, parse_int};
 
 pub const RANDOM: &[OptSpec] = &[
     opt("randrepeat", K::Bool, C::Random, "Seed the random generators predictably, so runs repeat", |j, c, v| {
@@ -93,7 +94,7 @@ pub const RANDOM: &[OptSpec] = &[
         Err(super::removed("percentage_sequential", "use percentage_random=100-N, the share of random I/O"))
     }),
     opt("percentage_random", K::PerDirInt, C::Random, "Percentage of random I/O in a random workload (rest sequential), per direction", |j, c, v| {
-        for (d, p) in per_direction(v)?.into_iter().enumerate() {
+        for (d, p) in per_direction_numbers(v)?.into_iter().enumerate() {
             if let Some(p) = p {
                 let n = parse_int(p, c.kb_base)?;
                 c.check_range(n)?;

@@ -90,6 +90,38 @@ pub fn per_direction(text: &str) -> Result<[Option<&str>; 3], String> {
     Ok(out)
 }
 
+/// A per-direction number (bs, blockalign, rate, rate_iops, percentage_random, the
+/// cmdprio values) split as fio's option parser splits every numeric option: at a
+/// comma, or, where none is left, at a ':' or a '-'. So `bs=4k-16k` and `bs=4k:16k`
+/// are `bs=4k,16k` to fio (reads 4k, writes and trims 16k), not a range; ranges are
+/// bsrange's, whose value is split at commas only ([`per_direction`]).
+pub fn per_direction_numbers(text: &str) -> Result<[Option<&str>; 3], String> {
+    let mut parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let mut last = parts.pop().unwrap_or("");
+    // (Never at the start: a leading '-' is a sign, and fio reads the whole value.)
+    while let Some(i) = last.find(':').or_else(|| last.find('-')).filter(|&i| i > 0) {
+        parts.push(last[..i].trim());
+        last = last[i + 1..].trim();
+    }
+    parts.push(last);
+    if parts.len() > 3 {
+        return Err(format!(
+            "too many values in '{text}' (at most read,write,trim; fio also splits at ':' and '-')"
+        ));
+    }
+    let mut out = [None; 3];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let p = parts[i.min(parts.len() - 1)];
+        if !p.is_empty() {
+            *slot = Some(p);
+        }
+    }
+    if out.iter().all(Option::is_none) {
+        return Err("empty value".into());
+    }
+    Ok(out)
+}
+
 /// Split a colon-separated list where `\:` stands for a literal colon
 /// (filename=/dev/sda:/dev/sdb, directory=a:b). Empty entries are dropped.
 pub fn parse_list(text: &str) -> Vec<String> {
@@ -228,6 +260,27 @@ mod tests {
             [Some("1k"), Some("2k"), Some("3k")]
         );
         assert!(per_direction("1,2,3,4").is_err());
+        // fio's numeric split: ':' and '-' too, once no comma is left.
+        assert_eq!(
+            per_direction_numbers("4k-16k").unwrap(),
+            [Some("4k"), Some("16k"), Some("16k")]
+        );
+        assert_eq!(
+            per_direction_numbers("4k:16k").unwrap(),
+            [Some("4k"), Some("16k"), Some("16k")]
+        );
+        assert_eq!(
+            per_direction_numbers("4k,8k-16k").unwrap(),
+            [Some("4k"), Some("8k"), Some("16k")]
+        );
+        assert_eq!(
+            per_direction_numbers("8k,32k,").unwrap(),
+            [Some("8k"), Some("32k"), None]
+        );
+        assert_eq!(per_direction_numbers("-1").unwrap(), [Some("-1"); 3]);
+        assert!(per_direction_numbers("1k-2k-3k-4k").is_err());
+        // A range option keeps its '-'.
+        assert_eq!(per_direction("1k-4k").unwrap(), [Some("1k-4k"); 3]);
         assert!(per_direction(",").is_err());
         assert!(per_direction("").is_err());
     }
