@@ -359,3 +359,46 @@ fn a_verifying_job_draws_its_write_sizes_from_the_read_seed_like_fio() {
         "--verify=md5",
     ]);
 }
+
+#[test]
+fn numjobs_clones_take_fios_offsets_in_fios_order() {
+    // fio's first clone is subjob numjobs-1: with offset_increment the second job in
+    // the report is the one furthest into the file (a 12 MiB file, write:112k).
+    let per_job = |tool: &str| -> Vec<u64> {
+        let d = scratch();
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            ferrio()
+        };
+        let o = cmd
+            .current_dir(d.path())
+            .args(["--name=j", "--bs=16k", "--rw=write:112k", "--filesize=12m"])
+            .args(["--offset=120k", "--offset_increment=4m", "--io_size=3m"])
+            .args(["--loops=2", "--numjobs=3", "--output-format=json"])
+            .output()
+            .expect("run");
+        assert!(
+            o.status.success(),
+            "{tool}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v = parse_json(&o.stdout);
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["write"]["total_ios"].as_u64().unwrap())
+            .collect()
+    };
+    let ours = per_job("ferrio");
+    // Two loops of 3 MiB where the file leaves room; 8 MiB in, its end comes first.
+    assert_eq!(ours, [285, 217, 252]);
+    assert!(
+        ours[1] < ours[2],
+        "the first clone starts furthest in: {ours:?}"
+    );
+    if have_fio() {
+        assert_eq!(ours, per_job("fio"));
+    }
+}

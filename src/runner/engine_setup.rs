@@ -40,7 +40,7 @@ pub fn engine_options(
             .collect(),
         sized: spec.size.is_some() || spec.filesize.is_some(),
         virtual_clock,
-        clone: plan.clone,
+        clone: plan.subjob(),
         paths: plan.files.iter().map(|f| f.path.clone()).collect(),
         local: spec.local.clone(),
         runtime_us: spec.runtime_us,

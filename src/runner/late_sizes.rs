@@ -26,7 +26,7 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
         let target = crate::engine::registry::target_size(&t.spec).transpose()?;
         let files = planner::plan_files(
             &t.spec,
-            t.clone,
+            t.subjob(),
             t.caps,
             t.confine.as_deref(),
             target,

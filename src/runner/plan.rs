@@ -18,7 +18,8 @@ pub struct ThreadPlan {
     pub spec: Arc<JobSpec>,
     /// Index of the job in the invocation (for stonewall/wait_for ordering).
     pub job_index: usize,
-    /// Clone number within the job (fio's $jobnum).
+    /// Clone number within the job, in thread order (0 for the job itself; see
+    /// [`ThreadPlan::subjob`] for fio's $jobnum).
     pub clone: u32,
     pub groupid: u32,
     pub caps: Capabilities,
@@ -52,7 +53,24 @@ pub struct ThreadPlan {
     pub ramp_bytes: Option<Arc<super::ramp::RampBytes>>,
 }
 
+/// fio's subjob number (its `$jobnum`) of clone `clone` of a job of `numjobs`: fio
+/// makes the clones counting down, so the job is 0, its first clone numjobs-1 and
+/// its last 1. File names, `directory=a:b`, `offset_increment` and a network job's
+/// port follow it.
+pub fn fio_subjob(numjobs: u32, clone: u32) -> u32 {
+    if clone == 0 {
+        0
+    } else {
+        numjobs.max(1).saturating_sub(clone)
+    }
+}
+
 impl ThreadPlan {
+    /// fio's subjob number of this thread ([`fio_subjob`]).
+    pub fn subjob(&self) -> u32 {
+        fio_subjob(self.spec.numjobs, self.clone)
+    }
+
     /// The engine keeps nothing the thread writes (diskless, and no remote target as
     /// nbd's export): its verify pretends, as fio's does for such engines.
     pub fn discards(&self) -> bool {

@@ -1,5 +1,5 @@
 //! Planning rules pinned by mutation testing (docs/testing.md): thread numbers, per-file
-//! sizes, and the refusals of jobs with nothing to do.
+//! sizes, the refusals of jobs with nothing to do, and the clones' subjob numbers.
 
 use super::plan::ThreadPlan;
 use super::planner::{check_work, plan};
@@ -85,4 +85,32 @@ fn a_size_not_a_multiple_of_the_block_size_leaves_a_tail() {
     assert_eq!((f.region.len, f.tail), (8192, 2048));
     let e = planned("[a]\nioengine=null\nsize=2k\nbs=4k\n").unwrap_err();
     assert!(e.contains("smaller than the minimum block size"), "{e}");
+}
+
+#[test]
+fn clones_take_fios_subjob_numbers_for_names_and_offsets() {
+    // fio makes a job's clones counting down: the thread after the job is subjob
+    // numjobs-1, the last one 1. Its file names ($jobnum) and offset_increment follow.
+    let t = planned(
+        "[j]\nioengine=null\nsize=64k\nnumjobs=4\noffset=4k\noffset_increment=1m\n\
+         filename_format=$jobname.$jobnum\n",
+    )
+    .unwrap();
+    let names: Vec<String> = t
+        .iter()
+        .map(|p| p.files[0].path.display().to_string())
+        .collect();
+    assert_eq!(names, ["j.0", "j.3", "j.2", "j.1"]);
+    let starts: Vec<u64> = t.iter().map(|p| p.files[0].region.start).collect();
+    assert_eq!(
+        starts,
+        [
+            4 << 10,
+            (3 << 20) + 4096,
+            (2 << 20) + 4096,
+            (1 << 20) + 4096
+        ]
+    );
+    let subjobs: Vec<u32> = t.iter().map(|p| p.subjob()).collect();
+    assert_eq!(subjobs, [0, 3, 2, 1]);
 }

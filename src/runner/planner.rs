@@ -97,7 +97,7 @@ fn plan_with(
         for clone in 0..spec.numjobs.max(1) {
             // fio numbers the job 0 and its clones, as it makes them, numjobs-1 down
             // to 1.
-            let subjob = if clone == 0 { 0 } else { spec.numjobs - clone };
+            let subjob = super::plan::fio_subjob(spec.numjobs, clone);
             let (spec, replay) = variants[subjob as usize % variants.len()].clone();
             // (After the replay's log: a blktrace may set the depth.)
             let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
@@ -112,13 +112,14 @@ fn plan_with(
             let seeds = fio_seeds(&spec, out.len() as u64 + 1);
             let files = match &replay {
                 Some(log) => log.planned_files(),
-                None => match plan_files(&spec, clone, caps, confine.as_deref(), target, &seeds) {
+                // (Files, directories and offset_increment follow fio's subjob number.)
+                None => match plan_files(&spec, subjob, caps, confine.as_deref(), target, &seeds) {
                     Err(_)
-                        if (check && sized_by_missing_files(&spec, clone, caps))
-                            || sized_later(jobs, job_index, &spec, clone, caps) =>
+                        if (check && sized_by_missing_files(&spec, subjob, caps))
+                            || sized_later(jobs, job_index, &spec, subjob, caps) =>
                     {
                         sized_at_start = true;
-                        placeholders(&spec, clone)
+                        placeholders(&spec, subjob)
                     }
                     r => r?,
                 },
@@ -217,12 +218,12 @@ fn sized_later(
     jobs: &[JobSpec],
     job_index: usize,
     spec: &JobSpec,
-    clone: u32,
+    subjob: u32,
     caps: Capabilities,
 ) -> bool {
     spec.zones.mode == ZoneMode::None
-        && sized_by_missing_files(spec, clone, caps)
-        && file_names(spec, clone).iter().any(|path| {
+        && sized_by_missing_files(spec, subjob, caps)
+        && file_names(spec, subjob).iter().any(|path| {
             !path.exists()
                 && jobs[..job_index].iter().any(|earlier| {
                     (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
@@ -232,16 +233,16 @@ fn sized_later(
 
 /// Whether the job's size comes from its files (no size=N, no filesize=) and one of
 /// them does not exist, so that its size is not known before it is created.
-fn sized_by_missing_files(spec: &JobSpec, clone: u32, caps: Capabilities) -> bool {
+fn sized_by_missing_files(spec: &JobSpec, subjob: u32, caps: Capabilities) -> bool {
     spec.filesize.is_none()
         && !matches!(spec.size, Some(SizeOrPercent::Bytes(_)))
         && !caps.diskless
-        && file_names(spec, clone).iter().any(|path| !path.exists())
+        && file_names(spec, subjob).iter().any(|path| !path.exists())
 }
 
 /// The deferred thread's files until it starts: named, with empty regions.
-fn placeholders(spec: &JobSpec, clone: u32) -> Vec<PlannedFile> {
-    file_names(spec, clone)
+fn placeholders(spec: &JobSpec, subjob: u32) -> Vec<PlannedFile> {
+    file_names(spec, subjob)
         .into_iter()
         .map(|path| PlannedFile {
             path,
@@ -451,21 +452,21 @@ pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u32, filenum:
 /// The paths of a thread's files. A diskless engine (null, sim) touches no file, but
 /// its files are named and counted as fio names them (`$jobname.$jobnum.$filenum`,
 /// nrfiles), so its iolog, file choices and per-file sizes are fio's.
-pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
+pub(super) fn file_names(spec: &JobSpec, subjob: u32) -> Vec<PathBuf> {
     if !spec.filenames.is_empty() {
         spec.filenames
             .iter()
             .map(|n| join_dir(spec.directory.as_deref(), n))
             .collect()
     } else {
-        // directory=a:b: clone N's generated names go in entry N mod the number.
+        // directory=a:b: subjob N's generated names go in entry N mod the number.
         let dir = match spec.directories.len() {
             0 => spec.directory.as_deref(),
-            n => Some(spec.directories[clone as usize % n].as_path()),
+            n => Some(spec.directories[subjob as usize % n].as_path()),
         };
         (0..spec.nrfiles.max(1))
             .map(|i| {
-                let n = expand_filename_format(&spec.filename_format, &spec.name, clone, i);
+                let n = expand_filename_format(&spec.filename_format, &spec.name, subjob, i);
                 join_dir(dir, &n)
             })
             .collect()
@@ -475,7 +476,7 @@ pub(super) fn file_names(spec: &JobSpec, clone: u32) -> Vec<PathBuf> {
 /// `target`: the size an engine's target gave (see [`engine::registry::target_size`]).
 pub(super) fn plan_files(
     spec: &JobSpec,
-    clone: u32,
+    subjob: u32,
     caps: Capabilities,
     confine: Option<&crate::sys::confine::Confine>,
     target: Option<u64>,
@@ -484,7 +485,7 @@ pub(super) fn plan_files(
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
     let named = caps.accounting == Accounting::FileOps;
-    let names = file_names(spec, clone);
+    let names = file_names(spec, subjob);
     let nfiles = names.len() as u64;
     // An engine whose target sizes itself (nbd: the export) gives its first file that
     // size, as fio's does; no job region passes it (fio: FIO_NOEXTEND).
@@ -558,7 +559,7 @@ pub(super) fn plan_files(
                 }
             },
         };
-        let increment = spec.offset_increment.saturating_mul(clone as u64);
+        let increment = spec.offset_increment.saturating_mul(subjob as u64);
         let offset = match spec.offset {
             SizeOrPercent::Bytes(b) => b.saturating_add(increment),
             SizeOrPercent::Percent(p) => {
