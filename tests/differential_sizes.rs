@@ -366,28 +366,20 @@ fn numjobs_clones_take_fios_offsets_in_fios_order() {
     // the report is the one furthest into the file (a 12 MiB file, write:112k).
     let per_job = |tool: &str| -> Vec<u64> {
         let d = scratch();
-        let mut cmd = if tool == "fio" {
-            Command::new("fio")
-        } else {
-            ferrio()
-        };
-        let o = cmd
-            .current_dir(d.path())
-            .args(["--name=j", "--bs=16k", "--rw=write:112k", "--filesize=12m"])
-            .args(["--offset=120k", "--offset_increment=4m", "--io_size=3m"])
-            .args(["--loops=2", "--numjobs=3", "--output-format=json"])
-            .output()
-            .expect("run");
-        assert!(
-            o.status.success(),
-            "{tool}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let v = parse_json(&o.stdout);
-        v["jobs"]
-            .as_array()
-            .unwrap()
-            .iter()
+        let job = [
+            "--name=j",
+            "--bs=16k",
+            "--rw=write:112k",
+            "--filesize=12m",
+            "--offset=120k",
+            "--offset_increment=4m",
+            "--io_size=3m",
+            "--loops=2",
+            "--numjobs=3",
+        ];
+        let v = tool_json_in(tool, d.path(), &job);
+        let jobs = v["jobs"].as_array().unwrap();
+        jobs.iter()
             .map(|j| j["write"]["total_ios"].as_u64().unwrap())
             .collect()
     };

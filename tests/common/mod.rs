@@ -110,6 +110,14 @@ pub fn run_json_in(dir: &Path, args: &[&str]) -> serde_json::Value {
     parse_json(&out.stdout)
 }
 
+/// [`run_json_in`] for ferrio, or the same job under fio when `tool` is "fio".
+pub fn tool_json_in(tool: &str, dir: &Path, args: &[&str]) -> serde_json::Value {
+    if tool != "fio" {
+        return run_json_in(dir, args);
+    }
+    fio_json_from(Command::new("fio").current_dir(dir), args)
+}
+
 pub fn parse_json(bytes: &[u8]) -> serde_json::Value {
     let text = String::from_utf8_lossy(bytes);
     // fio may print non-JSON lines before the document (e.g. warnings): start at the first '{'.
@@ -167,7 +175,11 @@ pub fn have_fio() -> bool {
 }
 
 pub fn fio_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new("fio")
+    fio_json_from(&mut Command::new("fio"), args)
+}
+
+fn fio_json_from(fio: &mut Command, args: &[&str]) -> serde_json::Value {
+    let out = fio
         .args(args)
         .arg("--output-format=json")
         .output()

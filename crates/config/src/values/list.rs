@@ -77,6 +77,12 @@ pub fn per_direction(text: &str) -> Result<[Option<&str>; 3], String> {
             "too many comma-separated values in '{text}' (at most read,write,trim)"
         ));
     }
+    fill_directions(&parts)
+}
+
+/// read, write, trim from 1 to 3 values: the last one given also fills the slots
+/// after it; an empty one leaves its slot to the default.
+fn fill_directions<'a>(parts: &[&'a str]) -> Result<[Option<&'a str>; 3], String> {
     let mut out = [None; 3];
     for (i, slot) in out.iter_mut().enumerate() {
         let p = parts[i.min(parts.len() - 1)];
@@ -109,17 +115,7 @@ pub fn per_direction_numbers(text: &str) -> Result<[Option<&str>; 3], String> {
             "too many values in '{text}' (at most read,write,trim; fio also splits at ':' and '-')"
         ));
     }
-    let mut out = [None; 3];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let p = parts[i.min(parts.len() - 1)];
-        if !p.is_empty() {
-            *slot = Some(p);
-        }
-    }
-    if out.iter().all(Option::is_none) {
-        return Err("empty value".into());
-    }
-    Ok(out)
+    fill_directions(&parts)
 }
 
 /// Split a colon-separated list where `\:` stands for a literal colon
