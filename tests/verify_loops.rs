@@ -463,3 +463,27 @@ fn verify_backlog_rounds_start_at_fios_log_lengths_and_count_toward_the_job() {
         assert_eq!((w.0, w.1), (fw.0, fw.1), "{a:?}: writes vs fio");
     }
 }
+
+#[test]
+fn verify_only_walks_an_asynchronous_jobs_passes_as_it_wrote_them() {
+    // An asynchronous engine's pass ends at the bytes it queued (fio's bytes_issued),
+    // a mixed job's before either direction reaches the end: the dry run ends its
+    // passes there too, so it walks the writes the job made (fio master's
+    // t/numberio_overlap.py case 5; fio 3.33 fails its own check of this job).
+    let d = scratch();
+    let file = file_in(d.path(), "a.dat");
+    let mut a = vec![
+        "--ioengine=io_uring",
+        "--bs=128k",
+        "--size=1m",
+        "--io_size=4m",
+        "--rw=rw",
+        "--verify=crc32c",
+    ];
+    let write: Vec<&str> = a.iter().copied().chain(["--do_verify=0"]).collect();
+    let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &write)));
+    assert_eq!(r.0 + w.0, 4 << 20, "{write:?}: io_size moved");
+    a.push("--verify_only");
+    let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &a)));
+    assert!(r.1 > 0 && w.1 > 0, "{a:?}: walked {w:?}, checked {r:?}");
+}

@@ -135,6 +135,12 @@ impl<'a> Worker<'a> {
             };
             let pending = self.pattern.has_pending();
             self.st.generated(&self.lim, io.len, io.follow_up, pending);
+            if !self.synchronous {
+                // Passes end where the job's own would with this engine: an
+                // asynchronous one queues its I/Os, and fio ends a pass at the
+                // bytes queued (so the walk meets the writes it checks).
+                self.st.queued(&self.lim, io.len, pending);
+            }
             if io.op == IoOp::Write {
                 v.would_write(io.file, io.offset, io.len as usize);
                 stats.dir[1].io_bytes += io.len;
