@@ -21,14 +21,28 @@ fn job(file: &str, extra: &[&str]) -> Vec<String> {
     a
 }
 
+/// One direction's (io_bytes, total_ios, runtime ms).
+type Dir = (u64, u64, u64);
+
 /// Per direction (read, write): (io_bytes, total_ios, runtime ms).
-fn dirs(v: &serde_json::Value) -> [(u64, u64, u64); 2] {
+fn dirs(v: &serde_json::Value) -> [Dir; 2] {
     let j = &v["jobs"][0];
     assert_eq!(j["error"], 0, "{j}");
     ["read", "write"].map(|d| {
         let n = |k: &str| j[d][k].as_u64().unwrap();
         (n("io_bytes"), n("total_ios"), n("runtime"))
     })
+}
+
+/// With fio installed, the job's bytes and I/Os per direction under fio 3.33 must
+/// be ferrio's (`r`, `w`).
+fn same_counts_as_fio(dir: &std::path::Path, args: &[String], r: Dir, w: Dir) {
+    if !have_fio() {
+        return;
+    }
+    let [fr, fw] = dirs(&fio_run(dir, args));
+    assert_eq!((r.0, r.1), (fr.0, fr.1), "{args:?}: reads vs fio");
+    assert_eq!((w.0, w.1), (fw.0, fw.1), "{args:?}: writes vs fio");
 }
 
 fn ferrio_run(dir: &std::path::Path, args: &[String]) -> serde_json::Value {
@@ -237,12 +251,7 @@ fn loops_without_a_random_map_verify_once_after_all_the_writes_like_fio() {
         // One verify phase: at most the file's blocks (each read once), fewer than
         // one per write.
         assert!(r.1 <= 64 && r.1 < w.1, "{extra:?}: {r:?} {w:?}");
-        if !have_fio() {
-            continue;
-        }
-        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &extra)));
-        assert_eq!((r.0, r.1), (fr.0, fr.1), "{extra:?}: reads vs fio");
-        assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
+        same_counts_as_fio(d.path(), &job(&file, &extra), r, w);
     }
 }
 
@@ -276,12 +285,7 @@ fn io_size_above_size_verifies_each_pass_and_counts_the_read_back_like_fio() {
             assert_eq!((w.0, w.1), (512 << 10, 128), "{a:?}: two passes of writes");
             assert_eq!((r.0, r.1), (512 << 10, 128), "{a:?}: each read back");
         }
-        if !have_fio() {
-            continue;
-        }
-        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &a)));
-        assert_eq!((r.0, r.1), (fr.0, fr.1), "{a:?}: reads vs fio");
-        assert_eq!((w.0, w.1), (fw.0, fw.1), "{a:?}: writes vs fio");
+        same_counts_as_fio(d.path(), &job(&file, &a), r, w);
     }
 }
 
@@ -339,12 +343,7 @@ fn passes_shorter_than_size_run_again_after_their_verify_and_number_ios_counts_t
     for (extra, writes, reads) in cases {
         let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, extra)));
         assert_eq!((w.1, r.1), (*writes, *reads), "{extra:?}: writes, reads");
-        if !have_fio() {
-            continue;
-        }
-        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, extra)));
-        assert_eq!((r.0, r.1), (fr.0, fr.1), "{extra:?}: reads vs fio");
-        assert_eq!((w.0, w.1), (fw.0, fw.1), "{extra:?}: writes vs fio");
+        same_counts_as_fio(d.path(), &job(&file, extra), r, w);
     }
 }
 
@@ -455,12 +454,7 @@ fn verify_backlog_rounds_start_at_fios_log_lengths_and_count_toward_the_job() {
         a.extend_from_slice(extra);
         let [r, w] = dirs(&ferrio_run(d.path(), &job(&file, &a)));
         assert_eq!((w.1, r.1), (*writes, *reads), "{a:?}: writes, reads");
-        if !have_fio() {
-            continue;
-        }
-        let [fr, fw] = dirs(&fio_run(d.path(), &job(&file, &a)));
-        assert_eq!((r.0, r.1), (fr.0, fr.1), "{a:?}: reads vs fio");
-        assert_eq!((w.0, w.1), (fw.0, fw.1), "{a:?}: writes vs fio");
+        same_counts_as_fio(d.path(), &job(&file, &a), r, w);
     }
 }
 
