@@ -304,6 +304,45 @@ fn filesize_ranges_draw_fios_sizes() {
     );
 }
 
+/// Threads sharing one file with a filesize= range: fio sets up each thread's files
+/// before the next one's (create_serialize), so the first draws the size and lays the
+/// file out, and the others find it in the range and keep it (ferrio drew a size for
+/// each clone, and one read past the file's end).
+#[test]
+fn threads_sharing_a_file_keep_the_size_the_first_drew_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let args = [
+        "--name=j",
+        "--filename=shared",
+        "--size=1M",
+        "--filesize=64k-256k",
+        "--rw=randread",
+        "--numjobs=3",
+        "--randrepeat=0",
+        "--randseed=4321",
+    ];
+    let run = |tool| {
+        let d = scratch();
+        let v = tool_json_in(tool, d.path(), &args);
+        let ios: Vec<u64> = v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["read"]["total_ios"].as_u64().unwrap())
+            .collect();
+        let size = std::fs::metadata(d.path().join("shared")).unwrap().len();
+        (ios, size)
+    };
+    let (fio, ferrio) = (run("fio"), run("ferrio"));
+    assert!(
+        fio.0.iter().all(|&n| n > 0 && n * 4096 <= fio.1),
+        "fio: {fio:?}"
+    );
+    assert_eq!(ferrio, fio, "reads per clone and the file's size");
+}
+
 /// A bsrange after a bssplit sets the smallest and largest block size (fio's header
 /// shows them); the split still picks the sizes, aligned down to that smallest size
 /// and cut at the largest, and the job stops once less than the largest is left of

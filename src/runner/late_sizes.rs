@@ -31,6 +31,8 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
             t.confine.as_deref(),
             target,
             &t.seeds,
+            // (The files exist by now: their sizes are on disk.)
+            &Default::default(),
         )?;
         let pass_bytes = planner::pass_bytes(&t.spec, &files);
         planner::check_work(&t.spec, pass_bytes)?;

@@ -50,6 +50,10 @@ fn plan_with(
     let mut flows: std::collections::HashMap<(u32, u32), Arc<super::flow::FlowGroup>> =
         Default::default();
     let mut phase = 0u32;
+    // Each file's size once the threads planned so far have laid it out: fio sets up
+    // their files one after another before any starts (create_serialize), so a later
+    // thread's filesize= range sees the file an earlier one made.
+    let mut laid_out: LaidOut = Default::default();
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
         if spec.stonewall && !out.is_empty() {
@@ -113,7 +117,15 @@ fn plan_with(
             let files = match &replay {
                 Some(log) => log.planned_files(),
                 // (Files, directories and offset_increment follow fio's subjob number.)
-                None => match plan_files(&spec, subjob, caps, confine.as_deref(), target, &seeds) {
+                None => match plan_files(
+                    &spec,
+                    subjob,
+                    caps,
+                    confine.as_deref(),
+                    target,
+                    &seeds,
+                    &laid_out,
+                ) {
                     Err(_)
                         if (check && sized_by_missing_files(&spec, subjob, caps))
                             || sized_later(jobs, job_index, &spec, subjob, caps) =>
@@ -125,6 +137,9 @@ fn plan_with(
                 },
             };
             check_devices_free(&spec, &files, &mut checked)?;
+            if !sized_at_start && replay.is_none() {
+                note_layout(&mut laid_out, &spec, caps, &files);
+            }
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
                 None => pass_bytes(&spec, &files),
@@ -185,6 +200,23 @@ fn plan_with(
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
+}
+
+/// Files' sizes after the layout of the threads planned so far (path → length).
+pub(super) type LaidOut = std::collections::HashMap<std::path::PathBuf, u64>;
+
+/// Add a planned thread's files to `laid_out` when fio would lay them out before the
+/// next thread's setup: create_serialize, a file the job extends to its region's end.
+fn note_layout(laid_out: &mut LaidOut, spec: &JobSpec, caps: Capabilities, files: &[PlannedFile]) {
+    let grows = spec.fill_device || spec.dropin.file_append;
+    if caps.diskless || spec.create_on_open || !spec.local.create_serialize || grows {
+        return;
+    }
+    for f in files.iter().filter(|f| !f.device) {
+        let end = f.region.start + f.region.len + f.tail;
+        let laid = laid_out.entry(f.path.clone()).or_default();
+        *laid = (*laid).max(end);
+    }
 }
 
 /// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
@@ -481,6 +513,7 @@ pub(super) fn plan_files(
     confine: Option<&crate::sys::confine::Confine>,
     target: Option<u64>,
     seeds: &SeedSet,
+    laid_out: &LaidOut,
 ) -> Result<Vec<PlannedFile>, String> {
     // Engines that operate on the files' names (the metadata engines) need them even
     // when no file is laid out or opened.
@@ -519,7 +552,10 @@ pub(super) fn plan_files(
         let real = existing[i];
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, _)), _) => match drawn_sizes.as_mut() {
-                Some(sizes) => sizes.next(real),
+                Some(sizes) => sizes.next(match (real, laid_out.get(&path)) {
+                    (r, Some(&laid)) => Some(r.unwrap_or(0).max(laid)),
+                    (r, None) => r,
+                }),
                 None => min,
             },
             (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
