@@ -449,3 +449,51 @@ fn a_bssplit_entry_below_a_later_bsrange_is_refused() {
         );
     }
 }
+
+/// fio's mmap engine refuses blocks smaller than a page with direct, fsync or
+/// fdatasync, and libpmem with fsync or fdatasync (ferrio had flushed the page-aligned
+/// mapping around them); whole pages,
+/// or sub-page blocks without those options, run.
+#[test]
+fn mmap_with_sub_page_blocks_and_fsync_or_direct_is_refused_like_fio() {
+    let base = ["--name=t", "--rw=write", "--size=64k", "--ioengine=mmap"];
+    for (opts, named) in [
+        (["--bs=512", "--fsync=4"], "fsync"),
+        (["--bs=1k", "--fdatasync=1"], "fdatasync"),
+        (["--bs=2k", "--direct=1"], "direct=1"),
+    ] {
+        let job: Vec<&str> = base.iter().chain(&opts).copied().collect();
+        refused_before_io(
+            &job,
+            &[
+                "job 't'",
+                "ioengine=mmap",
+                named,
+                "page size",
+                "smallest block size",
+            ],
+        );
+    }
+    // libpmem's init has the same check, for fsync and fdatasync.
+    refused_before_io(
+        &[
+            "--name=t",
+            "--rw=write",
+            "--size=64k",
+            "--ioengine=libpmem",
+            "--bs=512",
+            "--fsync=1",
+        ],
+        &["ioengine=libpmem with fsync", "page size"],
+    );
+    for opts in [["--bs=512", "--end_fsync=1"], ["--bs=8k", "--fsync=4"]] {
+        let d = scratch();
+        let f = format!("--filename={}", file_in(d.path(), "m.dat"));
+        let o = ferrio().args(base).args(opts).arg(&f).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{opts:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

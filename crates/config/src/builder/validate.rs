@@ -68,6 +68,30 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             if job.ioengine == "mmap" { "" } else { " and registerfiles/sqthread_poll" }
         )));
     }
+    // fio's mmap and libpmem engines (their init) refuse blocks that are not whole
+    // pages with fsync or fdatasync, and mmap with direct too: those flush or drop the
+    // mapping page by page.
+    let syncs = job.fsync > 0 || job.fdatasync > 0;
+    let by_page = match job.ioengine.as_str() {
+        "mmap" => job.direct || syncs,
+        "libpmem" => syncs,
+        _ => false,
+    };
+    if by_page {
+        let page = crate::jobfile::subst::page_size();
+        let min_bs = job.bs.iter().map(|b| b.min).min().unwrap_or(page);
+        if min_bs % page != 0 {
+            let why = match (job.direct, job.fsync > 0) {
+                (true, _) => "direct=1",
+                (false, true) => "fsync",
+                (false, false) => "fdatasync",
+            };
+            return Err(at(format!(
+                "ioengine={} with {why} needs block sizes that are multiples of the page size ({page} bytes), as fio requires; the smallest block size is {min_bs}",
+                job.ioengine
+            )));
+        }
+    }
     if job.end_syncfs && job.foreign.engine.is_none() && !syncs_file_systems(&job.ioengine) {
         return Err(at(format!(
             "end_syncfs=1: ioengine={} does not support syncfs (as in fio); engines that do: {}, {}",

@@ -40,7 +40,7 @@ impl Keywords {
 }
 
 /// The page size from the ELF auxiliary vector (AT_PAGESZ), 4096 if unavailable.
-fn page_size() -> u64 {
+pub(crate) fn page_size() -> u64 {
     const AT_PAGESZ: u64 = 6;
     if let Ok(auxv) = std::fs::read("/proc/self/auxv") {
         for pair in auxv.chunks_exact(16) {
