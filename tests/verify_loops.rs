@@ -512,5 +512,9 @@ fn verify_only_with_openfiles_below_nrfiles_checks_every_block() {
     bytes[(128 << 10) + 100] ^= 0xff;
     std::fs::write(&victim, bytes).unwrap();
     let o = ferrio().args(&only).current_dir(d.path()).output().unwrap();
-    assert!(!o.status.success(), "the damaged block went unnoticed");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("v.0.3 offset 131072"),
+        "the damaged block went unnoticed: {err}"
+    );
 }
