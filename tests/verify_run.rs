@@ -298,3 +298,41 @@ fn trimmed_blocks_must_read_back_as_zeros() {
     let trims = v["jobs"][0]["trim"]["total_ios"].as_u64().unwrap();
     assert_eq!(bytes(&v, "read"), (64 - trims) * 4096);
 }
+
+/// fio ≥ 3.40's trim verify (t/verify-trim.py, run by hand on a loop device, where
+/// fio master gives the same counts): trims are I/Os of the job, so they count toward
+/// number_ios, and every block picked is trimmed before the job ends, so about
+/// trim_percentage % of the writes are trimmed whatever trim_backlog is.
+#[test]
+fn trims_count_toward_number_ios_and_every_picked_block_is_trimmed() {
+    let counts = |extra: &[&str]| {
+        let dir = scratch();
+        let file = file_in(dir.path(), "t.dat");
+        let mut a = vec!["--rw=write", "--verify=md5", "--number_ios=64"];
+        a.extend(extra);
+        let (ok, v, err) = run(&job(&file, &a));
+        assert!(ok, "{a:?}: {err}");
+        let n = |d: &str| v["jobs"][0][d]["total_ios"].as_u64().unwrap();
+        (n("read"), n("write"), n("trim"))
+    };
+    for backlog in ["--trim_backlog=1", "--trim_backlog=16"] {
+        let all = ["--trim_percentage=100", backlog];
+        assert_eq!(counts(&all), (32, 32, 32), "{all:?}");
+    }
+    let no_verify = [
+        "--trim_percentage=100",
+        "--trim_backlog=16",
+        "--do_verify=0",
+    ];
+    assert_eq!(counts(&no_verify), (0, 32, 32), "{no_verify:?}");
+    // Half the writes, within the harness's 10 %: the last round's picks, short of a
+    // trim_backlog, are trimmed too.
+    for backlog in ["--trim_backlog=1", "--trim_backlog=8", "--trim_backlog=16"] {
+        let (_, w, t) = counts(&["--trim_percentage=50", backlog]);
+        let expected = w as f64 / 2.0;
+        assert!(
+            (t as f64 - expected).abs() <= 0.1 * expected && w + t >= 64 && w < 64,
+            "{backlog}: {w} writes, {t} trims"
+        );
+    }
+}

@@ -54,8 +54,9 @@ pub struct Verifier {
     pub trim_backlog: u64,
     pub trim_batch: u64,
     pub trim_zero: bool,
-    /// Blocks logged since the last trim round.
-    pub since_trim: u64,
+    /// The log's length reached a multiple of trim_backlog (fio's
+    /// `io_hist_len % trim_backlog == 0`, checked before the next I/O): a round is due.
+    pub trim_reached: bool,
     /// Microseconds per direction (fio's per-direction runtime): the write phases
     /// count for the job's own directions, the verify phases for reads.
     pub dir_us: [u64; 3],
@@ -136,7 +137,7 @@ impl Verifier {
                 v.trim_backlog
             },
             trim_zero: v.trim_zero,
-            since_trim: 0,
+            trim_reached: false,
             dir_us: [0; 3],
             // A writing job's verify phase reopens its files (fio's clear_io_state),
             // so another pass may follow any pass (keep_running): each is checked
@@ -190,7 +191,10 @@ impl Verifier {
             if self.next_seed() % 100 < self.trim_percentage as u64 {
                 self.trims.push_back((file, offset, buf.len()));
             }
-            self.since_trim += 1;
+            // (An overwrite replaces its block, and with trim_verify_zero=0 a trimmed
+            // block leaves the log, as in fio's io_hist.)
+            let logged = self.log.len() as u64;
+            self.trim_reached |= logged > 0 && logged.is_multiple_of(self.trim_backlog);
         }
     }
 
@@ -264,9 +268,11 @@ impl Verifier {
         self.phase.find(file, offset)
     }
 
-    /// A trim round is due (trim_backlog blocks written since the last).
+    /// A trim round is due: the log reached a multiple of trim_backlog since the last
+    /// (a round with nothing picked trims nothing, and the next waits for the next
+    /// multiple, as fio's check_get_trim).
     pub fn trim_due(&self) -> bool {
-        self.trim_backlog > 0 && self.since_trim >= self.trim_backlog && !self.trims.is_empty()
+        self.trim_reached
     }
 
     /// A verify_backlog round is due.

@@ -240,6 +240,7 @@ impl<'a> Worker<'a> {
             if !self.verify_dry_run() {
                 self.end_synced = false;
                 now = self.io_loop(stop, now, &mut usage_start);
+                self.trim_the_rest(stop, now); // VERIFY: trim_backlog's picks
                 self.log_end_syncs();
                 now = self.sync_before_read_back(stop, now); // VERIFY
             }

@@ -314,7 +314,8 @@ impl<'a> Worker<'a> {
             return;
         }
         if trim {
-            self.trim_round();
+            let most = self.verify.as_ref().map_or(0, |v| v.trim_batch as usize);
+            self.trim_round(most);
         }
         if !due {
             return;
@@ -440,13 +441,32 @@ impl<'a> Worker<'a> {
         Some(saved)
     }
 
-    /// trim_backlog: trim the oldest picked blocks (punching holes, as fio does in
-    /// files), accounted as trims; each is then expected to read back as zeros
-    /// (trim_verify_zero) or is no longer verified.
-    fn trim_round(&mut self) {
+    /// After a pass's writes: trim every block still picked, as fio's do_io goes on
+    /// while its trim list is not empty — unless the job was stopped (a signal, an
+    /// error, its runtime), as fio's loop breaks then.
+    pub(super) fn trim_the_rest(&mut self, stop: &AtomicBool, now: u64) {
+        let Some(v) = self.verify.as_ref() else {
+            return;
+        };
+        if v.trims.is_empty()
+            || self.acct.error.is_some()
+            || stop.load(Ordering::Relaxed)
+            || now >= self.lim.deadline_ns
+            || self.st.inflight > 0
+        {
+            return;
+        }
+        self.trim_round(usize::MAX);
+    }
+
+    /// trim_backlog: trim the oldest picked blocks, up to `most` (punching holes, as
+    /// fio does in files), accounted as trims; each is then expected to read back as
+    /// zeros (trim_verify_zero) or is no longer verified. Like fio's, the trims are
+    /// I/Os of the job: they count toward `number_ios`.
+    fn trim_round(&mut self, most: usize) {
         let v = self.verify.as_mut().expect("verifying");
-        v.since_trim = 0;
-        let n = (v.trim_batch as usize).min(v.trims.len());
+        v.trim_reached = false;
+        let n = most.min(v.trims.len());
         let batch: Vec<_> = v.trims.drain(..n).collect();
         let mut held = None;
         for (file, offset, len) in batch {
@@ -472,6 +492,7 @@ impl<'a> Worker<'a> {
                 done_ns: None,
             };
             self.account_inline(&unit, start, end);
+            self.lim.max_ios = self.lim.max_ios.saturating_sub(1);
             if self.acct.error.is_some() {
                 break;
             }
