@@ -81,10 +81,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
         let page = crate::jobfile::subst::page_size();
         let min_bs = job.bs.iter().map(|b| b.min).min().unwrap_or(page);
         if min_bs % page != 0 {
-            let why = match (job.direct, job.fsync > 0) {
-                (true, _) => "direct=1",
-                (false, true) => "fsync",
-                (false, false) => "fdatasync",
+            // (direct matters to mmap only.)
+            let why = if job.ioengine == "mmap" && job.direct {
+                "direct=1"
+            } else if job.fsync > 0 {
+                "fsync"
+            } else {
+                "fdatasync"
             };
             return Err(at(format!(
                 "ioengine={} with {why} needs block sizes that are multiples of the page size ({page} bytes), as fio requires; the smallest block size is {min_bs}",
