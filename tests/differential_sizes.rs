@@ -343,6 +343,45 @@ fn threads_sharing_a_file_keep_the_size_the_first_drew_like_fio() {
     assert_eq!(ferrio, fio, "reads per clone and the file's size");
 }
 
+/// A later job over a file an earlier job lays out sizes itself from that layout, not
+/// from the file as it was before the run: fio sets every job's files up in turn
+/// (create_serialize), so `size=50%` and a job without size= see the writer's 1 MiB,
+/// not the 256 KiB on disk (ferrio read 128 KiB and 256 KiB).
+#[test]
+fn a_later_job_sizes_itself_from_the_file_an_earlier_job_lays_out_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    for size in [Some("--size=50%"), None, Some("--offset=50%")] {
+        let mut args = vec![
+            "--name=a",
+            "--filename=f",
+            "--size=1M",
+            "--rw=write",
+            "--name=b",
+            "--stonewall",
+            "--filename=f",
+            "--rw=read",
+        ];
+        args.extend(size);
+        let run = |tool| {
+            let d = scratch();
+            std::fs::write(d.path().join("f"), vec![0u8; 256 << 10]).unwrap();
+            let v = tool_json_in(tool, d.path(), &args);
+            let jobs = v["jobs"].as_array().unwrap();
+            let read = jobs[1]["read"]["io_bytes"].as_u64().unwrap();
+            let size = std::fs::metadata(d.path().join("f")).unwrap().len();
+            (read, size)
+        };
+        let (fio, ferrio) = (run("fio"), run("ferrio"));
+        assert_eq!(fio.1, 1 << 20, "fio laid the file out: {size:?}");
+        assert_eq!(
+            ferrio, fio,
+            "{size:?}: the reader's bytes and the file's size"
+        );
+    }
+}
+
 /// A bsrange after a bssplit sets the smallest and largest block size (fio's header
 /// shows them); the split still picks the sizes, aligned down to that smallest size
 /// and cut at the largest, and the job stops once less than the largest is left of

@@ -549,13 +549,14 @@ pub(super) fn plan_files(
                 spec.origin
             ));
         }
-        let real = existing[i];
+        // An existing file as the earlier threads' layout will leave it (fio sizes each
+        // thread after laying out the ones before). A missing file stays missing here:
+        // a job that needs its size is then sized at its start (late_sizes.rs).
+        let laid = laid_out.get(&path).copied();
+        let real = existing[i].map(|r| laid.map_or(r, |l| r.max(l)));
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, _)), _) => match drawn_sizes.as_mut() {
-                Some(sizes) => sizes.next(match (real, laid_out.get(&path)) {
-                    (r, Some(&laid)) => Some(r.unwrap_or(0).max(laid)),
-                    (r, None) => r,
-                }),
+                Some(sizes) => sizes.next(real.or(laid)),
                 None => min,
             },
             (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
