@@ -167,6 +167,11 @@ pub struct Capabilities {
     /// O_DIRECT or O_SYNC, so direct=1 needs neither aligned blocks nor a file system
     /// that accepts O_DIRECT.
     pub maps_files: bool,
+    /// The engine wants page-aligned I/O buffers whatever the job says (fio's
+    /// FIO_MEMALIGN / FIO_RAWIO: libpmem's non-temporal copies). Other engines get
+    /// them aligned only where the job asks (direct=1, iomem_align=, atomic=1), as
+    /// in fio: see `runner::resources::buffer_stride`.
+    pub aligned_buffers: bool,
 }
 
 /// What the runner records for an engine's completed I/Os.

@@ -32,6 +32,7 @@ const CAPS: Capabilities = Capabilities {
     queues_when_deep: false,
     prepopulates: false,
     maps_files: false,
+    aligned_buffers: false,
     accounting: super::Accounting::Data,
 };
 

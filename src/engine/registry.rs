@@ -32,6 +32,7 @@ const SYNC: Capabilities = Capabilities {
     queues_when_deep: false,
     prepopulates: false,
     maps_files: false,
+    aligned_buffers: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -45,6 +46,7 @@ const ASYNC: Capabilities = Capabilities {
     queues_when_deep: false,
     prepopulates: false,
     maps_files: false,
+    aligned_buffers: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -59,6 +61,7 @@ const FILE_OPS: Capabilities = Capabilities {
     queues_when_deep: false,
     prepopulates: false,
     maps_files: false,
+    aligned_buffers: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -72,6 +75,7 @@ const NO_IO: Capabilities = Capabilities {
     queues_when_deep: false,
     prepopulates: false,
     maps_files: false,
+    aligned_buffers: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -119,6 +123,7 @@ pub const ENGINES: &[Entry] = &[
             queues_when_deep: true,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
@@ -135,6 +140,7 @@ pub const ENGINES: &[Entry] = &[
             queues_when_deep: false,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -146,6 +152,7 @@ pub const ENGINES: &[Entry] = &[
             queues_when_deep: false,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -158,6 +165,7 @@ pub const ENGINES: &[Entry] = &[
             queues_when_deep: false,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
@@ -265,6 +273,7 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             prepopulates: true,
             maps_files: true,
+            aligned_buffers: true,
             ..SYNC
         },
         create: libpmem::create,

@@ -85,7 +85,7 @@ impl ObserverFactory for DebugTrace {
             }
         }
         if this.mem {
-            let bytes = buffer_bytes(&plan.spec, plan.caps.synchronous);
+            let bytes = buffer_bytes(&plan.spec, plan.caps);
             line(
                 "mem",
                 tid,

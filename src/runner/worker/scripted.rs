@@ -123,6 +123,7 @@ impl ScriptedEngine {
             queues_when_deep: false,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
         }
     }
 

@@ -48,6 +48,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             queues_when_deep: false,
             prepopulates: false,
             maps_files: false,
+            aligned_buffers: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),
@@ -656,4 +657,32 @@ fn a_reaps_equal_clats_are_recorded_exactly_as_one_by_one() {
         .filter(|w| w[0].clat_ns == w[1].clat_ns && w[0].ddir == w[1].ddir)
         .count();
     assert!(runs > 16, "only {runs} equal neighbours");
+}
+
+/// fio aligns its buffers only for direct=1, mem_align, atomic or an engine that wants
+/// it (init_io_u_buffers); otherwise they lie back to back from malloc's pointer, and
+/// the kernel's copy of buffered I/O pays for that placement in both tools alike.
+#[test]
+fn buffers_are_aligned_only_where_fio_aligns_them() {
+    use super::units::Units;
+    let page = crate::sys::memory::page_size();
+    let job = "rw=write\nbs=6000\nsize=60000\niodepth=3";
+    let buffered = Units::new(&plan_of(job, false), 3, true).unwrap();
+    let b = buffered.buffers();
+    assert_eq!(b[0].1, 6000);
+    assert_eq!(b[1].0 as usize - b[0].0 as usize, 6000);
+    assert_eq!(b[2].0 as usize - b[1].0 as usize, 6000);
+    let mut wants = plan_of(job, false);
+    wants.caps.aligned_buffers = true;
+    for plan in [
+        plan_of(&format!("{job}\ndirect=1"), false),
+        plan_of(&format!("{job}\niomem_align=4k"), false),
+        wants,
+    ] {
+        let units = Units::new(&plan, 3, true).unwrap();
+        for (ptr, stride) in units.buffers() {
+            assert_eq!(ptr as usize % page, 0, "{:?}", plan.spec.engine);
+            assert_eq!(stride, 6000usize.div_ceil(page) * page);
+        }
+    }
 }

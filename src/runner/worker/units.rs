@@ -66,7 +66,7 @@ impl Units {
     ) -> Result<Units, (i32, String)> {
         let spec = &plan.spec;
         let mut policy = BufferPolicy::for_thread(plan).map_err(|e| (libc::EINVAL, e))?;
-        let (stride, align) = buffer_stride(spec);
+        let (stride, align) = buffer_stride(spec, plan.caps);
         let mut memory = IoMemory::new(
             spec.engine.mem,
             spec.engine.mem_path.as_deref(),

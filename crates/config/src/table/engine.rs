@@ -138,7 +138,7 @@ pub const ENGINE_TUNING: &[OptSpec] = &[
             ("mmapshared", "like mmap, MAP_SHARED"),
             ("cudamalloc", "GPU memory (CUDA, fio's GPUDirect RDMA): checked by --parse-only, refused by a run"),
         ]),
-    opt("iomem_align", K::Size, C::Buffers, "Alignment of the I/O buffers (0 = the page size); must be a power of two", |j, c, v| {
+    opt("iomem_align", K::Size, C::Buffers, "Alignment of the I/O buffers; must be a power of two. 0: as fio, the page size with direct=1, atomic=1 or an engine that needs it (libpmem), else none (the allocator's pointer, buffers back to back)", |j, c, v| {
         let n = c.size(v)?;
         if n != 0 && !n.is_power_of_two() {
             return Err(format!("{n} is not a power of two"));
