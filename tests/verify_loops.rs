@@ -518,3 +518,30 @@ fn verify_only_with_openfiles_below_nrfiles_checks_every_block() {
         "the damaged block went unnoticed: {err}"
     );
 }
+
+/// verify_only replaces a writing job's writes with a dry run; a job that only reads
+/// does its reads and checks each, as without verify_only (fio:
+/// `verify_only && td_write`). ferrio read nothing and passed any file.
+#[test]
+fn verify_only_in_a_reading_job_reads_and_checks_like_fio() {
+    let d = scratch();
+    let f = path_str(&d.path().join("f"));
+    ferrio_run(d.path(), &job(&f, &["--rw=write", "--verify=crc32c"]));
+    for rw in ["--rw=read", "--rw=randread"] {
+        let args = job(&f, &[rw, "--verify=crc32c", "--verify_only=1"]);
+        let [r, w] = dirs(&ferrio_run(d.path(), &args));
+        assert_eq!((r.0, r.1, w.1), (256 << 10, 64, 0), "{rw}: every block read");
+        same_counts_as_fio(d.path(), &args, r, w);
+    }
+    // A damaged block fails the read that meets it.
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[(128 << 10) + 100] ^= 0xff;
+    std::fs::write(&f, bytes).unwrap();
+    let args = job(&f, &["--rw=read", "--verify=crc32c", "--verify_only=1"]);
+    let o = ferrio().args(&args).current_dir(d.path()).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("offset 131072"),
+        "the damaged block went unnoticed: {err}"
+    );
+}

@@ -84,8 +84,15 @@ fn write_sequence_checked(spec: &JobSpec) -> bool {
     let v = &spec.verify;
     v.write_sequence.unwrap_or_else(|| {
         let sync = crate::engine::capabilities_of(&spec.ioengine).is_some_and(|c| c.synchronous);
-        !(v.only || (spec.norandommap && !sync && spec.iodepth > 1))
+        !(verify_only(spec) || (spec.norandommap && !sync && spec.iodepth > 1))
     })
+}
+
+/// verify_only=1 in a job that writes. fio's dry run replaces only the writing
+/// job's I/O (`td->o.verify_only && td_write(td)`): a job that only reads does its
+/// reads and checks each one, as it does without verify_only.
+fn verify_only(spec: &JobSpec) -> bool {
+    spec.verify.only && spec.writes()
 }
 
 impl Verifier {
@@ -107,6 +114,7 @@ impl Verifier {
             return None;
         }
         let fixed = spec.bs[1].min == spec.bs[1].max && spec.bs[1].split.len() <= 1;
+        let only = verify_only(spec);
         Some(Verifier {
             layout: Layout::for_job(spec, thread),
             log: PieceLog::default(),
@@ -122,9 +130,9 @@ impl Verifier {
             fatal: v.fatal,
             dump: v.dump,
             aux: v.aux_path.clone(),
-            check_seed: v.header_seed && !v.only,
+            check_seed: v.header_seed && !only,
             check_numberio: fixed && !spec.time_based && write_sequence_checked(spec),
-            only: v.only,
+            only,
             do_verify: v.do_verify,
             inline_reads: !spec.writes(),
             phase: Default::default(),
@@ -143,7 +151,7 @@ impl Verifier {
             // so another pass may follow any pass (keep_running): each is checked
             // first, verify_only's dry passes too.
             each_loop: !spec.time_based
-                && ((spec.loops > 1 && (v.do_verify || v.only)) || (v.do_verify && spec.writes())),
+                && ((spec.loops > 1 && (v.do_verify || only)) || (v.do_verify && spec.writes())),
             read_back: 0,
             tracker: state::Tracker::new(spec.iodepth as usize).fsynced(v.policy_fsynced),
             loaded: None,
@@ -458,6 +466,8 @@ mod tests {
         spec.ioengine = "psync".into();
         assert!(write_sequence_checked(&spec), "synchronous engine");
         spec.verify.only = true;
+        assert!(write_sequence_checked(&spec), "verify_only of a reading job: no dry run");
+        spec.rw.kind = ferrio_config::spec::RwKind::Write;
         assert!(!write_sequence_checked(&spec), "verify_only");
     }
 }
