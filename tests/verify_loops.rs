@@ -530,7 +530,11 @@ fn verify_only_in_a_reading_job_reads_and_checks_like_fio() {
     for rw in ["--rw=read", "--rw=randread"] {
         let args = job(&f, &[rw, "--verify=crc32c", "--verify_only=1"]);
         let [r, w] = dirs(&ferrio_run(d.path(), &args));
-        assert_eq!((r.0, r.1, w.1), (256 << 10, 64, 0), "{rw}: every block read");
+        assert_eq!(
+            (r.0, r.1, w.1),
+            (256 << 10, 64, 0),
+            "{rw}: every block read"
+        );
         same_counts_as_fio(d.path(), &args, r, w);
     }
     // A damaged block fails the read that meets it.

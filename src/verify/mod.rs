@@ -466,7 +466,10 @@ mod tests {
         spec.ioengine = "psync".into();
         assert!(write_sequence_checked(&spec), "synchronous engine");
         spec.verify.only = true;
-        assert!(write_sequence_checked(&spec), "verify_only of a reading job: no dry run");
+        assert!(
+            write_sequence_checked(&spec),
+            "verify_only of a reading job: no dry run"
+        );
         spec.rw.kind = ferrio_config::spec::RwKind::Write;
         assert!(!write_sequence_checked(&spec), "verify_only");
     }
