@@ -257,6 +257,29 @@ fn group_options_must_match() {
         err.contains("steadystate options must be consistent within reporting groups"),
         "{err}"
     );
+    // Without steadystate_duration a job has no steady state, whatever its
+    // steadystate= says, so it matches a job without one (fio copies the other
+    // options only with a duration, and runs both).
+    let args = [
+        "--ioengine=null",
+        "--size=1m",
+        "--name=a",
+        "--ss=bw_slope:0.1%",
+        "--name=b",
+    ];
+    let out = ferrio().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if have_fio() {
+        let fio = std::process::Command::new("fio")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(fio.status.success(), "fio refused it too");
+    }
 }
 
 #[test]

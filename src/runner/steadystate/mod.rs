@@ -52,9 +52,15 @@ impl SteadyStateFactory {
     /// number of intervals.
     pub fn new(threads: &[ThreadPlan]) -> Result<SteadyStateFactory, String> {
         let mut first_of_group: BTreeMap<u32, &ThreadPlan> = BTreeMap::new();
+        // A job without steadystate_duration has no steady state, whatever its
+        // steadystate= says (fio copies the other options only with a duration).
+        fn effective(t: &ThreadPlan) -> Option<&ferrio_config::ext::steadystate::SteadyStateSpec> {
+            let ss = &t.spec.steadystate;
+            ss.enabled().then_some(ss)
+        }
         for t in threads {
             let first = *first_of_group.entry(t.groupid).or_insert(t);
-            if first.spec.steadystate != t.spec.steadystate {
+            if effective(first) != effective(t) {
                 return Err(format!(
                     "job '{}': job rejected: steadystate options must be consistent within reporting groups (group {})",
                     t.spec.name, t.groupid
