@@ -38,10 +38,10 @@ pub const MALLOC_ALIGN: usize = 16;
 /// default the page size), each buffer rounded up to it, only for direct=1,
 /// iomem_align=, atomic=1 or an engine that wants it ([`Capabilities::aligned_buffers`]).
 /// Otherwise fio takes malloc's pointer as it comes and lays the buffers back to back,
-/// and so does ferrio: a kernel copy into a page-aligned buffer can be slower (on
-/// this machine's Xeon, a 1 MiB page-cache read into a 64-byte-aligned buffer copies
-/// about 8 % slower than into one 16 bytes past a page), and ferrio measured that
-/// against fio's unaligned buffers.
+/// and so does ferrio. The kernel's copy of buffered I/O costs more or less with the
+/// placement, differently per CPU and block size (on one Xeon, page alignment made
+/// 1 MiB page-cache reads about 8 % slower and 4 KiB ones about 5 % faster, in both
+/// tools: docs/engines.md), so placing them as fio does makes the two pay the same.
 pub fn buffer_stride(spec: &JobSpec, caps: Capabilities) -> (usize, usize) {
     let trims_read_back = spec.verify.trim_percentage > 0 && spec.verify.trim_zero;
     let dirs = if trims_read_back { 3 } else { 2 };
