@@ -192,6 +192,9 @@ impl Pattern {
                     (z.start * lastb / 100, lastb * (z.end - z.start) / 100)
                 };
                 if *bytes && z.end / self.align[d].max(1) > lastb {
+                    // fio says so each time a draw lands past the file, and the
+                    // pass ends there.
+                    eprintln!("ferrio: zoned_abs sizes exceed file size");
                     return None;
                 }
                 Some(self.uniform_block(file, span)? + base)
