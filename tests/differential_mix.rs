@@ -418,8 +418,8 @@ fn zoned_abs_hits_each_zone_as_asked() {
 }
 
 /// zoned_abs zones past the file's end: a draw that lands in one ends the pass, and
-/// fio says so (`zoned_abs sizes exceed file size`) each time; ferrio wrote as many
-/// blocks as fio but said nothing.
+/// fio says so (`zoned_abs sizes exceed file size`; at every such end, ferrio once per
+/// thread); ferrio wrote as many blocks as fio but said nothing.
 #[test]
 fn zoned_abs_past_the_file_ends_the_pass_and_says_so_like_fio() {
     let args = [

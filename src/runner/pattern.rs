@@ -210,6 +210,9 @@ pub struct Pattern {
     has_tails: bool,
     /// --debug=random: write fio's `off rand` / `offset busy` lines.
     trace_random: bool,
+    /// `zoned_abs sizes exceed file size` was said (once per thread: fio says it at
+    /// every pass it ends, over 100,000 lines a second in a time_based job).
+    said_zoned_abs: bool,
     /// The plain random job (`plain_block`): its last_block, which never changes; 0
     /// when the job is not plain. Replay and zbd, set after construction, are checked
     /// per I/O.
@@ -333,6 +336,7 @@ impl Pattern {
             time_based: spec.time_based,
             rng,
             trace_random: spec.compat.debug.has(ferrio_config::DebugCategory::Random),
+            said_zoned_abs: false,
             iolog: None,
             replay: None,
             strided,

@@ -192,9 +192,12 @@ impl Pattern {
                     (z.start * lastb / 100, lastb * (z.end - z.start) / 100)
                 };
                 if *bytes && z.end / self.align[d].max(1) > lastb {
-                    // fio says so each time a draw lands past the file, and the
-                    // pass ends there.
-                    eprintln!("ferrio: zoned_abs sizes exceed file size");
+                    // The pass ends here, and the user is told why (fio: at every
+                    // such end; here once, see `said_zoned_abs`).
+                    if !self.said_zoned_abs {
+                        self.said_zoned_abs = true;
+                        eprintln!("ferrio: zoned_abs sizes exceed file size");
+                    }
                     return None;
                 }
                 Some(self.uniform_block(file, span)? + base)
