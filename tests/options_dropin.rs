@@ -158,6 +158,42 @@ fn unlink_each_loop_removes_the_files_between_passes() {
     }
 }
 
+/// create_on_open=1 opens every file with O_CREAT, a read job's too (fio's
+/// generic_open_file): a missing file is created empty, and the first read fails with
+/// EIO. ferrio opened a read job's file without O_CREAT and failed with ENOENT.
+/// Without create_on_open a missing file is still ENOENT (unlink_each_loop above).
+#[test]
+fn create_on_open_creates_a_read_jobs_missing_file_as_fio() {
+    let d = scratch();
+    let mut runs = vec![("ferrio", ferrio_out as fn(&[&str]) -> Output)];
+    if have_fio() {
+        runs.push(("fio", fio_out));
+    }
+    for (who, run) in runs {
+        for (extra, errno, ios, created) in [
+            ("--create_on_open=1", libc::EIO, 1, true),
+            ("--allow_file_create=0", libc::ENOENT, 0, false),
+        ] {
+            let f = file_in(d.path(), &format!("{who}{extra}"));
+            let fa = format!("--filename={f}");
+            let args = [
+                "--name=r",
+                &fa,
+                "--rw=read",
+                "--size=1m",
+                "--create_on_open=1",
+                extra,
+                "--output-format=json",
+            ];
+            let v = parse_json(&run(&args).stdout);
+            let job = &v["jobs"][0];
+            assert_eq!(job["error"], errno, "{who} {extra}: {v}");
+            assert_eq!(job["read"]["total_ios"], ios, "{who} {extra}");
+            assert_eq!(Path::new(&f).exists(), created, "{who} {extra}");
+        }
+    }
+}
+
 #[test]
 fn stats_0_leaves_the_job_out_of_the_report() {
     let jobs = [

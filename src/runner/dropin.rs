@@ -66,7 +66,9 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
         let flags = OpenFlags {
             read: true,
             write: spec.writes(),
-            create: true,
+            // A job that only reads finds the file gone (ENOENT), as in fio, unless
+            // create_on_open creates it again.
+            create: spec.writes() || (spec.create_on_open && spec.allow_file_create),
             direct: spec.direct,
             sync: spec.sync,
             dsync: spec.dsync,

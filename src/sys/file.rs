@@ -14,6 +14,10 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
         custom |= libc::O_DIRECT;
     }
     custom |= f.sync_flag();
+    if f.create && !f.write {
+        // (std refuses create without write access; open(2) does not.)
+        custom |= libc::O_CREAT;
+    }
     OpenOptions::new()
         .read(f.read || !f.write)
         .write(f.write)

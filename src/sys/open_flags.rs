@@ -6,6 +6,8 @@
 pub struct OpenFlags {
     pub read: bool,
     pub write: bool,
+    /// O_CREAT: create a missing file (empty), also for a file opened only to read
+    /// (fio's create_on_open).
     pub create: bool,
     pub direct: bool,
     pub sync: bool,
@@ -21,7 +23,7 @@ impl OpenFlags {
             (false, true) => libc::O_WRONLY,
             _ => libc::O_RDONLY,
         };
-        if self.create && self.write {
+        if self.create {
             flags |= libc::O_CREAT;
         }
         if self.direct {
@@ -56,6 +58,13 @@ mod tests {
         assert_eq!(f(false, true).sync_flag(), 0, "dsync alone is nothing");
         assert_eq!(f(true, false).open_flags(), libc::O_WRONLY | libc::O_SYNC);
         assert_eq!(f(true, true).open_flags(), libc::O_WRONLY | libc::O_DSYNC);
+        // create_on_open: a file opened only to read is created too.
+        let read_create = OpenFlags {
+            read: true,
+            create: true,
+            ..Default::default()
+        };
+        assert_eq!(read_create.open_flags(), libc::O_RDONLY | libc::O_CREAT);
         // O_SYNC includes O_DSYNC's bit: the two differ only in O_SYNC's own.
         assert_ne!(libc::O_SYNC, libc::O_DSYNC);
     }

@@ -190,7 +190,9 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         // and writable).
         read: true,
         write: spec.writes(),
-        create: spec.allow_file_create,
+        // fio: O_CREAT for a job that writes, and with create_on_open for any job
+        // (a read job then reads an empty file, and its first read fails with EIO).
+        create: spec.allow_file_create && (spec.writes() || spec.create_on_open),
         // An engine that maps its files takes direct= and sync= as its own flags.
         direct: spec.direct && !plan.caps.maps_files,
         sync: spec.sync && !plan.caps.maps_files,
