@@ -3,7 +3,6 @@
 
 use super::plan::ThreadPlan;
 use crate::sys::iomem;
-use crate::sys::memory::page_size;
 use std::fs::File;
 
 /// direct=1: every block size, block alignment, file offset and the buffer alignment
@@ -57,11 +56,8 @@ pub fn check_direct_alignment(
                 format!("direct=1: offset {} is not a multiple of the logical block size ({lbs}) of '{name}'", pf.region.start),
             ));
         }
-        let align = if spec.engine.iomem_align == 0 {
-            page_size() as u64
-        } else {
-            spec.engine.iomem_align
-        };
+        // The alignment the buffers get (direct=1 always aligns them).
+        let align = super::resources::buffer_stride(spec, plan.caps).1 as u64;
         if !align.is_multiple_of(mem_align) {
             return Err((
                 libc::EINVAL,
