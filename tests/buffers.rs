@@ -380,3 +380,21 @@ fn unused_units_still_draw_their_first_fill() {
     let four = ferrio_and_fio(&["rw=write", "refill_buffers", "iodepth=4"]);
     assert_eq!(four[..four.len() - 3 * BS], one[3 * BS..]);
 }
+
+#[test]
+fn each_write_carries_the_buffer_fio_gives_it() {
+    // Without refill_buffers a unit's buffer is filled once, so which unit carries a
+    // write decides its bytes. fio takes units from a stack, the last one first: with
+    // iodepth=4 a synchronous engine writes every block out of the fourth fill, and an
+    // asynchronous one goes through units 3, 2, 1, 0, then reuses each as it completes.
+    let one = ferrio_and_fio(&["rw=write", "scramble_buffers=0"]);
+    let four = ferrio_and_fio(&["rw=write", "scramble_buffers=0", "iodepth=4"]);
+    assert_ne!(one[..BS], four[..BS]);
+    assert!(four.chunks(BS).all(|b| b == &four[..BS]), "one buffer");
+    for engine in ["libaio", "io_uring"] {
+        let engine = format!("ioengine={engine}");
+        let data = ferrio_and_fio(&["rw=randwrite", "scramble_buffers=0", "iodepth=4", &engine]);
+        let distinct: HashSet<&[u8]> = data.chunks(BS).collect();
+        assert_eq!(distinct.len(), 4, "{engine}: four units' buffers");
+    }
+}

@@ -80,6 +80,15 @@ impl Units {
                 format!("I/O buffers: {e}"),
             )
         })?;
+        // fio allocates and fills iodepth units (0 first) even where the engine uses
+        // fewer (a synchronous one uses one), and takes units from a stack, the last
+        // one first: its first write goes out of unit iodepth-1's buffer. So the fills
+        // of the units fio never reaches come first, unit i here is fio's unit
+        // iodepth-depth+i, and the free stack hands out the last unit first: the
+        // contents that follow, and which buffer each write carries, are fio's.
+        if real_buffers {
+            policy.skip_units((spec.iodepth.max(1) as usize).saturating_sub(depth));
+        }
         let mut io = Vec::with_capacity(depth);
         for i in 0..depth {
             let buf = memory.buffer(i, stride);
@@ -97,16 +106,10 @@ impl Units {
                 done_ns: None,
             });
         }
-        // fio fills a buffer for each of its iodepth units even where the engine uses
-        // fewer (a synchronous one uses one): draw those fills too, so the contents
-        // that follow are fio's.
-        if real_buffers {
-            policy.skip_units((spec.iodepth.max(1) as usize).saturating_sub(depth));
-        }
         Ok(Units {
             io,
             times: vec![UnitTimes::default(); depth],
-            free: (0..depth).rev().collect(),
+            free: (0..depth).collect(),
             pending: Vec::with_capacity(depth),
             done: Vec::with_capacity(depth),
             moved: vec![0; depth],
