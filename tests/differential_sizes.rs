@@ -382,6 +382,90 @@ fn a_later_job_sizes_itself_from_the_file_an_earlier_job_lays_out_like_fio() {
     }
 }
 
+/// fio sets up create_serialize jobs' files one after another (extend_file), so a
+/// file_append job starts at the end the setups before it leave. A reading clone's
+/// setup lays the file out to its region's end, so the next clone reads after it; a
+/// writing one's only fallocates, which makes the file longer with native, posix and
+/// truncate, not with none or keep. (ferrio read and wrote both clones' first MiB.)
+#[test]
+fn file_append_clones_start_where_the_setups_before_them_end_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let base = [
+        "--name=j",
+        "--filename=f",
+        "--size=1M",
+        "--bs=256k",
+        "--file_append=1",
+        "--numjobs=2",
+    ];
+    for extra in [
+        ["--rw=read", "--fallocate=none"],
+        ["--rw=write", "--fallocate=none"],
+        ["--rw=write", "--fallocate=keep"],
+        ["--rw=write", "--fallocate=native"],
+        ["--rw=write", "--fallocate=posix"],
+    ] {
+        let args: Vec<&str> = base.iter().chain(&extra).copied().collect();
+        let run = |tool| {
+            let d = scratch();
+            let v = tool_json_in(tool, d.path(), &args);
+            let mut moved: Vec<u64> = v["jobs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|j| {
+                    j["read"]["io_bytes"].as_u64().unwrap()
+                        + j["write"]["io_bytes"].as_u64().unwrap()
+                })
+                .collect();
+            moved.sort();
+            (moved, std::fs::metadata(d.path().join("f")).unwrap().len())
+        };
+        let (fio, ferrio) = (run("fio"), run("ferrio"));
+        assert_eq!(fio.0, [1 << 20, 1 << 20], "{extra:?}: fio's clones");
+        assert_eq!(
+            ferrio, fio,
+            "{extra:?}: bytes per clone and the file's size"
+        );
+    }
+    // A writer without overwrite or file_append unlinks a file too short for it and
+    // makes it anew; with fallocate=none it stays empty, so a later job sized from
+    // it has nothing to do (fio fails that job; ferrio refuses the run).
+    let args = [
+        "--name=a",
+        "--filename=f",
+        "--size=1M",
+        "--rw=write",
+        "--fallocate=none",
+        "--name=b",
+        "--stonewall",
+        "--filename=f",
+        "--rw=read",
+    ];
+    let d = scratch();
+    std::fs::write(d.path().join("f"), vec![0u8; 256 << 10]).unwrap();
+    let out = Command::new("fio")
+        .current_dir(d.path())
+        .args(args)
+        .arg("--output-format=json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "fio fails the reader");
+    let v = parse_json(&out.stdout);
+    assert_eq!(v["jobs"][1]["error"], 22, "the reader's error");
+    std::fs::write(d.path().join("f"), vec![0u8; 256 << 10]).unwrap();
+    let out = ferrio().current_dir(d.path()).args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("job 'b': nothing to do"), "{err}");
+    assert_eq!(
+        std::fs::metadata(d.path().join("f")).unwrap().len(),
+        256 << 10
+    );
+}
+
 /// A bsrange after a bssplit sets the smallest and largest block size (fio's header
 /// shows them); the split still picks the sizes, aligned down to that smallest size
 /// and cut at the largest, and the job stops once less than the largest is left of

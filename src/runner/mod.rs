@@ -20,6 +20,7 @@ pub mod filesize_range;
 pub mod flow;
 pub mod iolog;
 pub mod job_commands;
+pub mod laid_out;
 pub mod late_sizes;
 pub mod layout;
 pub mod logs;

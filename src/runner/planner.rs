@@ -1,6 +1,7 @@
 //! Jobs → threads: expands numjobs clones, assigns reporting groups, names files and
 //! sizes the I/O region of each, all before anything touches the disk.
 
+use super::laid_out::{self, LaidOut};
 use super::plan::ThreadPlan;
 use super::region::{PlannedFile, Region};
 use super::replay::IoLog;
@@ -53,7 +54,7 @@ fn plan_with(
     // Each file's size once the threads planned so far have laid it out: fio sets up
     // their files one after another before any starts (create_serialize), so a later
     // thread's filesize= range sees the file an earlier one made.
-    let mut laid_out: LaidOut = Default::default();
+    let mut laid_out = LaidOut::default();
     for (job_index, spec) in jobs.iter().enumerate() {
         // fio: stonewall or new_group starts a new reporting group (if the current one has jobs).
         if spec.stonewall && !out.is_empty() {
@@ -138,7 +139,7 @@ fn plan_with(
             };
             check_devices_free(&spec, &files, &mut checked)?;
             if !sized_at_start && replay.is_none() {
-                note_layout(&mut laid_out, &spec, caps, &files);
+                laid_out::note(&mut laid_out, &spec, caps, &files, confine.as_deref());
             }
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
@@ -200,23 +201,6 @@ fn plan_with(
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
-}
-
-/// Files' sizes after the layout of the threads planned so far (path → length).
-pub(super) type LaidOut = std::collections::HashMap<std::path::PathBuf, u64>;
-
-/// Add a planned thread's files to `laid_out` when fio would lay them out before the
-/// next thread's setup: create_serialize, a file the job extends to its region's end.
-fn note_layout(laid_out: &mut LaidOut, spec: &JobSpec, caps: Capabilities, files: &[PlannedFile]) {
-    let grows = spec.fill_device || spec.dropin.file_append;
-    if caps.diskless || spec.create_on_open || !spec.local.create_serialize || grows {
-        return;
-    }
-    for f in files.iter().filter(|f| !f.device) {
-        let end = f.region.start + f.region.len + f.tail;
-        let laid = laid_out.entry(f.path.clone()).or_default();
-        *laid = (*laid).max(end);
-    }
 }
 
 /// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
@@ -553,7 +537,7 @@ pub(super) fn plan_files(
         // thread after laying out the ones before). A missing file stays missing here:
         // a job that needs its size is then sized at its start (late_sizes.rs).
         let laid = laid_out.get(&path).copied();
-        let real = existing[i].map(|r| laid.map_or(r, |l| r.max(l)));
+        let real = laid_out::seen(existing[i], laid);
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, _)), _) => match drawn_sizes.as_mut() {
                 Some(sizes) => sizes.next(real.or(laid)),
@@ -618,9 +602,14 @@ pub(super) fn plan_files(
             }
         };
         // file_append: a regular file's region starts at its current end (fio's
-        // get_start_offset); a missing one is created empty.
+        // get_start_offset), as the threads set up before this one leave it; a
+        // missing one is created empty.
         let append = spec.dropin.file_append && !device;
-        let offset = if append { real.unwrap_or(0) } else { offset };
+        let offset = if append {
+            real.or(laid).unwrap_or(0)
+        } else {
+            offset
+        };
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if append {
             per_file
