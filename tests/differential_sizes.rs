@@ -145,6 +145,45 @@ fn sizes_not_a_multiple_of_the_block_size_match_fio() {
     common::cases::each_case(&cases, |job| assert_same(job));
 }
 
+/// fio checks a block against the job's size only at its start and against the file
+/// at its end (fill_io_u; get_next_buflen returns a single block size unchecked), so
+/// on a file longer than size= a sequential pass issues the partial last block whole:
+/// size=1M bs=3k reads 342 blocks of a 2 MiB file and 341 of a new one (ferrio read
+/// 341 of both). A random job's sequential part (percentage_random) takes that block
+/// too, and on a file without room fails it, which ends the pass.
+#[test]
+fn a_partial_last_block_is_issued_whole_where_the_file_goes_on_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let mut cases = Vec::new();
+    for job in [
+        &["--rw=read"][..],
+        &["--rw=write"],
+        &["--rw=read", "--offset=64k", "--loops=2"],
+        &["--rw=read", "--nrfiles=2", "--filename_format=f.$filenum"],
+        &["--rw=randread", "--percentage_random=50"],
+        &["--rw=randwrite", "--percentage_random=90", "--loops=2"],
+    ] {
+        for existing in [0, 2 << 20] {
+            let mut job = job.to_vec();
+            job.extend(["--size=1M", "--bs=3k"]);
+            if !job.iter().any(|o| o.starts_with("--nrfiles")) {
+                job.push("--filename=j.0.0");
+            }
+            cases.push((job, existing));
+        }
+    }
+    common::cases::each_case(&cases, |(job, existing)| {
+        let files: Vec<(&str, u64)> = if *existing == 0 {
+            vec![]
+        } else {
+            vec![("j.0.0", *existing), ("f.0", *existing), ("f.1", *existing)]
+        };
+        assert_same_over(job, &files)
+    });
+}
+
 #[test]
 fn filesize_above_size_does_size_worth_of_io_like_fio() {
     if !have_fio() {

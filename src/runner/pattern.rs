@@ -64,8 +64,10 @@ struct FileCursor {
     spr: Option<sprandom::Sprandom>,
     /// zipf/pareto/normal: the file's own generator (Dist::Model only).
     picker: Option<BlockPicker>,
-    /// Bytes of a partial last block after the region (never an I/O's start).
+    /// Bytes of a partial last block after the region.
     tail: u64,
+    /// Bytes of the file past the tail (PlannedFile::beyond).
+    beyond: u64,
 }
 
 /// fio's per-thread generator streams.
@@ -286,6 +288,7 @@ impl Pattern {
                     spr: sprandom::for_file(spec, region.len, seeds),
                     picker: None,
                     tail: 0,
+                    beyond: 0,
                 }
             })
             .collect();
@@ -431,8 +434,9 @@ impl Pattern {
             .iter()
             .map(|f| (f.path.display().to_string(), f.tail))
             .collect();
-        for (f, (_, tail)) in p.files.iter_mut().zip(&names) {
+        for ((f, (_, tail)), planned) in p.files.iter_mut().zip(&names).zip(&plan.files) {
             f.tail = *tail;
+            f.beyond = planned.beyond;
         }
         p.has_tails = p.files.iter().any(|f| f.tail > 0);
         p.short_pass = p.has_tails;
@@ -598,7 +602,9 @@ impl Pattern {
         // fio issues the last I/O of a pass whole, even past the pass's bytes (it stops
         // once they are reached).
         let _ = max_len;
-        len = len.min(region_len - rel.min(region_len.saturating_sub(1)));
+        if rel < region_len {
+            len = len.min(region_len - rel);
+        }
         let mark = self.random && !busy_ok;
         match &mut self.zbd {
             Some(z) => z.mark = mark.then_some((file, d, rel)),
@@ -662,11 +668,21 @@ impl Pattern {
     }
 
     /// fio's io_u_fits for the smallest block: the I/O ends within the file (its
-    /// partial last block included). zonemode=zbd places I/Os itself.
+    /// partial last block included). With one block size fio checks only that the
+    /// I/O starts within the job's size and ends within the file, so a pass's last
+    /// block may run past the size into the rest of a longer file. zonemode=zbd
+    /// places I/Os itself.
     fn fits(&self, file: usize, d: usize, rel: u64, busy_ok: bool) -> bool {
         let f = &self.files[file];
-        let minbs = self.bs[self.bs_dir(d, busy_ok)].min.max(1);
-        self.zbd.is_some() || rel.saturating_add(minbs) <= f.region.len + f.tail
+        let bs = &self.bs[self.bs_dir(d, busy_ok)];
+        let minbs = bs.min.max(1);
+        let size = f.region.len + f.tail;
+        let room = if bs.max <= minbs {
+            size + f.beyond
+        } else {
+            size
+        };
+        self.zbd.is_some() || (rel < size && rel.saturating_add(minbs) <= room)
     }
 
     /// Whether an I/O is owed before the pass can end (the write of a trimwrite

@@ -264,6 +264,7 @@ fn placeholders(spec: &JobSpec, subjob: u32) -> Vec<PlannedFile> {
             path,
             region: Region { start: 0, len: 0 },
             tail: 0,
+            beyond: 0,
             block_device: false,
             device: false,
         })
@@ -682,10 +683,12 @@ pub(super) fn plan_files(
                 spec.origin
             ));
         }
+        let beyond = real.map_or(0, |r| r.saturating_sub(offset + len + tail));
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
             tail,
+            beyond,
             block_device,
             device,
         });

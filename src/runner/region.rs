@@ -23,6 +23,10 @@ pub struct PlannedFile {
     /// Bytes after the region that the file has (a size not a multiple of the block
     /// size): laid out, never the start of an I/O.
     pub tail: u64,
+    /// Bytes of the file past the tail as the thread sees it once set up (a file or
+    /// device longer than the region): fio issues a sequential pass's last block
+    /// whole when it ends there (io_u fits the file, not the region).
+    pub beyond: u64,
     /// Whether the path is a block device.
     pub block_device: bool,
     /// Whether the path is a block or character device (/dev/null, /dev/zero): never

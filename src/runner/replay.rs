@@ -342,6 +342,7 @@ impl IoLog {
                     path,
                     region: Region { start: 0, len: end },
                     tail: 0,
+                    beyond: 0,
                 }
             })
             .collect()

@@ -85,7 +85,7 @@ impl Pattern {
             // At its end a file is done (fio fails the I/O, closes the file and, with
             // every file done, starts them over); a time-based run wraps in place.
             let f = &self.files[file];
-            if !self.time_based && f.seq_pos[d] >= f.region.len {
+            if !self.time_based && f.seq_pos[d] >= f.region.len + f.tail {
                 return None;
             }
             return Some((self.seq_offset(file, d), true));
@@ -132,11 +132,12 @@ impl Pattern {
         }
     }
 
-    /// A sequential offset inside a random job; at the end of the region fio takes a
-    /// random block instead (which the random map does not record).
+    /// A sequential offset inside a random job; at the end of the file fio takes a
+    /// random block instead (which the random map does not record). Short of it, in
+    /// a partial last block, the offset stands and fails to fit (the file is done).
     pub(super) fn seq_or_random(&mut self, file: usize, d: usize) -> Option<u64> {
         let f = &self.files[file];
-        if f.seq_pos[d] < f.region.len {
+        if f.seq_pos[d] < f.region.len + f.tail + f.beyond {
             return Some(f.seq_pos[d]);
         }
         Some(self.rand_block_or_wrap(file, d)? * self.align[d] + self.window())
@@ -145,7 +146,8 @@ impl Pattern {
     /// The next sequential offset (fio's get_next_seq_offset), wrapping at the end.
     pub(super) fn seq_offset(&mut self, file: usize, d: usize) -> u64 {
         let f = &mut self.files[file];
-        let len = f.region.len.max(1);
+        // (fio: past io_size, the partial last block included, a time-based pass wraps)
+        let len = (f.region.len + f.tail).max(1);
         if f.seq_pos[d] >= len {
             f.seq_pos[d] = 0;
         }

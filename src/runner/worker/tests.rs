@@ -54,6 +54,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             path: "scripted".into(),
             region: Region { start: 0, len },
             tail: 0,
+            beyond: 0,
             block_device: false,
             device: false,
         }],
