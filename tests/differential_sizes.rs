@@ -182,6 +182,26 @@ fn a_partial_last_block_is_issued_whole_where_the_file_goes_on_like_fio() {
         };
         assert_same_over(job, &files)
     });
+    // Clones set up one after another: the one at offset 128k lays the file out to
+    // 1152 KiB, so the one at 64k, set up after it, has room for its last block.
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--size=1M",
+        "--bs=3k",
+        "--numjobs=3",
+        "--offset_increment=64k",
+    ];
+    let ios = |tool| {
+        let d = scratch();
+        let v = tool_json_in(tool, d.path(), &args);
+        let jobs = v["jobs"].as_array().unwrap().iter();
+        jobs.map(|j| j["read"]["total_ios"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let fio = ios("fio");
+    assert_eq!(fio, [341, 341, 342], "fio");
+    assert_eq!(ios("ferrio"), fio, "reads per clone");
 }
 
 #[test]

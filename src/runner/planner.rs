@@ -683,7 +683,9 @@ pub(super) fn plan_files(
                 spec.origin
             ));
         }
-        let beyond = real.map_or(0, |r| r.saturating_sub(offset + len + tail));
+        let beyond = real
+            .or(laid)
+            .map_or(0, |r| r.saturating_sub(offset + len + tail));
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
