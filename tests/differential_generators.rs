@@ -296,3 +296,57 @@ fn offset_align_rounds_up() {
     );
     assert_eq!(r[0], "read 1000 4096");
 }
+
+/// fio 3.33 seeds a job's thread before it lets a given randseed turn randrepeat
+/// off, and copies the clones from the job after: the job's offsets start from
+/// fio's constant and its zipf/pareto/normal files from that seed, while every
+/// clone is seeded as with randrepeat=0. The clones' files (written unscrambled, so
+/// their bytes show every offset and buffer) must be fio's byte for byte. ferrio
+/// seeded the clones like the job, and the distributions from the file names.
+#[test]
+fn a_given_randseed_seeds_a_job_and_its_clones_as_fio() {
+    if !have_fio() {
+        return;
+    }
+    let files_of = |tool: &str, opts: &[String]| {
+        let d = scratch();
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            let mut c = ferrio();
+            c.arg("--fio_seeds=3.33");
+            c
+        };
+        let o = cmd.current_dir(d.path()).args(opts).output().expect("run");
+        assert!(o.status.success(), "{tool} {opts:?}");
+        (0..3)
+            .map(|n| std::fs::read(d.path().join(format!("j.{n}.0"))).expect("file"))
+            .collect::<Vec<_>>()
+    };
+    for dist in ["random", "zipf:1.2", "normal:5"] {
+        for extra in ["--randseed=42", "--allrandrepeat=1"] {
+            let opts: Vec<String> = [
+                "--name=j",
+                "--size=256k",
+                "--bs=4k",
+                "--rw=randwrite",
+                "--numjobs=3",
+                "--norandommap",
+                "--scramble_buffers=0",
+                "--output=/dev/null",
+                extra,
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([format!("--random_distribution={dist}")])
+            .collect();
+            let (fio, ours) = (files_of("fio", &opts), files_of("ferrio", &opts));
+            for (n, (f, r)) in fio.iter().zip(&ours).enumerate() {
+                assert!(
+                    f == r,
+                    "{dist} {extra}: clone {n}'s file differs from fio's"
+                );
+            }
+        }
+    }
+}

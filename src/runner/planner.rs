@@ -114,7 +114,7 @@ fn plan_with(
             // A file an earlier job creates may get its size only when this job starts.
             let mut sized_at_start = false;
             // fio numbers threads from 1 in creation order, clones right after their job.
-            let seeds = fio_seeds(&spec, out.len() as u64 + 1);
+            let seeds = fio_seeds(&spec, out.len() as u64 + 1, subjob > 0);
             let files = match &replay {
                 Some(log) => log.planned_files(),
                 // (Files, directories and offset_increment follow fio's subjob number.)
@@ -436,21 +436,30 @@ fn apply_log(spec: &mut JobSpec, log: &IoLog) {
 }
 
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is
-/// given, otherwise different every run.
-fn fio_seeds(spec: &JobSpec, thread_number: u64) -> SeedSet {
+/// given, otherwise different every run. `clone`: a numjobs clone (subjob > 0).
+fn fio_seeds(spec: &JobSpec, thread_number: u64, clone: bool) -> SeedSet {
     let repeatable = spec.randrepeat || spec.randseed_set;
     let seeds = if repeatable {
         SeedSet::from_seed(spec.randseed, thread_number)
     } else {
         SeedSet::from_entropy(thread_number)
     };
-    let seeds = match spec.fio_seeds {
+    // fio 3.33 turns randrepeat off when randseed is given (fixup_options), but only
+    // after it has seeded the job's thread: the offset stream keeps its constant
+    // there, and the distributions' file seeds (set up later) take that stream's
+    // seed, not the name's hash. Its clones are copied from the job after that, so
+    // they are seeded as with randrepeat=0.
+    let randrepeat = spec.randrepeat && !(spec.randseed_set && clone);
+    let mut seeds = match spec.fio_seeds {
         FioSeeds::Fio333 if spec.allrandrepeat => {
-            SeedSet::fio333_all_repeatable(thread_number).as_fio333(spec.randrepeat)
+            SeedSet::fio333_all_repeatable(thread_number).as_fio333(randrepeat)
         }
-        FioSeeds::Fio333 => seeds.as_fio333(spec.randrepeat),
+        FioSeeds::Fio333 => seeds.as_fio333(randrepeat),
         FioSeeds::Latest => seeds,
     };
+    if spec.randseed_set && seeds.fio333.is_some() {
+        seeds.fio333 = Some(false);
+    }
     if super::debug_hooks::on(spec, ferrio_config::DebugCategory::Random) {
         super::debug_hooks::seeds(&seeds, !repeatable);
     }
