@@ -48,6 +48,8 @@ pub fn lay_out(
     log: &mut dyn Write,
     stop: &AtomicBool,
 ) -> Result<(), String> {
+    // fio makes the directories a file name needs before it sets the files up.
+    super::work_dirs::make(threads)?;
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
     for (i, t) in threads.iter().enumerate() {
         // A job sized at its start is laid out then (late_sizes.rs).

@@ -36,6 +36,7 @@ pub mod region;
 pub mod replay;
 pub mod resources;
 pub mod steadystate;
+pub mod work_dirs;
 pub mod worker;
 pub mod zones;
 

@@ -79,6 +79,7 @@ fn plan_with(
         check_cpus(spec)?;
         if !check {
             check_numa(spec)?;
+            check_directories(spec)?;
         }
         // An engine whose target sizes itself (nbd: the export) is asked once per job.
         let target = match check {
@@ -277,6 +278,28 @@ pub(super) fn check_work(spec: &JobSpec, pass_bytes: u64) -> Result<(), String> 
         return Err(format!(
             "job '{}': nothing to do: size is 0 ({}); set size= or filename= of an existing file",
             spec.name, spec.origin
+        ));
+    }
+    Ok(())
+}
+
+/// directory= must name existing directories, as fio checks it when it parses the
+/// option (its "is not a directory"): the directories a file name needs are made
+/// (work_dirs.rs), those directory= names are not.
+fn check_directories(spec: &JobSpec) -> Result<(), String> {
+    let dirs = spec.directories.iter().chain(spec.directory.iter());
+    for d in dirs {
+        let why = match std::fs::metadata(d) {
+            Ok(m) if m.is_dir() => continue,
+            Ok(_) => "is not a directory".to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_string(),
+            Err(e) => format!("cannot be used: {e}"),
+        };
+        return Err(format!(
+            "job '{}': directory={} {why} ({})",
+            spec.name,
+            d.display(),
+            spec.origin
         ));
     }
     Ok(())
