@@ -497,3 +497,26 @@ fn mmap_with_sub_page_blocks_and_fsync_or_direct_is_refused_like_fio() {
         );
     }
 }
+
+#[test]
+fn direct_io_on_something_without_it_says_so() {
+    // /dev/zero takes no O_DIRECT (EINVAL at the open), as a file system without
+    // direct I/O; fio says "destination does not support O_DIRECT".
+    // (A job's error at its open: the run's report still goes to stdout.)
+    let out = ferrio()
+        .args([
+            "--name=t",
+            "--filename=/dev/zero",
+            "--rw=read",
+            "--size=64k",
+            "--direct=1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot open '/dev/zero' with direct=1 (O_DIRECT)"),
+        "{err}"
+    );
+}

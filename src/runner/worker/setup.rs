@@ -199,9 +199,17 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         dsync: spec.dsync,
     };
     let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
+        // EINVAL from an O_DIRECT open: the file system or device takes no direct I/O
+        // (fio: "destination does not support O_DIRECT").
+        let direct = flags.direct && e.raw_os_error() == Some(libc::EINVAL);
+        let why = if direct {
+            " with direct=1 (O_DIRECT), which it does not support"
+        } else {
+            ""
+        };
         (
             e.raw_os_error().unwrap_or(libc::EIO),
-            format!("cannot open '{}': {e}", f.path.display()),
+            format!("cannot open '{}'{why}: {e}", f.path.display()),
         )
     })?;
     let life = &spec.lifecycle;
