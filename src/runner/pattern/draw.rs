@@ -133,11 +133,18 @@ impl Pattern {
     }
 
     /// A sequential offset inside a random job; at the end of the file fio takes a
-    /// random block instead (which the random map does not record). Short of it, in
-    /// a partial last block, the offset stands and fails to fit (the file is done).
+    /// random block instead (which the random map does not record), and a time-based
+    /// job starts the sequence over. Short of the end, in a partial last block, the
+    /// offset stands and fails to fit (the file is done).
     pub(super) fn seq_or_random(&mut self, file: usize, d: usize) -> Option<u64> {
-        let f = &self.files[file];
-        if f.seq_pos[d] < f.region.len + f.tail + f.beyond {
+        let f = &mut self.files[file];
+        let size = f.region.len + f.tail;
+        if self.time_based && f.seq_pos[d] >= size {
+            // fio's get_next_seq_offset: a time-based job's sequence wraps at the
+            // job's size before it looks at the file's end.
+            f.seq_pos[d] = 0;
+        }
+        if f.seq_pos[d] < size + f.beyond {
             return Some(f.seq_pos[d]);
         }
         Some(self.rand_block_or_wrap(file, d)? * self.align[d] + self.window())
