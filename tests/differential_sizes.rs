@@ -439,6 +439,28 @@ fn a_later_job_sizes_itself_from_the_file_an_earlier_job_lays_out_like_fio() {
             "{size:?}: the reader's bytes and the file's size"
         );
     }
+    // A file missing before the run: each clone's offset=25% is of the file as the
+    // setups before it leave it (1 MiB, then 2.25 MiB), so the file ends at
+    // 576 KiB + 2 MiB (ferrio took 25% of size= for both: 2.5 MiB).
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--size=1M",
+        "--name=k",
+        "--filename=f",
+        "--numjobs=2",
+        "--size=2M",
+        "--offset=25%",
+        "--new_group",
+    ];
+    let size = |tool| {
+        let d = scratch();
+        tool_json_in(tool, d.path(), &args);
+        std::fs::metadata(d.path().join("f")).unwrap().len()
+    };
+    let fio = size("fio");
+    assert_eq!(fio, (576 << 10) + (2 << 20), "fio");
+    assert_eq!(size("ferrio"), fio, "the file's size");
 }
 
 /// fio sets up create_serialize jobs' files one after another (extend_file), so a

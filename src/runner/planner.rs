@@ -619,7 +619,7 @@ pub(super) fn plan_files(
             SizeOrPercent::Percent(p) => {
                 // fio rounds a percentage offset up to offset_align, or to the smallest
                 // block size when that is not given (get_start_offset).
-                let raw = ((real.unwrap_or(per_file) as f64 * p / 100.0) as u64)
+                let raw = ((real.or(laid).unwrap_or(per_file) as f64 * p / 100.0) as u64)
                     .saturating_add(increment);
                 let align = match spec.offset_align {
                     0 => spec
