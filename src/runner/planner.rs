@@ -702,8 +702,14 @@ pub(super) fn plan_files(
         // A size that is not a multiple of the block size: no I/O starts in the last
         // partial block, but the file is laid out whole and, where fio never runs out of
         // blocks (see pass_bytes), the pass still moves all of it, as fio does.
-        let tail = len % min_bs;
-        let len = len - tail;
+        // (fio rounds a size=N% below 100 down to the block size: no partial block.)
+        let rounded = matches!(spec.size, Some(SizeOrPercent::Percent(p)) if p < 100.0);
+        let tail = if rounded && spec.filesize.is_none() {
+            0
+        } else {
+            len % min_bs
+        };
+        let len = len - len % min_bs;
         let end = offset.checked_add(len);
         if end.is_none() || end > Some(u64::MAX / 2) {
             return Err(format!(
