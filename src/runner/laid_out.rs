@@ -60,8 +60,9 @@ pub(super) fn note(
 }
 
 /// A file's size as a thread planned now sees it: what the earlier setups left, or
-/// its size before the run. A file missing before the run stays missing here: a job
-/// that needs its size is sized at its start (late_sizes.rs).
+/// its size before the run. A file missing before the run that no earlier setup
+/// makes stays missing here: a job that needs its size is sized at its start
+/// (late_sizes.rs).
 pub(super) fn seen(existing: Option<u64>, laid: Option<u64>) -> Option<u64> {
-    existing.map(|r| laid.unwrap_or(r))
+    laid.or(existing)
 }

@@ -73,10 +73,12 @@ mod tests {
     fn a_missing_file_an_earlier_job_names_waits_for_the_start() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("data");
-        let jobs = [
-            job("w", &f, Some(64 << 10), false),
-            job("r", &f, None, true),
-        ];
+        // (create_serialize=0: w lays its file out in its own thread as it starts, so
+        // no setup before r's makes it; with the default, r is sized from w's layout
+        // at plan time, as fio sizes it after w's setup.)
+        let mut w = job("w", &f, Some(64 << 10), false);
+        w.local.create_serialize = false;
+        let jobs = [w, job("r", &f, None, true)];
         let mut threads = planner::plan(&jobs).unwrap();
         assert!(!threads[0].sized_at_start);
         assert!(threads[1].sized_at_start);
@@ -92,6 +94,21 @@ mod tests {
         assert_eq!(resolve(&mut threads[1..], &stop), Ok(true));
         assert_eq!(threads[1].pass_bytes, 96 << 10);
         assert_eq!(threads[1].files[0].region.len, 96 << 10);
+    }
+
+    #[test]
+    fn a_missing_file_an_earlier_setup_lays_out_is_sized_from_that_layout() {
+        // fio sets w's file up (64 KiB) before r's, and sizes r then: r needs no
+        // waiting, and a file w unlinks at its end cannot leave r without a size.
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("data");
+        let jobs = [
+            job("w", &f, Some(64 << 10), false),
+            job("r", &f, None, true),
+        ];
+        let threads = planner::plan(&jobs).unwrap();
+        assert!(!threads[1].sized_at_start);
+        assert_eq!(threads[1].pass_bytes, 64 << 10);
     }
 
     #[test]
