@@ -551,7 +551,12 @@ fn file_append_clones_start_where_the_setups_before_them_end_like_fio() {
     let out = ferrio().current_dir(d.path()).args(args).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("job 'b': nothing to do"), "{err}");
+    assert!(
+        err.contains(
+            "job 'b': size= is not set and 'f' is empty once the jobs before it are set up"
+        ),
+        "{err}"
+    );
     assert_eq!(
         std::fs::metadata(d.path().join("f")).unwrap().len(),
         256 << 10

@@ -589,6 +589,17 @@ pub(super) fn plan_files(
                 }
             },
             (None, None) => match real {
+                // fio: "you need to specify size=" for an empty file (one an earlier
+                // setup leaves empty included), whatever else the job sets.
+                Some(0) if !caps.diskless => {
+                    return Err(format!(
+                        "job '{}': size= is not set and '{}' is empty{}, so there is nothing to size the job by ({})",
+                        spec.name,
+                        path.display(),
+                        if laid == Some(0) { " once the jobs before it are set up" } else { "" },
+                        spec.origin
+                    ))
+                }
                 Some(r) => r,
                 // Unbounded: a quarter of the offset space, shared so the sum cannot overflow.
                 // fio's metadata engines give every file one smallest block.
