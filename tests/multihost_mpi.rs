@@ -109,10 +109,12 @@ mod with_mpi {
     #[test]
     fn a_rank_that_fails_is_reported_and_the_exit_is_non_zero() {
         let dir = common::scratch();
-        // Each rank writes into its own directory; rank 3's does not exist.
+        // Each rank writes into its own directory; rank 3's is a file in the way (a
+        // missing one would be made, as fio makes a file name's directories).
         for r in (0..RANKS).filter(|&r| r != 3) {
             std::fs::create_dir(dir.path().join(format!("r{r}"))).unwrap();
         }
+        std::fs::write(dir.path().join("r3"), b"not a directory").unwrap();
         std::fs::write(
             dir.path().join("j.fio"),
             "[w]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\n\
