@@ -75,13 +75,16 @@ impl SeedSet {
         }
     }
 
-    /// fio 3.33's variant: with randrepeat, the offset stream is seeded with a
-    /// constant times the thread number, whatever randseed says.
-    pub fn as_fio333(mut self, randrepeat: bool) -> SeedSet {
-        if randrepeat {
+    /// fio 3.33's variant: with randrepeat when the thread is seeded
+    /// (`repeatable_when_seeded`), the offset stream is seeded with a constant times
+    /// the thread number, whatever randseed says; with randrepeat when its files are
+    /// set up (`repeatable_at_setup`; fio may have turned it off in between), the
+    /// zipf/pareto/normal file seeds come from the file names (distribution.rs).
+    pub fn as_fio333(mut self, repeatable_when_seeded: bool, repeatable_at_setup: bool) -> SeedSet {
+        if repeatable_when_seeded {
             self.seeds[Stream::Block as usize] = FIO333_RANDSEED.wrapping_mul(self.thread_number);
         }
-        self.fio333 = Some(randrepeat);
+        self.fio333 = Some(repeatable_at_setup);
         self
     }
 
@@ -154,12 +157,12 @@ mod tests {
 
     #[test]
     fn fio333_seeds_offsets_from_a_constant_with_randrepeat() {
-        let a = SeedSet::from_seed(1234, 3).as_fio333(true);
+        let a = SeedSet::from_seed(1234, 3).as_fio333(true, true);
         assert_eq!(a.get(Stream::Block), 0xb189_9bed * 3);
         let b = SeedSet::from_seed(1234, 3);
         assert_eq!(
             SeedSet::from_seed(1234, 3)
-                .as_fio333(false)
+                .as_fio333(false, false)
                 .get(Stream::Block),
             b.get(Stream::Block)
         );

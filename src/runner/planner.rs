@@ -472,17 +472,15 @@ fn fio_seeds(spec: &JobSpec, thread_number: u64, clone: bool) -> SeedSet {
     // there, and the distributions' file seeds (set up later) take that stream's
     // seed, not the name's hash. Its clones are copied from the job after that, so
     // they are seeded as with randrepeat=0.
-    let randrepeat = spec.randrepeat && !(spec.randseed_set && clone);
-    let mut seeds = match spec.fio_seeds {
+    let when_seeded = spec.randrepeat && !(spec.randseed_set && clone);
+    let at_setup = spec.randrepeat && !spec.randseed_set;
+    let seeds = match spec.fio_seeds {
         FioSeeds::Fio333 if spec.allrandrepeat => {
-            SeedSet::fio333_all_repeatable(thread_number).as_fio333(randrepeat)
+            SeedSet::fio333_all_repeatable(thread_number).as_fio333(when_seeded, at_setup)
         }
-        FioSeeds::Fio333 => seeds.as_fio333(randrepeat),
+        FioSeeds::Fio333 => seeds.as_fio333(when_seeded, at_setup),
         FioSeeds::Latest => seeds,
     };
-    if spec.randseed_set && seeds.fio333.is_some() {
-        seeds.fio333 = Some(false);
-    }
     if super::debug_hooks::on(spec, ferrio_config::DebugCategory::Random) {
         super::debug_hooks::seeds(&seeds, !repeatable);
     }
