@@ -30,14 +30,15 @@ impl Pattern {
             // draws a direction (and, with the map, an offset). A done file is closed
             // and starts over; any other file carries on where it was, map included.
             let cur = &self.files[f];
-            let done = tried
-                || match (&cur.map, &cur.lfsr) {
-                    (Some(m), _) => m.is_full(),
-                    (None, Some(l)) => l.is_done(),
-                    (None, None) => {
-                        !self.random && cur.seq_pos.iter().any(|&p| p >= cur.region.len)
-                    }
-                };
+            let exhausted = match (&cur.map, &cur.lfsr) {
+                (Some(m), _) => m.is_full(),
+                (None, Some(l)) => l.is_done(),
+                (None, None) => !self.random && cur.seq_pos.iter().any(|&p| p >= cur.region.len),
+            };
+            // A time-based random job starts a file over only when a random draw finds
+            // no block left (fio's get_next_rand_block, `rand_block_or_wrap`), not
+            // when its bytes are done: its sequential part goes on from the last I/O.
+            let done = tried || (exhausted && !(self.time_based && self.random));
             if !done {
                 continue;
             }
