@@ -106,7 +106,7 @@ fn the_generator_note_is_printed_where_the_report_stays_parseable() {
 /// A job whose file another job creates is sized only when it starts
 /// (runner/late_sizes.rs): past the generator's reach it switches as well, and its
 /// note comes then, on stderr (the report has started), as fio prints its note when
-/// that job sets its files up. The file is a sparse 1 TiB one (fallocate=none), which
+/// that job sets its files up. The file is a sparse 1 TiB one (fallocate=truncate), which
 /// w lays out as it starts (create_serialize=0), so no setup before r's makes it.
 #[test]
 fn a_job_sized_at_its_start_switches_and_notes_it_then() {
@@ -114,7 +114,7 @@ fn a_job_sized_at_its_start_switches_and_notes_it_then() {
     let run = |generator: &str| -> (Vec<u64>, String) {
         let log = d.path().join("r.log");
         let job = format!(
-            "[w]\nfilename=big\nrw=write\nsize=1T\nio_size=4k\nfallocate=none\ncreate_serialize=0\n\n\
+            "[w]\nfilename=big\nrw=write\nsize=1T\nio_size=4k\nfallocate=truncate\ncreate_serialize=0\n\n\
              [r]\nstonewall\nfilename=big\nrw=randread\nbs=1\nnorandommap\nnumber_ios=300\n\
              randrepeat=0\nrandseed=1234\nwrite_iolog={}\n{generator}\n",
             log.display()

@@ -172,6 +172,9 @@ pub struct Capabilities {
     /// them aligned only where the job asks (direct=1, iomem_align=, atomic=1), as
     /// in fio: see `runner::resources::buffer_stride`.
     pub aligned_buffers: bool,
+    /// The engine cannot grow a file (fio's FIO_NOEXTEND: mmap maps the file as it
+    /// is): a writing job's files are laid out whole first, as a reading job's.
+    pub no_extend: bool,
 }
 
 /// What the runner records for an engine's completed I/Os.

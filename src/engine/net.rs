@@ -33,6 +33,7 @@ const CAPS: Capabilities = Capabilities {
     prepopulates: false,
     maps_files: false,
     aligned_buffers: false,
+    no_extend: false,
     accounting: super::Accounting::Data,
 };
 

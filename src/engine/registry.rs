@@ -33,6 +33,7 @@ const SYNC: Capabilities = Capabilities {
     prepopulates: false,
     maps_files: false,
     aligned_buffers: false,
+    no_extend: false,
 };
 
 /// I/Os complete later, through `reap`; files are real.
@@ -47,6 +48,7 @@ const ASYNC: Capabilities = Capabilities {
     prepopulates: false,
     maps_files: false,
     aligned_buffers: false,
+    no_extend: false,
 };
 
 /// The metadata engines: one timed file operation per file and pass; files are
@@ -62,6 +64,7 @@ const FILE_OPS: Capabilities = Capabilities {
     prepopulates: false,
     maps_files: false,
     aligned_buffers: false,
+    no_extend: false,
 };
 
 /// No files, no data: cpuio and exec.
@@ -76,6 +79,7 @@ const NO_IO: Capabilities = Capabilities {
     prepopulates: false,
     maps_files: false,
     aligned_buffers: false,
+    no_extend: false,
 };
 
 /// Every engine, in the order `ioengine`'s help lists them (psync, the default, first).
@@ -124,6 +128,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
         },
         create: |o| Ok(Box::new(null::NullEngine::new(o.iodepth))),
     },
@@ -141,6 +146,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
         },
         create: |o| Ok(Box::new(sim::SimEngine::new(o)?)),
     },
@@ -153,6 +159,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(io_uring::IoUringEngine::new(o))),
@@ -166,6 +173,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
             ..ASYNC
         },
         create: |o| Ok(Box::new(libaio::LibaioEngine::new(o))),
@@ -173,7 +181,10 @@ pub const ENGINES: &[Entry] = &[
     Entry {
         name: "mmap",
         help: "memcpy to and from the file mapped with mmap(2)",
-        caps: SYNC,
+        caps: Capabilities {
+            no_extend: true,
+            ..SYNC
+        },
         create: |o| Ok(Box::new(mmap::MmapEngine::new(o))),
     },
     Entry {
@@ -274,6 +285,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: true,
             maps_files: true,
             aligned_buffers: true,
+            no_extend: false,
             ..SYNC
         },
         create: libpmem::create,

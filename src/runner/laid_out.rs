@@ -16,8 +16,8 @@ pub(super) type LaidOut = HashMap<PathBuf, u64>;
 
 /// Note what a planned thread's setup does to its files, as fio's extend_file does
 /// it, for the threads planned after it. Only a file shorter than the region's end
-/// is touched. A job that reads (or overwrites, without file_append) lays the file
-/// out anew to that end; any other job only opens it, after unlinking it if it
+/// is touched. A job that reads (or overwrites, without file_append, or writes with
+/// an engine that cannot grow a file: mmap) lays the file out anew to that end; any other job only opens it, after unlinking it if it
 /// writes without overwrite or file_append, and then fallocates it: native, posix
 /// and truncate make it the region's end long, none and keep leave it as it was
 /// (empty when unlinked).
@@ -32,7 +32,9 @@ pub(super) fn note(
         return;
     }
     let append = spec.dropin.file_append;
-    let new_layout = spec.rw.kind.directions()[0] || (spec.writes() && spec.overwrite && !append);
+    let new_layout = spec.rw.kind.directions()[0]
+        || (spec.writes() && spec.overwrite && !append)
+        || (spec.writes() && caps.no_extend);
     let unlinks = spec.writes() && !spec.overwrite && !append;
     let allocates = matches!(
         spec.fallocate,

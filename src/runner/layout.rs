@@ -30,9 +30,6 @@ struct Need {
     /// A fill_device job without a size writes until the device is full: the file
     /// grows with its writes, as in fio, and is not laid out to the (unbounded) size.
     unbounded: bool,
-    /// file_append writers only: the file grows with their writes (created empty
-    /// when missing, with fio's layout line).
-    append: bool,
     /// The first thread wanting this file (whose job's name the lines carry).
     owner: usize,
     /// An engine that prepopulates (libpmem): the file is written whole from its
@@ -79,15 +76,15 @@ pub fn lay_out(
                 n.readonly |= t.spec.readonly;
                 continue;
             }
+            // fio's new_layout (extend_file): a job that reads, or overwrites without
+            // file_append, or whose engine cannot grow a file, has the file written
+            // whole; any other writer only gets it fallocated (`extend`). (A job that
+            // neither reads nor writes, trim, gets it written too.)
             let reads = t.spec.rw.kind.directions()[0];
-            let fills = reads || t.spec.overwrite || !t.spec.writes();
-            if t.spec.dropin.file_append && !fills {
-                n.unbounded = true;
-                n.append = true;
-                n.create_allowed |= t.spec.allow_file_create;
-                n.readonly |= t.spec.readonly;
-                continue;
-            }
+            let fills = reads
+                || !t.spec.writes()
+                || t.caps.no_extend
+                || (t.spec.overwrite && !t.spec.dropin.file_append);
             n.size = n.size.max(f.region.start + f.region.len + f.tail);
             if fills && !n.fill {
                 n.filler = Some(i);
@@ -188,9 +185,6 @@ impl Laying<'_, '_> {
         let current = std::fs::metadata(path).ok().map(|m| m.len());
         if need.unbounded && need.size == 0 {
             if current.is_none() && need.create_allowed && !need.readonly {
-                if need.append {
-                    let _ = writeln!(log, "{}: Laying out IO file (1 file / 0MiB)", need.job);
-                }
                 file::open_in(confine, path, create).map_err(|e| {
                     format!(
                         "job '{}': cannot create '{}': {e}",
@@ -390,7 +384,11 @@ fn extend(
         }
         Fallocate::None | Fallocate::Truncate => {}
     }
-    if f.metadata()?.len() < to {
+    // A file that is written whole is first made that long; one only fallocated keeps
+    // its size with fallocate=none or keep (fio's fallocate_file), and its writes
+    // grow it.
+    let grows = fill.is_some() || !matches!(mode, Some(Fallocate::None | Fallocate::Keep));
+    if grows && f.metadata()?.len() < to {
         f.set_len(to)?;
     }
     if let Some((thread, mut policy, bs)) = fill {

@@ -293,6 +293,7 @@ mod tests {
                 prepopulates: false,
                 maps_files: false,
                 aligned_buffers: false,
+                no_extend: false,
             },
             files: Vec::new(),
             pass_bytes: 1,

@@ -124,6 +124,7 @@ impl ScriptedEngine {
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
         }
     }
 

@@ -49,6 +49,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
             prepopulates: false,
             maps_files: false,
             aligned_buffers: false,
+            no_extend: false,
         },
         files: vec![PlannedFile {
             path: "scripted".into(),

@@ -1,0 +1,96 @@
+//! What a job's file setup leaves, against fio 3.33 (fio's extend_file): a job that
+//! reads, overwrites (without file_append) or writes with an engine that cannot grow
+//! a file (mmap) gets the file written whole first; any other writer only gets it
+//! fallocated, so with fallocate=none or keep the file is as long as its writes make
+//! it. Each case compares the file's size and bytes after the job with fio's
+//! (`--fio_seeds=3.33`, unscrambled buffers: both tools write the same bytes).
+//! Skipped, with a message, where fio is absent unless FERRIO_REQUIRE_FIO or CI is set.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// The file `f` after `opts` ran in a scratch directory where `f` held `before`
+/// bytes of zeroes (or was missing).
+fn left_by(tool: &str, before: Option<usize>, opts: &[&str]) -> Vec<u8> {
+    let d = scratch();
+    let f = d.path().join("f");
+    if let Some(n) = before {
+        std::fs::write(&f, vec![0u8; n]).unwrap();
+    }
+    let mut cmd = if tool == "fio" {
+        Command::new("fio")
+    } else {
+        let mut c = ferrio();
+        c.arg("--fio_seeds=3.33");
+        c
+    };
+    let out = cmd
+        .current_dir(d.path())
+        .args(["--name=j", "--filename=f", "--scramble_buffers=0"])
+        .args(opts)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tool} {opts:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&f).unwrap()
+}
+
+#[test]
+fn a_writers_file_is_only_fallocated_and_grows_with_its_writes_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let ten = ["--size=1M", "--number_ios=10"];
+    // (file before the job, the job's options, the size fio leaves)
+    let cases: &[(Option<usize>, &[&str], u64)] = &[
+        (None, &["--rw=write", "--fallocate=none"], 40 << 10),
+        (None, &["--rw=write", "--fallocate=keep"], 40 << 10),
+        (None, &["--rw=randwrite", "--fallocate=none"], 0),
+        (None, &["--rw=write"], 1 << 20),
+        (None, &["--rw=write", "--fallocate=truncate"], 1 << 20),
+        (
+            None,
+            &["--rw=write", "--ioengine=mmap", "--fallocate=none"],
+            1 << 20,
+        ),
+        (None, &["--rw=read", "--fallocate=none"], 1 << 20),
+        (
+            Some(64 << 10),
+            &["--rw=write", "--file_append=1"],
+            (64 << 10) + (1 << 20),
+        ),
+        (
+            Some(64 << 10),
+            &[
+                "--rw=write",
+                "--file_append=1",
+                "--overwrite=1",
+                "--fallocate=none",
+            ],
+            (64 << 10) + (40 << 10),
+        ),
+        // (On a new file: an existing one fio would write anew, where ferrio keeps
+        // what is there, docs/buffers.md.)
+        (
+            None,
+            &["--rw=write", "--overwrite=1", "--fallocate=none"],
+            1 << 20,
+        ),
+    ];
+    for &(before, opts, size) in cases {
+        let opts: Vec<&str> = ten.iter().chain(opts).copied().collect();
+        let (fio, ours) = (
+            left_by("fio", before, &opts),
+            left_by("ferrio", before, &opts),
+        );
+        if size > 0 {
+            assert_eq!(fio.len() as u64, size, "{opts:?}: fio's file");
+        }
+        assert_eq!(ours.len(), fio.len(), "{opts:?}: the file's size");
+        assert!(ours == fio, "{opts:?}: the file's bytes differ from fio's");
+    }
+}
