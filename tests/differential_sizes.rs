@@ -653,3 +653,98 @@ fn numjobs_clones_take_fios_offsets_in_fios_order() {
         assert_eq!(ours, per_job("fio"));
     }
 }
+
+/// file_append with filesize=: the file ends at filesize=, so only what is missing
+/// up to it is appended; a file already within it (or past it, or a job with
+/// neither size= nor filesize=) has nothing to append, which fio fails and ferrio
+/// refuses, touching nothing.
+#[test]
+fn file_append_with_filesize_appends_up_to_it_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let run = |tool: &str, before: u64, opts: &[&str]| {
+        let d = scratch();
+        let f = d.path().join("f");
+        std::fs::write(&f, vec![0u8; before as usize]).unwrap();
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            ferrio()
+        };
+        let o = cmd
+            .current_dir(d.path())
+            .args(["--name=j", "--filename=f", "--file_append=1"])
+            .args(opts)
+            .arg("--output-format=json")
+            .output()
+            .expect("run");
+        let moved = o.status.success().then(|| {
+            let v = parse_json(&o.stdout);
+            v["jobs"][0]["write"]["io_bytes"].as_u64().unwrap()
+                + v["jobs"][0]["read"]["io_bytes"].as_u64().unwrap()
+        });
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        (moved, std::fs::metadata(&f).unwrap().len(), err)
+    };
+    // (file before, options, bytes fio moves, the file's size after)
+    for (before, opts, moved, after) in [
+        (
+            64 << 10,
+            &["--rw=write", "--filesize=128k"][..],
+            64 << 10,
+            128 << 10,
+        ),
+        (64 << 10, &["--rw=read", "--filesize=96k-256k"][..], 0, 0),
+        (
+            0,
+            &["--rw=write", "--filesize=128k"][..],
+            128 << 10,
+            128 << 10,
+        ),
+        (
+            64 << 10,
+            &["--rw=write", "--size=64k"][..],
+            64 << 10,
+            128 << 10,
+        ),
+    ] {
+        let fio = run("fio", before, opts);
+        let ours = run("ferrio", before, opts);
+        if moved > 0 {
+            assert_eq!((fio.0, fio.1), (Some(moved), after), "{opts:?}: fio");
+            assert_eq!((ours.0, ours.1), (fio.0, fio.1), "{opts:?}: {}", ours.2);
+        } else {
+            // (a drawn size: fio's and ferrio's draws differ, the region's start not)
+            let (f, o) = (fio.0.unwrap(), ours.0.unwrap());
+            assert!(
+                f > 0 && f % 4096 == 0 && f <= (256 << 10) - before,
+                "{opts:?}: {f}"
+            );
+            assert!(
+                o > 0 && o % 4096 == 0 && o <= (256 << 10) - before,
+                "{opts:?}: {o}"
+            );
+        }
+    }
+    // Nothing to append: fio fails, ferrio refuses and leaves the file as it was.
+    for (opts, says) in [
+        (
+            &["--rw=write", "--filesize=64k"][..],
+            "within filesize=64KiB",
+        ),
+        (&["--rw=write", "--filesize=32k"][..], "past filesize=32KiB"),
+        (&["--rw=write"][..], "size= and filesize= are not set"),
+        (
+            &["--rw=write", "--filesize=128k", "--numjobs=2"][..],
+            "'f' is 128KiB long once the jobs before it are set up",
+        ),
+    ] {
+        let fio = run("fio", 64 << 10, opts);
+        assert_eq!(fio.0, None, "{opts:?}: fio fails");
+        let ours = run("ferrio", 64 << 10, opts);
+        assert_eq!(ours.0, None, "{opts:?}: ferrio refuses");
+        assert!(ours.2.contains(says), "{opts:?}: {}", ours.2);
+        assert_eq!(ours.1, 64 << 10, "{opts:?}: the file is left as it was");
+    }
+}

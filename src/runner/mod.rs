@@ -2,6 +2,7 @@
 //! (groups, stonewall, wait_for, startdelay), run the I/O loops, and gather results.
 
 pub mod act;
+mod append;
 pub mod blockinfo;
 pub mod buffers;
 pub mod cgroup;

@@ -654,7 +654,7 @@ pub(super) fn plan_files(
         };
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if append {
-            per_file
+            super::append::append_len(spec, &path, offset, laid.is_some(), per_file)?
         } else if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
         } else if spec.filesize.is_some() {
