@@ -316,16 +316,24 @@ fn a_device_another_program_claims_exclusively_is_refused() {
     assert_eq!(code, Some(0), "free again, the write runs: {stderr}");
 }
 
-#[test]
-fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
-    // A 1 MiB tmpfs cannot hold a 4 MiB file: the layout fails with ENOSPC, and the
-    // file it started is removed (an existing file would be cut back to its length).
-    let d = scratch();
-    let mnt = d.path().join("small");
+/// Unmounts the small tmpfs at the end of a test.
+struct Unmount(String);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = sh("umount", &[&self.0]);
+    }
+}
+
+/// A tmpfs of `size` mounted under `d`, or None (with a SKIP line) where mounting
+/// needs root this test does not have (never in CI).
+fn small_tmpfs(d: &std::path::Path, size: &str) -> Option<(std::path::PathBuf, Unmount)> {
+    let mnt = d.join("small");
     std::fs::create_dir(&mnt).unwrap();
+    let opts = format!("size={size}");
     let ok = sh(
         "mount",
-        &["-t", "tmpfs", "-o", "size=1m", "tmpfs", &path_str(&mnt)],
+        &["-t", "tmpfs", "-o", &opts, "tmpfs", &path_str(&mnt)],
     );
     if !ok.status.success() {
         assert!(
@@ -334,15 +342,20 @@ fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
             String::from_utf8_lossy(&ok.stderr)
         );
         eprintln!("SKIP: cannot mount a tmpfs (needs root)");
+        return None;
+    }
+    let guard = Unmount(path_str(&mnt));
+    Some((mnt, guard))
+}
+
+#[test]
+fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
+    // A 1 MiB tmpfs cannot hold a 4 MiB file: the layout fails with ENOSPC, and the
+    // file it started is removed (an existing file would be cut back to its length).
+    let d = scratch();
+    let Some((mnt, _guard)) = small_tmpfs(d.path(), "1m") else {
         return;
-    }
-    struct Unmount(String);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = sh("umount", &[&self.0]);
-        }
-    }
-    let _guard = Unmount(path_str(&mnt));
+    };
     let f = mnt.join("data");
     let o = ferrio()
         .args([
@@ -373,4 +386,47 @@ fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read(&f).unwrap(), vec![9u8; 64 << 10]);
+}
+
+#[test]
+fn a_write_that_runs_out_of_space_midway_names_the_rest_that_failed_like_fio() {
+    // 21 writes of 48 KiB fill 1008 KiB of a 1 MiB tmpfs; the 22nd finds room for
+    // 16 KiB, and its rest (32 KiB at 1 MiB) fails with ENOSPC. fio's error line
+    // names that rest, as its io_u describes it after the short write.
+    let d = scratch();
+    let Some((mnt, _guard)) = small_tmpfs(d.path(), "1m") else {
+        return;
+    };
+    let f = mnt.join("data");
+    let args = [
+        "--name=t".to_string(),
+        "--rw=write".to_string(),
+        "--bs=48k".to_string(),
+        "--size=2m".to_string(),
+        "--fallocate=none".to_string(),
+        format!("--filename={}", f.display()),
+    ];
+    let line = |out: &std::process::Output| {
+        let text = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        text.lines()
+            .find(|l| l.contains("io_u error on file"))
+            .map(|l| l[l.find("io_u error").unwrap()..].to_string())
+            .unwrap_or_else(|| panic!("no error line in {text}"))
+    };
+    let o = ferrio().args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let ours = line(&o);
+    assert!(
+        ours.ends_with("No space left on device: write offset=1048576, buflen=32768"),
+        "{ours}"
+    );
+    let _ = std::fs::remove_file(&f);
+    if have_fio() {
+        let o = std::process::Command::new("fio")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(line(&o), ours, "fio's line");
+    }
 }

@@ -184,8 +184,11 @@ impl Units {
         self.moved[idx] += bytes;
     }
 
-    /// Undo `advance`: the unit covers its whole I/O again, and its result counts
-    /// every byte moved (when it did not fail).
+    /// Undo `advance`: the unit's buffer starts where it did again, and a unit that
+    /// did not fail covers its whole I/O and counts every byte moved. A failed rest
+    /// keeps its offset and length, as fio's io_u does: its error line names the
+    /// part that failed (a 64 KiB write that found room for 60 KiB fails at +60 KiB
+    /// for 4 KiB).
     #[inline]
     pub fn make_whole(&mut self, idx: usize) {
         let moved = self.moved[idx];
@@ -194,10 +197,10 @@ impl Units {
         }
         self.moved[idx] = 0;
         let u = &mut self.io[idx];
-        u.offset -= moved as u64;
-        u.len += moved;
         u.buf = u.buf.wrapping_sub(moved);
         if u.result >= 0 {
+            u.offset -= moved as u64;
+            u.len += moved;
             u.result += moved as i64;
         }
     }
