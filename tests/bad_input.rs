@@ -520,3 +520,36 @@ fn direct_io_on_something_without_it_says_so() {
         "{err}"
     );
 }
+
+#[test]
+fn running_out_of_file_descriptors_says_so_and_names_openfiles() {
+    // 200 files under a limit of 64 descriptors: the open that fails says how far it
+    // got and what to change, as fio's "try reducing/setting openfiles (failed at N
+    // of M)"; with openfiles=16 the same job runs.
+    let d = scratch();
+    let run = |extra: &str| {
+        std::process::Command::new("sh")
+            .current_dir(d.path())
+            .arg("-c")
+            .arg(format!(
+                "ulimit -n 64 && exec {} --name=j --nrfiles=200 --size=2M --rw=randread {extra}",
+                tool_path("ferrio")
+            ))
+            .output()
+            .unwrap()
+    };
+    let out = run("");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Too many open files")
+            && err.contains(" of 200 files held open: set openfiles="),
+        "{err}"
+    );
+    let out = run("--openfiles=16");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -207,9 +207,18 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         } else {
             ""
         };
+        // Out of descriptors: fio's "try reducing/setting openfiles (failed at N of M)".
+        let hint = match e.raw_os_error() {
+            Some(libc::EMFILE | libc::ENFILE) => format!(
+                " (failed at {} of {} files held open: set openfiles= to hold fewer at once, or raise the open-file limit, ulimit -n)",
+                i,
+                plan.files.len()
+            ),
+            _ => String::new(),
+        };
         (
             e.raw_os_error().unwrap_or(libc::EIO),
-            format!("cannot open '{}'{why}: {e}", f.path.display()),
+            format!("cannot open '{}'{why}: {e}{hint}", f.path.display()),
         )
     })?;
     let life = &spec.lifecycle;
