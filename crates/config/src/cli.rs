@@ -757,7 +757,8 @@ fn live_flag(live: &mut crate::ext::LiveFlags, key: &str, v: &str) -> Result<(),
     match key {
         "status-interval" => live.status_interval_ms = Some(ms(TimeUnit::S, 1)?),
         "eta-newline" => live.eta_newline_ms = Some(ms(TimeUnit::S, 1)?),
-        "eta-interval" => live.eta_interval_ms = Some(ms(TimeUnit::Ms, 250)?),
+        // (fio parses it as seconds when no unit is given, as --status-interval)
+        "eta-interval" => live.eta_interval_ms = Some(ms(TimeUnit::S, 250)?),
         _ => {
             let l = parse_float_list(v).map_err(|e| flag_err(key, v, &e))?;
             if l.is_empty() || l.iter().any(|p| !(0.0..=100.0).contains(p)) {

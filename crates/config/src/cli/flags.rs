@@ -124,7 +124,7 @@ pub(super) const FLAGS: &[Flag] = &[
         Some('O'),
         Arg::Value,
         "T",
-        "refresh the progress line every T (ms by default;\nat least 250ms)",
+        "refresh the progress line every T (seconds by default;\nat least 250ms)",
         |r, v| live_flag(&mut r.flags.live, "eta-interval", val(v)),
     ),
     flag(

@@ -476,7 +476,7 @@ fn live_reporting_flags() {
             "--status-interval=2",
             "--eta-newline=500ms",
             "--eta-interval",
-            "250",
+            "250ms",
             "--interval-percentiles=50:99.9",
             "--output-format=interval,json",
             "--name=t",
@@ -492,12 +492,15 @@ fn live_reporting_flags() {
         i.flags.output_formats,
         vec![OutputFormat::Interval, OutputFormat::Json]
     );
+    // A plain number is seconds, as in fio (check_str_time with is_seconds).
+    let s = inv(&["--eta-interval=2", "--name=t"], &[]);
+    assert_eq!(s.flags.live.eta_interval_ms, Some(2000));
     let d = inv(&["--name=t"], &[]);
     assert_eq!(d.flags.live, Default::default());
     for (bad, flag) in [
         ("--status-interval=0", "status-interval"),
         ("--status-interval=x", "status-interval"),
-        ("--eta-interval=100", "eta-interval"),
+        ("--eta-interval=100ms", "eta-interval"),
         ("--interval-percentiles=50:101", "interval-percentiles"),
         ("--interval-percentiles=", "interval-percentiles"),
     ] {
