@@ -419,18 +419,12 @@ fn zoned_abs_hits_each_zone_as_asked() {
 
 /// zoned_abs zones past the file's end: a draw that lands in one ends the pass, and
 /// fio says so (`zoned_abs sizes exceed file size`; at every such end, ferrio once per
-/// thread); ferrio wrote as many blocks as fio but said nothing.
+/// thread); ferrio wrote as many blocks as fio but said nothing. Where every zone is
+/// past the file, the pass ends before its first I/O: fio writes nothing (ferrio
+/// wrote one block at offset 0 before 2026-11-25).
 #[test]
 fn zoned_abs_past_the_file_ends_the_pass_and_says_so_like_fio() {
-    let args = [
-        "--name=j",
-        "--size=1M",
-        "--filename=f",
-        "--rw=randwrite",
-        "--random_distribution=zoned_abs:50/1M:50/2M",
-        "--output-format=json",
-    ];
-    let run = |tool: &str| {
+    let run = |tool: &str, size: &str| {
         let d = scratch();
         let mut cmd = match tool {
             "fio" => std::process::Command::new("fio"),
@@ -440,7 +434,16 @@ fn zoned_abs_past_the_file_ends_the_pass_and_says_so_like_fio() {
                 c
             }
         };
-        let o = cmd.args(args).current_dir(d.path()).output().unwrap();
+        let o = cmd
+            .args(["--name=j", "--filename=f", "--rw=randwrite"])
+            .arg(format!("--size={size}"))
+            .args([
+                "--random_distribution=zoned_abs:50/1M:50/2M",
+                "--output-format=json",
+            ])
+            .current_dir(d.path())
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{tool}");
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         let writes = io(&parse_json(&o.stdout), "write");
@@ -449,16 +452,21 @@ fn zoned_abs_past_the_file_ends_the_pass_and_says_so_like_fio() {
             err.matches("zoned_abs sizes exceed file size").count(),
         )
     };
-    let ferrio = run("ferrio");
-    assert!(ferrio.0 > 0 && ferrio.0 < 256, "{ferrio:?}");
-    assert_eq!(ferrio.1, 1, "said once, when the pass ended");
     // (The counts are fio 3.33's seeding, which --fio_seeds=3.33 gives ferrio.)
     let v333 = || {
         let v = std::process::Command::new("fio").arg("--version").output();
         v.is_ok_and(|o| o.stdout.starts_with(b"fio-3.33"))
     };
+    let ferrio = run("ferrio", "1M");
+    assert!(ferrio.0 > 0 && ferrio.0 < 256, "{ferrio:?}");
+    assert_eq!(ferrio.1, 1, "said once, when the pass ended");
     if have_fio() && v333() {
-        assert_eq!(ferrio, run("fio"));
+        assert_eq!(ferrio, run("fio", "1M"));
+    }
+    // Both zones past a 128 KiB file: no I/O at all.
+    assert_eq!(run("ferrio", "128k"), (0, 1));
+    if have_fio() {
+        assert_eq!(run("fio", "128k"), (0, 1));
     }
 }
 

@@ -547,6 +547,7 @@ impl Pattern {
         // closes the file, marks it done and fills the I/O again from the start, file
         // and direction included. Once every file is done they all start over.
         let mut attempts = 0;
+        let mut restarted = false;
         let (file, d, rel, busy_ok) = loop {
             let Some(file) = self.pick_file() else {
                 self.file_busy = true;
@@ -582,8 +583,11 @@ impl Pattern {
                     self.done[file] = true;
                     if self.done.iter().all(|&x| x) {
                         // (A pass that finds its files done before any I/O starts
-                        // them over, as fio's reopen at a new loop does.)
-                        if end_ok && self.issued_in_pass && (self.short_pass || self.fio_passes) {
+                        // them over, as fio's reopen at a new loop does. Files done
+                        // again at once have no block to give, e.g. zoned_abs zones
+                        // past the file: fio's pass ends there, with no I/O.)
+                        let ended = self.issued_in_pass && (self.short_pass || self.fio_passes);
+                        if end_ok && (ended || (restarted && !self.issued_in_pass)) {
                             self.ran_out = true;
                             return None;
                         }
@@ -591,6 +595,7 @@ impl Pattern {
                             self.reset_file(f);
                         }
                         self.done.fill(false);
+                        restarted = true;
                     }
                 }
                 None => break (file, d, 0, true),
