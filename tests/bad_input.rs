@@ -553,3 +553,25 @@ fn running_out_of_file_descriptors_says_so_and_names_openfiles() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn file_append_with_an_engine_that_cannot_grow_a_file_is_refused_like_fio() {
+    // fio's fixup_options: "can't append/extent with IO engine mmap".
+    for engine in ["mmap", "libpmem"] {
+        let e = format!("--ioengine={engine}");
+        refused_before_io(
+            &[
+                "--name=t",
+                "--rw=write",
+                "--size=64k",
+                "--file_append=1",
+                &e,
+            ],
+            &[
+                "job 't'",
+                "file_append=1",
+                &format!("ioengine={engine}, which cannot grow a file"),
+            ],
+        );
+    }
+}

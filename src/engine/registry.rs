@@ -274,6 +274,7 @@ pub const ENGINES: &[Entry] = &[
         caps: Capabilities {
             diskless: true,
             fills_buffers: true,
+            no_extend: true,
             ..ASYNC
         },
         create: |o| Ok(Box::new(nbd::NbdEngine::new(o))),
@@ -285,7 +286,7 @@ pub const ENGINES: &[Entry] = &[
             prepopulates: true,
             maps_files: true,
             aligned_buffers: true,
-            no_extend: false,
+            no_extend: true,
             ..SYNC
         },
         create: libpmem::create,
@@ -338,6 +339,16 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_engines_that_cannot_grow_a_file_are_those_the_options_refuse_file_append_with() {
+        let no_extend: Vec<&str> = ENGINES
+            .iter()
+            .filter(|e| e.caps.no_extend)
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(no_extend, ferrio_config::table::NO_EXTEND_ENGINES);
+    }
 
     #[test]
     fn the_registry_and_the_ioengine_option_list_the_same_engines_with_the_same_help() {

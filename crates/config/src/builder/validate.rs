@@ -2,7 +2,7 @@
 
 use crate::error::ConfigError;
 use crate::spec::{ClockSource, JobSpec, RandomGenerator, RwKind};
-use crate::table::METADATA_ENGINES;
+use crate::table::{METADATA_ENGINES, NO_EXTEND_ENGINES};
 
 /// The engines that can end a loop with syncfs(2) (end_syncfs=1): those fio 3.42
 /// flags FIO_SYNCFS or FIO_ASYNCIO_SYNC_SYNCFS that ferrio also has, these and the
@@ -66,6 +66,13 @@ pub fn finish(job: &mut JobSpec) -> Result<(), ConfigError> {
             "unlink_each_loop=1 is not supported with ioengine={}{} yet: the engine would keep using the first pass's deleted files",
             job.ioengine,
             if job.ioengine == "mmap" { "" } else { " and registerfiles/sqthread_poll" }
+        )));
+    }
+    // fio's fixup_options: an engine that cannot grow a file cannot append to one.
+    if job.dropin.file_append && NO_EXTEND_ENGINES.contains(&job.ioengine.as_str()) {
+        return Err(at(format!(
+            "file_append=1 is not possible with ioengine={}, which cannot grow a file (fio: \"can't append/extent with IO engine {}\")",
+            job.ioengine, job.ioengine
         )));
     }
     // fio's mmap and libpmem engines (their init) refuse blocks that are not whole

@@ -15,6 +15,11 @@ pub const METADATA_ENGINES: &[&str] = &[
     "dirdelete",
 ];
 
+/// The engines that cannot grow a file (fio's FIO_NOEXTEND; the registry's
+/// `Capabilities::no_extend`, which a test keeps equal to this list): fio refuses
+/// file_append with them. (In the registry's order.)
+pub const NO_EXTEND_ENGINES: &[&str] = &["mmap", "nbd", "libpmem"];
+
 pub const LOCAL: &[OptSpec] = &[
     opt("unique_filename", K::Bool, C::Files, "On a server (--server), put the server's listening address and a dot before the name of each relative file in directory= (dir/ADDR.job.0.0), so clients sharing a directory do not collide; no effect otherwise", |j, c, v| {
         j.local.unique_filename = c.bool(v)?;

@@ -40,7 +40,7 @@ pub use docs::{cmdhelp_all, cmdhelp_one, options_markdown};
 pub use dropin2::missing_numa_node;
 pub use foreign::{external_engine, shared_with};
 pub use io::{engine_not_yet, ENGINES_NOT_YET};
-pub use local::METADATA_ENGINES;
+pub use local::{METADATA_ENGINES, NO_EXTEND_ENGINES};
 
 use crate::spec::JobSpec;
 use crate::values::{self, TimeUnit};
