@@ -336,3 +336,23 @@ fn trims_count_toward_number_ios_and_every_picked_block_is_trimmed() {
         );
     }
 }
+
+/// verify_only=1 without verify=: nothing is written and nothing checked, as fio's
+/// dry run (ferrio issued the writes before 2026-11-25). The writes not issued are
+/// counted, with no runtime.
+#[test]
+fn verify_only_without_a_verify_method_writes_nothing() {
+    let dir = scratch();
+    let file = file_in(dir.path(), "kept.dat");
+    std::fs::write(&file, vec![0x5au8; 256 << 10]).unwrap();
+    let (ok, v, err) = run(&job(&file, &["--rw=randwrite", "--verify_only=1"]));
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), vec![0x5au8; 256 << 10]);
+    let w = &v["jobs"][0]["write"];
+    assert_eq!(
+        (w["total_ios"].as_u64(), w["io_bytes"].as_u64()),
+        (Some(64), Some(256 << 10))
+    );
+    assert_eq!(w["runtime"].as_u64(), Some(0));
+    assert_eq!(v["jobs"][0]["read"]["total_ios"].as_u64(), Some(0));
+}

@@ -692,7 +692,12 @@ impl<'a> Worker<'a> {
             (end - self.stats_start_ns) / 1000
         };
         stats.usage = Usage::thread().since(&usage_start);
-        stats.dir_runtime_us = self.verify.as_ref().map(|v| v.dir_us); // VERIFY
+        stats.dir_runtime_us = match &self.verify {
+            Some(v) => Some(v.dir_us), // VERIFY
+            // verify_only without verify=: nothing was issued (fio: runtime 0).
+            None if spec.verify.only && spec.writes() => Some([0; 3]),
+            None => None,
+        };
         for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {
             dir.drop_ios = n;
         }

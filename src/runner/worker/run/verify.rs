@@ -116,10 +116,14 @@ impl<'a> Worker<'a> {
     /// time: the write runtime stays 0, so no rate is derived from them. The pass
     /// ends where the job's own would (its bytes, number_ios, every file done).
     pub(super) fn verify_dry_run(&mut self) -> bool {
-        let Some(v) = self.verify.as_mut() else {
-            return false;
+        // verify_only without verify=: fio still walks the writes without issuing
+        // them (do_dry_run), and then has nothing to check.
+        let spec = &self.plan.spec;
+        let only = match &self.verify {
+            Some(v) => v.only,
+            None => spec.verify.only && spec.writes(),
         };
-        if !v.only {
+        if !only {
             return false;
         }
         // A state file that could not be loaded stopped the job before any I/O.
@@ -142,7 +146,9 @@ impl<'a> Worker<'a> {
                 self.st.queued(&self.lim, io.len, pending);
             }
             if io.op == IoOp::Write {
-                v.would_write(io.file, io.offset, io.len as usize);
+                if let Some(v) = self.verify.as_mut() {
+                    v.would_write(io.file, io.offset, io.len as usize);
+                }
                 stats.dir[1].io_bytes += io.len;
                 stats.dir[1].total_ios += 1;
                 stats.depth.record_depth(1, 1);
