@@ -1,7 +1,8 @@
-//! Lays out job files before the run, as fio does: a missing or too-small file is
-//! created and extended; if a job will read it (or overwrite=1), the new part is
-//! written with the job's buffer contents (as fio: docs/buffers.md) so reads hit real
-//! blocks. An existing file that is large enough, and any block or character device,
+//! Lays out job files before the run, as fio's extend_file does: a missing or
+//! too-small file is created; if a job will read it (or overwrite=1, or an engine
+//! that cannot grow a file writes it), the new part is written with the job's buffer
+//! contents (as fio: docs/buffers.md) so reads hit real blocks; any other writer's
+//! file is only fallocated (extended unless fallocate=none or keep). An existing file that is large enough, and any block or character device,
 //! is left untouched. With create_serialize=0 each job's files are laid out on a
 //! thread of their own, all jobs at once; otherwise one file after another.
 
