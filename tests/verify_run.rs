@@ -356,3 +356,68 @@ fn verify_only_without_a_verify_method_writes_nothing() {
     assert_eq!(w["runtime"].as_u64(), Some(0));
     assert_eq!(v["jobs"][0]["read"]["total_ios"].as_u64(), Some(0));
 }
+
+/// A mixed job's verify_only walk counts its reads as well, none issued, as fio's
+/// dry run does; with verify= the read-back's reads come on top (ferrio counted only
+/// those before 2026-11-25). Compared with fio 3.33 where it is installed, each tool
+/// walking a file it wrote itself.
+#[test]
+fn a_mixed_verify_only_walk_counts_its_reads_like_fio() {
+    let dir = scratch();
+    let counts = |tool: &str, extra: &[&str]| {
+        let mut cmd = if tool == "fio" {
+            std::process::Command::new("fio")
+        } else {
+            let mut c = ferrio();
+            c.arg("--fio_seeds=3.33");
+            c
+        };
+        let o = cmd
+            .args(["--name=k", "--size=1M", "--rw=randrw", "--randseed=7"])
+            .args(["--allrandrepeat=1", "--verify_state_save=0"])
+            .arg(format!("--filename={}", file_in(dir.path(), tool)))
+            .arg("--output-format=json")
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{tool} {extra:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v = parse_json(&o.stdout);
+        let j = &v["jobs"][0];
+        (
+            j["read"]["total_ios"].as_u64().unwrap(),
+            j["write"]["total_ios"].as_u64().unwrap(),
+        )
+    };
+    let tools: &[&str] = if have_fio() {
+        &["ferrio", "fio"]
+    } else {
+        &["ferrio"]
+    };
+    let mut seen = Vec::new();
+    for &tool in tools {
+        // The job itself, writing the blocks the walks check (no read-back).
+        let (reads, writes) = counts(tool, &["--verify=crc32c", "--do_verify=0"]);
+        assert!(reads > 0 && writes > 0, "{tool}");
+        let walk = counts(tool, &["--verify_only=1"]);
+        assert_eq!(
+            walk,
+            (reads, writes),
+            "{tool}: the walk counts what the job would do"
+        );
+        let checked = counts(tool, &["--verify_only=1", "--verify=crc32c"]);
+        assert_eq!(
+            checked,
+            (reads + writes, writes),
+            "{tool}: plus one read per write"
+        );
+        seen.push((walk, checked));
+    }
+    assert!(
+        seen.windows(2).all(|w| w[0] == w[1]),
+        "ferrio and fio: {seen:?}"
+    );
+}

@@ -694,8 +694,17 @@ impl<'a> Worker<'a> {
         stats.usage = Usage::thread().since(&usage_start);
         stats.dir_runtime_us = match &self.verify {
             Some(v) => Some(v.dir_us), // VERIFY
-            // verify_only without verify=: nothing was issued (fio: runtime 0).
-            None if spec.verify.only && spec.writes() => Some([0; 3]),
+            // verify_only without verify=: nothing was issued; as fio, the writes
+            // take no time and the walk's reads and trims the job's.
+            None if spec.verify.only && spec.writes() => {
+                let walked = |d: usize| stats.dir[d].io_bytes > 0;
+                let r = stats.runtime_us;
+                Some([
+                    if walked(0) { r } else { 0 },
+                    0,
+                    if walked(2) { r } else { 0 },
+                ])
+            }
             None => None,
         };
         for (dir, n) in stats.dir.iter_mut().zip(self.io.engine.dropped()) {

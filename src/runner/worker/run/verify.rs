@@ -110,7 +110,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// verify_only: walk the workload's writes without issuing them, logging each.
+    /// verify_only: walk the workload's I/Os without issuing them, logging the writes.
     /// True when the job verifies only (the I/O loop is then skipped). As fio's
     /// dry run, the writes not issued count as issued (bytes and I/Os) but take no
     /// time: the write runtime stays 0, so no rate is derived from them. The pass
@@ -145,14 +145,22 @@ impl<'a> Worker<'a> {
                 // bytes queued (so the walk meets the writes it checks).
                 self.st.queued(&self.lim, io.len, pending);
             }
-            if io.op == IoOp::Write {
+            // fio's do_dry_run counts every I/O it walks, a mixed job's reads too
+            // (none is issued), and logs the writes for the check.
+            let d = match io.op {
+                IoOp::Read => 0,
+                IoOp::Write => 1,
+                IoOp::Trim => 2,
+                _ => continue,
+            };
+            if d == 1 {
                 if let Some(v) = self.verify.as_mut() {
                     v.would_write(io.file, io.offset, io.len as usize);
                 }
-                stats.dir[1].io_bytes += io.len;
-                stats.dir[1].total_ios += 1;
-                stats.depth.record_depth(1, 1);
             }
+            stats.dir[d].io_bytes += io.len;
+            stats.dir[d].total_ios += 1;
+            stats.depth.record_depth(1, 1);
         }
         true
     }
