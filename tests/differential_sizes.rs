@@ -748,3 +748,44 @@ fn file_append_with_filesize_appends_up_to_it_like_fio() {
         assert_eq!(ours.1, 64 << 10, "{opts:?}: the file is left as it was");
     }
 }
+
+/// A file missing before the run that an earlier writer's setup only creates
+/// (fallocate=none) is empty when a later job without size= is sized, as in fio,
+/// which fails that job ("you need to specify size="); ferrio refuses the run. It
+/// sized such a job at its start, from what the writer left, before 2026-11-25.
+#[test]
+fn a_job_sized_from_a_file_an_earlier_setup_leaves_empty_is_refused_like_fio() {
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--size=1M",
+        "--rw=write",
+        "--fallocate=none",
+        "--name=k",
+        "--stonewall",
+        "--filename=f",
+        "--rw=read",
+    ];
+    let d = scratch();
+    let out = ferrio().current_dir(d.path()).args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "job 'k': size= is not set and 'f' is empty once the jobs before it are set up"
+        ),
+        "{err}"
+    );
+    assert!(!d.path().join("f").exists(), "nothing is touched");
+    if have_fio() {
+        let d = scratch();
+        let out = Command::new("fio")
+            .current_dir(d.path())
+            .args(args)
+            .arg("--output-format=json")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "fio fails the reader");
+        assert_eq!(parse_json(&out.stdout)["jobs"][1]["error"], 22);
+    }
+}

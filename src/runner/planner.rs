@@ -130,7 +130,7 @@ fn plan_with(
                 ) {
                     Err(_)
                         if (check && sized_by_missing_files(&spec, subjob, caps))
-                            || sized_later(jobs, job_index, &spec, subjob, caps) =>
+                            || sized_later(jobs, job_index, &spec, subjob, caps, &laid_out) =>
                     {
                         sized_at_start = true;
                         placeholders(&spec, subjob)
@@ -237,11 +237,14 @@ fn sized_later(
     spec: &JobSpec,
     subjob: u32,
     caps: Capabilities,
+    laid_out: &laid_out::LaidOut,
 ) -> bool {
+    // (A file an earlier setup makes is sized from that setup, empty included, as fio.)
     spec.zones.mode == ZoneMode::None
         && sized_by_missing_files(spec, subjob, caps)
         && file_names(spec, subjob).iter().any(|path| {
             !path.exists()
+                && !laid_out.contains_key(path)
                 && jobs[..job_index].iter().any(|earlier| {
                     (0..earlier.numjobs.max(1)).any(|c| file_names(earlier, c).contains(path))
                 })
