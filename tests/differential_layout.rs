@@ -8,7 +8,6 @@
 
 mod common;
 use common::*;
-use std::process::Command;
 
 /// The file `f` after `opts` ran in a scratch directory where `f` held `before`
 /// bytes of zeroes (or was missing).
@@ -18,13 +17,10 @@ fn left_by(tool: &str, before: Option<usize>, opts: &[&str]) -> Vec<u8> {
     if let Some(n) = before {
         std::fs::write(&f, vec![0u8; n]).unwrap();
     }
-    let mut cmd = if tool == "fio" {
-        Command::new("fio")
-    } else {
-        let mut c = ferrio();
-        c.arg("--fio_seeds=3.33");
-        c
-    };
+    let mut cmd = tool_cmd(tool);
+    if tool == "ferrio" {
+        cmd.arg("--fio_seeds=3.33");
+    }
     let out = cmd
         .current_dir(d.path())
         .args(["--name=j", "--filename=f", "--scramble_buffers=0"])

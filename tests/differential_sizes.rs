@@ -667,12 +667,7 @@ fn file_append_with_filesize_appends_up_to_it_like_fio() {
         let d = scratch();
         let f = d.path().join("f");
         std::fs::write(&f, vec![0u8; before as usize]).unwrap();
-        let mut cmd = if tool == "fio" {
-            Command::new("fio")
-        } else {
-            ferrio()
-        };
-        let o = cmd
+        let o = tool_cmd(tool)
             .current_dir(d.path())
             .args(["--name=j", "--filename=f", "--file_append=1"])
             .args(opts)
@@ -778,9 +773,7 @@ fn a_job_sized_from_a_file_an_earlier_setup_leaves_empty_is_refused_like_fio() {
     );
     assert!(!d.path().join("f").exists(), "nothing is touched");
     if have_fio() {
-        let d = scratch();
-        let out = Command::new("fio")
-            .current_dir(d.path())
+        let out = tool_cmd("fio")
             .args(args)
             .arg("--output-format=json")
             .output()

@@ -365,13 +365,10 @@ fn verify_only_without_a_verify_method_writes_nothing() {
 fn a_mixed_verify_only_walk_counts_its_reads_like_fio() {
     let dir = scratch();
     let counts = |tool: &str, extra: &[&str]| {
-        let mut cmd = if tool == "fio" {
-            std::process::Command::new("fio")
-        } else {
-            let mut c = ferrio();
-            c.arg("--fio_seeds=3.33");
-            c
-        };
+        let mut cmd = tool_cmd(tool);
+        if tool == "ferrio" {
+            cmd.arg("--fio_seeds=3.33");
+        }
         let o = cmd
             .args(["--name=k", "--size=1M", "--rw=randrw", "--randseed=7"])
             .args(["--allrandrepeat=1", "--verify_state_save=0"])

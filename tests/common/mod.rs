@@ -58,6 +58,14 @@ pub fn tool_path(tool: &str) -> &str {
     }
 }
 
+/// `tool` (ferrio or fio, see [`tool_path`]) as a command, run in a fresh scratch
+/// working directory as [`ferrio`] is.
+pub fn tool_cmd(tool: &str) -> Command {
+    let mut cmd = Command::new(tool_path(tool));
+    cmd.current_dir(scratch_cwd());
+    cmd
+}
+
 /// Run ferrio with `args`; panic with its output unless it exits 0.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = ferrio().args(args).output().expect("run ferrio");
