@@ -426,14 +426,10 @@ fn zoned_abs_hits_each_zone_as_asked() {
 fn zoned_abs_past_the_file_ends_the_pass_and_says_so_like_fio() {
     let run = |tool: &str, size: &str| {
         let d = scratch();
-        let mut cmd = match tool {
-            "fio" => std::process::Command::new("fio"),
-            _ => {
-                let mut c = ferrio();
-                c.arg("--fio_seeds=3.33");
-                c
-            }
-        };
+        let mut cmd = tool_cmd(tool);
+        if tool == "ferrio" {
+            cmd.arg("--fio_seeds=3.33");
+        }
         let o = cmd
             .args(["--name=j", "--filename=f", "--rw=randwrite"])
             .arg(format!("--size={size}"))

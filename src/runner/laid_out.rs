@@ -14,13 +14,21 @@ use std::path::PathBuf;
 /// Files' sizes after the setup of the threads planned so far (path → length).
 pub(super) type LaidOut = HashMap<PathBuf, u64>;
 
+/// fio's new_layout (extend_file): a job that reads, or overwrites without
+/// file_append, or writes with an engine that cannot grow a file (mmap) has a short
+/// file written whole to its region's end; any other job only has it fallocated.
+pub(super) fn writes_whole(spec: &JobSpec, caps: Capabilities) -> bool {
+    spec.rw.kind.directions()[0]
+        || (spec.writes() && spec.overwrite && !spec.dropin.file_append)
+        || (spec.writes() && caps.no_extend)
+}
+
 /// Note what a planned thread's setup does to its files, as fio's extend_file does
 /// it, for the threads planned after it. Only a file shorter than the region's end
-/// is touched. A job that reads (or overwrites, without file_append, or writes with
-/// an engine that cannot grow a file: mmap) lays the file out anew to that end; any other job only opens it, after unlinking it if it
-/// writes without overwrite or file_append, and then fallocates it: native, posix
-/// and truncate make it the region's end long, none and keep leave it as it was
-/// (empty when unlinked).
+/// is touched. A job that [`writes_whole`] lays the file out anew to that end; any
+/// other job only opens it, after unlinking it if it writes without overwrite or
+/// file_append, and then fallocates it: native, posix and truncate make it the
+/// region's end long, none and keep leave it as it was (empty when unlinked).
 pub(super) fn note(
     laid_out: &mut LaidOut,
     spec: &JobSpec,
@@ -31,11 +39,8 @@ pub(super) fn note(
     if caps.diskless || spec.create_on_open || !spec.local.create_serialize || spec.fill_device {
         return;
     }
-    let append = spec.dropin.file_append;
-    let new_layout = spec.rw.kind.directions()[0]
-        || (spec.writes() && spec.overwrite && !append)
-        || (spec.writes() && caps.no_extend);
-    let unlinks = spec.writes() && !spec.overwrite && !append;
+    let new_layout = writes_whole(spec, caps);
+    let unlinks = spec.writes() && !spec.overwrite && !spec.dropin.file_append;
     let allocates = matches!(
         spec.fallocate,
         Fallocate::Native | Fallocate::Posix | Fallocate::Truncate

@@ -77,15 +77,9 @@ pub fn lay_out(
                 n.readonly |= t.spec.readonly;
                 continue;
             }
-            // fio's new_layout (extend_file): a job that reads, or overwrites without
-            // file_append, or whose engine cannot grow a file, has the file written
-            // whole; any other writer only gets it fallocated (`extend`). (A job that
+            // Any other writer only gets the file fallocated (`extend`). (A job that
             // neither reads nor writes, trim, gets it written too.)
-            let reads = t.spec.rw.kind.directions()[0];
-            let fills = reads
-                || !t.spec.writes()
-                || t.caps.no_extend
-                || (t.spec.overwrite && !t.spec.dropin.file_append);
+            let fills = super::laid_out::writes_whole(&t.spec, t.caps) || !t.spec.writes();
             n.size = n.size.max(f.region.start + f.region.len + f.tail);
             if fills && !n.fill {
                 n.filler = Some(i);

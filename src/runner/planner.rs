@@ -574,7 +574,7 @@ pub(super) fn plan_files(
         let real = laid_out::seen(existing[i], laid);
         let per_file = match (spec.filesize, spec.size) {
             (Some((min, _)), _) => match drawn_sizes.as_mut() {
-                Some(sizes) => sizes.next(real.or(laid)),
+                Some(sizes) => sizes.next(real),
                 None => min,
             },
             (None, Some(SizeOrPercent::Bytes(total))) => total / nfiles,
@@ -631,7 +631,7 @@ pub(super) fn plan_files(
             SizeOrPercent::Percent(p) => {
                 // fio rounds a percentage offset up to offset_align, or to the smallest
                 // block size when that is not given (get_start_offset).
-                let raw = ((real.or(laid).unwrap_or(per_file) as f64 * p / 100.0) as u64)
+                let raw = ((real.unwrap_or(per_file) as f64 * p / 100.0) as u64)
                     .saturating_add(increment);
                 let align = match spec.offset_align {
                     0 => spec
@@ -650,11 +650,7 @@ pub(super) fn plan_files(
         // get_start_offset), as the threads set up before this one leave it; a
         // missing one is created empty.
         let append = spec.dropin.file_append && !device;
-        let offset = if append {
-            real.or(laid).unwrap_or(0)
-        } else {
-            offset
-        };
+        let offset = if append { real.unwrap_or(0) } else { offset };
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if append {
             super::append::append_len(spec, &path, offset, laid.is_some(), per_file)?
@@ -733,9 +729,7 @@ pub(super) fn plan_files(
                 spec.origin
             ));
         }
-        let beyond = real
-            .or(laid)
-            .map_or(0, |r| r.saturating_sub(offset + len + tail));
+        let beyond = real.map_or(0, |r| r.saturating_sub(offset + len + tail));
         files.push(PlannedFile {
             path,
             region: Region { start: offset, len },
