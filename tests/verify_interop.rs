@@ -275,3 +275,41 @@ fn the_read_back_order_is_fios() {
         s
     });
 }
+
+/// A job that reads and writes (`rw=randrw`, `rw=rw`): fio 3.33's verify_only walks
+/// the job again and expects each block's header to hold the seed its verify stream
+/// gives that block in write order (it checks the seed only for such jobs), so the
+/// writer's seeds must be fio's stream. ferrio runs with fio 3.33's offsets
+/// (`fio_seeds=3.33`) so both walk the same blocks.
+#[test]
+fn a_mixed_jobs_blocks_carry_fios_seeds_and_verify_with_fio() {
+    if !have_fio() {
+        return;
+    }
+    let cases: [&[&str]; 6] = [
+        &["--rw=randrw"],
+        &["--rw=randrw", "--loops=2"],
+        &["--rw=randrw", "--random_generator=tausworthe64"],
+        &["--rw=randrw", "--bsrange=4k-16k", "--verify=md5"],
+        &["--rw=randrw", "--verify_pattern=0xabcd"],
+        &["--rw=rw", "--rwmixread=30"],
+    ];
+    common::cases::each_case(&cases, |opts| {
+        let dir = scratch();
+        let file = file_in(dir.path(), "v.dat");
+        let mut w = vec!["--verify=crc32c"];
+        w.extend_from_slice(opts);
+        let mut c = w.clone();
+        w.extend(["--do_verify=0", "--fio_seeds=3.33"]);
+        c.push("--verify_only=1");
+        let o = ferrio_out(&job(&file, &w));
+        assert!(o.status.success(), "{opts:?} write: {}", text(&o));
+        let o = fio(&job(&file, &c));
+        let t = text(&o);
+        assert!(
+            o.status.success() && t.contains("err= 0") && !t.contains("bad header"),
+            "{opts:?}: fio failed ferrio's blocks:\n{t}"
+        );
+        assert!(t.contains("read: IOPS="), "{opts:?}: nothing read:\n{t}");
+    });
+}

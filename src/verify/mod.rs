@@ -13,6 +13,7 @@ pub mod log;
 pub mod phase;
 pub mod state;
 
+use crate::random::{FioRand, SeedSet, Stream};
 use block::{Expect, Failure, Layout};
 use ferrio_config::ext::verify::VerifyKind;
 use ferrio_config::JobSpec;
@@ -23,8 +24,15 @@ use std::path::Path;
 pub struct Verifier {
     pub layout: Layout,
     pub log: PieceLog,
-    /// Seeds of the blocks' data.
-    rng: u64,
+    /// Seeds of the blocks' data: fio's verify_state stream, one seed (the product of
+    /// two draws) per block written, so fio checking the file finds the seeds it
+    /// expects in its own order.
+    seeds: FioRand,
+    /// The stream as seeded: a new loop starts from it again with randrepeat.
+    seeds_at_start: FioRand,
+    reseed_each_pass: bool,
+    /// fio's trim_state: which logged writes trim_percentage picks.
+    trim_rng: FioRand,
     /// fio's numberio: the job's writes so far (16 bits in the header).
     numberio: u16,
     /// verify_backlog: the log's length reached a multiple of the backlog at a
@@ -108,17 +116,23 @@ impl Verifier {
     }
 
     /// The verifier of a job thread, None when the job does not verify.
-    pub fn new(spec: &JobSpec, thread: u16, seed: u64) -> Option<Verifier> {
+    pub fn new(spec: &JobSpec, thread: u16, rand: &SeedSet) -> Option<Verifier> {
         let v = &spec.verify;
         if !v.on() {
             return None;
         }
+        let use64 = spec.random_generator == ferrio_config::RandomGenerator::Tausworthe64;
+        let seeds = FioRand::new(rand.get(Stream::Verify), use64);
         let fixed = spec.bs[1].min == spec.bs[1].max && spec.bs[1].split.len() <= 1;
         let only = verify_only(spec);
         Some(Verifier {
             layout: Layout::for_job(spec, thread),
             log: PieceLog::default(),
-            rng: seed ^ 0x0005_eed0_ff10_u64,
+            seeds,
+            seeds_at_start: seeds,
+            // As the offsets (fio's clear_io_state: randrepeat, and no randseed given).
+            reseed_each_pass: spec.randrepeat && !spec.randseed_set,
+            trim_rng: FioRand::new(rand.get(Stream::Trim), use64),
             numberio: 0,
             backlog_reached: false,
             backlog: v.backlog,
@@ -196,7 +210,9 @@ impl Verifier {
         }
         if self.trim_backlog > 0 && self.trim_percentage > 0 {
             // fio's io_u_should_trim: this share of the logged writes, at random.
-            if self.next_seed() % 100 < self.trim_percentage as u64 {
+            // fio's io_u_should_trim: a draw at most max / 100 · percentage.
+            let r = self.trim_rng.draw();
+            if r <= (self.trim_rng.max() / 100) * self.trim_percentage as u64 {
                 self.trims.push_back((file, offset, buf.len()));
             }
             // (An overwrite replaces its block, and with trim_verify_zero=0 a trimmed
@@ -222,13 +238,21 @@ impl Verifier {
         });
     }
 
+    /// The next block's seed, as fio's fill_verify_pattern draws it. With
+    /// verify_pattern fio draws none and its header holds the unit's unset seed, 0.
     fn next_seed(&mut self) -> u64 {
-        // splitmix64: distinct, well-spread seeds.
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        if !self.layout.pattern.is_empty() {
+            return 0;
+        }
+        self.seeds.next_seed()
+    }
+
+    /// A new loop begins: with randrepeat fio seeds the stream again (clear_io_state),
+    /// so each loop's blocks carry the same seeds; without, it goes on.
+    pub fn new_pass(&mut self) {
+        if self.reseed_each_pass {
+            self.seeds = self.seeds_at_start;
+        }
     }
 
     /// Whether fio reads the blocks back in the order written (see `write_order`).
@@ -374,7 +398,7 @@ mod tests {
     fn verifier(kind: VerifyKind) -> Verifier {
         let mut spec = JobSpec::with_defaults("t", "t.fio:1");
         spec.verify.kind = kind;
-        Verifier::new(&spec, 1, 42).expect("verifying")
+        Verifier::new(&spec, 1, &SeedSet::from_seed(42, 1)).expect("verifying")
     }
 
     #[test]
@@ -439,7 +463,7 @@ mod tests {
         let mut spec = JobSpec::with_defaults("t", "t.fio:1");
         spec.verify.kind = VerifyKind::Crc32c;
         spec.verify.write_sequence = Some(false);
-        let mut v = Verifier::new(&spec, 1, 42).expect("verifying");
+        let mut v = Verifier::new(&spec, 1, &SeedSet::from_seed(42, 1)).expect("verifying");
         let mut buf = vec![0u8; 4096];
         v.stamp(&mut buf, 0, 0, 0);
         let mut p = v.log.take(1)[0];

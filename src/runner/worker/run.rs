@@ -189,7 +189,7 @@ impl<'a> Worker<'a> {
             verify: crate::verify::Verifier::new(
                 spec,
                 (plan.job_index as u32 + plan.clone + 1) as u16,
-                plan.seed,
+                &plan.seeds,
             )
             .map(|v| if plan.discards() { v.pretend() } else { v }),
             lazy_files: spec

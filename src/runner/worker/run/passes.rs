@@ -13,6 +13,9 @@ impl Worker<'_> {
     pub(super) fn new_pass(&mut self) {
         if self.pattern.reset_pass() {
             self.io.units.new_pass();
+            if let Some(v) = self.verify.as_mut() {
+                v.new_pass(); // VERIFY: the blocks' seeds, as the offsets
+            }
         }
         self.io.engine.new_pass();
         let spec = &self.plan.spec;
