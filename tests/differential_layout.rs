@@ -90,3 +90,52 @@ fn a_writers_file_is_only_fallocated_and_grows_with_its_writes_like_fio() {
         assert!(ours == fio, "{opts:?}: the file's bytes differ from fio's");
     }
 }
+
+/// The mode of the file `opts` creates in a fresh directory (umask 022 in both runs,
+/// so the creating mode shows).
+fn mode_left_by(tool: &str, opts: &[&str]) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch();
+    let out = std::process::Command::new("sh")
+        .current_dir(d.path())
+        .arg("-c")
+        .arg(r#"umask 022; exec "$@""#)
+        .arg("sh")
+        .arg(tool_path(tool))
+        .args(["--name=j", "--filename=f", "--size=64k"])
+        .args(opts)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tool} {opts:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::metadata(d.path().join("f"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+/// fio lays a file out with mode 0644 (extend_file) but creates one at the job's open
+/// with 0600 (file_lookup_open): create_on_open (no layout then), a file
+/// unlink_each_loop removed. ferrio made every file 0644 before 2026-11-25.
+#[test]
+fn a_file_created_at_the_jobs_open_is_private_and_a_laid_out_one_is_not_like_fio() {
+    if !have_fio() {
+        return;
+    }
+    let cases: &[(&[&str], u32)] = &[
+        (&["--rw=write"], 0o644),
+        (&["--rw=read"], 0o644),
+        (&["--rw=write", "--create_on_open=1"], 0o600),
+        (&["--rw=write", "--unlink_each_loop=1", "--loops=2"], 0o600),
+    ];
+    for (opts, want) in cases {
+        let fio = mode_left_by("fio", opts);
+        assert_eq!(fio, *want, "fio {opts:?}: {fio:o}");
+        let ferrio = mode_left_by("ferrio", opts);
+        assert_eq!(ferrio, fio, "{opts:?}: ferrio {ferrio:o}, fio {fio:o}");
+    }
+}

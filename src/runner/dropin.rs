@@ -72,6 +72,7 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
             direct: spec.direct,
             sync: spec.sync,
             dsync: spec.dsync,
+            private: true,
         };
         let fresh = file::open_in(plan.confine.as_deref(), &f.path, flags)
             .and_then(|n| jobctl::replace_fd(open, n));

@@ -151,7 +151,7 @@ impl Confine {
     /// Open `path` as [`super::file::open`] does, confined to the roots.
     pub fn open(&self, path: &Path, f: OpenFlags) -> io::Result<File> {
         let (root, rel) = self.locate(path)?;
-        let fd = openat2(&root.dir, &rel, f.open_flags(), 0o644, RESOLVE)
+        let fd = openat2(&root.dir, &rel, f.open_flags(), f.create_mode(), RESOLVE)
             .map_err(|e| escaped(e, path))?;
         Ok(File::from(fd))
     }

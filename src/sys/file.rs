@@ -23,7 +23,7 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
         .write(f.write)
         .create(f.create && f.write)
         .custom_flags(custom)
-        .mode(0o644)
+        .mode(f.create_mode())
         .open(path)
 }
 

@@ -13,9 +13,21 @@ pub struct OpenFlags {
     pub sync: bool,
     /// With `sync`: O_DSYNC instead of O_SYNC (sync=dsync).
     pub dsync: bool,
+    /// A file this open creates is its owner's alone (0600), as fio's job open
+    /// (file_lookup_open) makes it; the layout's files are 0644, as fio's.
+    pub private: bool,
 }
 
 impl OpenFlags {
+    /// The mode a file this open creates gets (before the umask).
+    pub fn create_mode(&self) -> u32 {
+        if self.private {
+            0o600
+        } else {
+            0o644
+        }
+    }
+
     /// The open(2) flags these ask for (what [`super::file::open`] passes; openat2 takes them too).
     pub fn open_flags(&self) -> i32 {
         let mut flags = match (self.read || !self.write, self.write) {
