@@ -575,3 +575,35 @@ fn file_append_with_an_engine_that_cannot_grow_a_file_is_refused_like_fio() {
         );
     }
 }
+
+/// fio sizes a diskless engine's file as endless, so file_append's start is past any
+/// filesize= and setup_files fails the job ("you need to specify valid offset=");
+/// size= alone runs, in both.
+#[test]
+fn file_append_up_to_filesize_with_a_diskless_engine_is_refused_like_fio() {
+    let job = [
+        "--name=t",
+        "--rw=write",
+        "--filesize=128k",
+        "--file_append=1",
+        "--ioengine=null",
+    ];
+    refused_before_io(
+        &job,
+        &["job 't'", "ioengine=null keeps no file", "filesize="],
+    );
+    if have_fio() {
+        let d = scratch();
+        let out = tool_cmd("fio")
+            .args(job)
+            .arg(format!("--filename={}", file_in(d.path(), "f")))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "fio ran it");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("valid offset="),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

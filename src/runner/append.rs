@@ -9,15 +9,24 @@ use ferrio_config::JobSpec;
 use std::path::Path;
 
 /// How many bytes a file_append thread appends to `path`, which is `at` bytes long
-/// (`laid`: as the setups before the thread leave it) and whose size= share or
-/// filesize= draw is `per_file`.
+/// (`laid`: as the setups before the thread leave it; `diskless`: the engine keeps
+/// no file) and whose size= share or filesize= draw is `per_file`.
 pub(super) fn append_len(
     spec: &JobSpec,
     path: &Path,
     at: u64,
-    laid: bool,
+    (laid, diskless): (bool, bool),
     per_file: u64,
 ) -> Result<u64, String> {
+    if diskless && spec.filesize.is_some() {
+        // fio sizes a diskless engine's file as endless (-1): its end is past any
+        // filesize=, so setup_files fails the thread ("you need to specify valid
+        // offset="). size= alone runs there, as here.
+        return Err(format!(
+            "job '{}': ioengine={} keeps no file, so file_append=1 has no end to append from and cannot reach filesize=; use size= for the bytes to write (fio: \"you need to specify valid offset=\") ({})",
+            spec.name, spec.ioengine, spec.origin
+        ));
+    }
     let nothing = |why: String| {
         Err(format!(
             "job '{}': {why}, so file_append=1 has nothing to append to '{}' (fio: \"blocksize is larger than data set range\") ({})",
@@ -88,31 +97,48 @@ mod tests {
     fn filesize_is_the_size_the_file_ends_at() {
         let s = spec(&[("filesize", "131072")]);
         let p = Path::new("f");
-        assert_eq!(append_len(&s, p, 0, false, 131072), Ok(131072));
-        assert_eq!(append_len(&s, p, 65536, false, 131072), Ok(65536));
-        let e = append_len(&s, p, 131072, true, 131072).unwrap_err();
+        assert_eq!(append_len(&s, p, 0, (false, false), 131072), Ok(131072));
+        assert_eq!(append_len(&s, p, 65536, (false, false), 131072), Ok(65536));
+        let e = append_len(&s, p, 131072, (true, false), 131072).unwrap_err();
         assert!(
             e.contains(
                 "'f' is 128KiB long once the jobs before it are set up, within filesize=128KiB"
             ),
             "{e}"
         );
-        let e = append_len(&s, p, 200_000, false, 131072).unwrap_err();
+        let e = append_len(&s, p, 200_000, (false, false), 131072).unwrap_err();
         assert!(e.contains("past filesize=128KiB"), "{e}");
         // A range: a size already in it stays (the draw is that size: nothing to do).
         let s = spec(&[("filesize", "65536-262144")]);
-        assert!(append_len(&s, p, 65536, false, 65536).is_err());
-        assert_eq!(append_len(&s, p, 4096, false, 131072), Ok(126976));
+        assert!(append_len(&s, p, 65536, (false, false), 65536).is_err());
+        assert_eq!(append_len(&s, p, 4096, (false, false), 131072), Ok(126976));
     }
 
     #[test]
     fn size_appends_its_share_and_neither_is_refused() {
         let p = Path::new("f");
         assert_eq!(
-            append_len(&spec(&[("size", "1048576")]), p, 65536, false, 1 << 20),
+            append_len(
+                &spec(&[("size", "1048576")]),
+                p,
+                65536,
+                (false, false),
+                1 << 20
+            ),
             Ok(1 << 20)
         );
-        let e = append_len(&spec(&[]), p, 65536, false, 65536).unwrap_err();
+        let e = append_len(&spec(&[]), p, 65536, (false, false), 65536).unwrap_err();
         assert!(e.contains("size= and filesize= are not set"), "{e}");
+    }
+
+    #[test]
+    fn a_diskless_engine_cannot_append_up_to_filesize_but_appends_size() {
+        let p = Path::new("f");
+        let mut s = spec(&[("filesize", "131072")]);
+        s.ioengine = "null".into();
+        let e = append_len(&s, p, 0, (false, true), 131072).unwrap_err();
+        assert!(e.contains("ioengine=null keeps no file"), "{e}");
+        let s = spec(&[("size", "131072")]);
+        assert_eq!(append_len(&s, p, 0, (false, true), 131072), Ok(131072));
     }
 }

@@ -36,6 +36,7 @@ pub mod recorder;
 pub mod region;
 pub mod replay;
 pub mod resources;
+pub mod start_gate;
 pub mod steadystate;
 pub mod work_dirs;
 pub mod worker;
@@ -89,10 +90,17 @@ pub fn execute(
     let mutex = threads
         .iter()
         .any(|p| debug_hooks::on(&p.spec, DebugCategory::Mutex));
+    // The threads started since the runner last waited start their I/O together.
+    let mut gate = start_gate::StartGate::new();
     for i in 0..threads.len() {
         let plan = &threads[i];
         let first_of_job = i == 0 || threads[i - 1].job_index != plan.job_index;
         if first_of_job {
+            if plan.spec.stonewall || plan.spec.wait_for.is_some() {
+                // (The threads waited for may still be at the start line.)
+                gate.close();
+                gate = start_gate::StartGate::new();
+            }
             if plan.spec.stonewall {
                 // Wait for every earlier job to finish.
                 let m = debug_hooks::Wait::on(mutex, "stonewall");
@@ -135,6 +143,12 @@ pub fn execute(
             handles.push(None);
             continue;
         }
+        // A delayed start is not part of the batch (fio starts it when it is due).
+        let ticket = if plan.spec.startdelay_us == (0, 0) {
+            gate.ticket()
+        } else {
+            start_gate::Ticket::none()
+        };
         let clock = clock.clone();
         let stop = if per_group {
             stops.for_group(plan.groupid)
@@ -168,6 +182,7 @@ pub fn execute(
                                 factory.as_ref(),
                                 &io_left,
                                 arrival,
+                                ticket,
                             );
                             if let Some(c) = &cgroups {
                                 c.leave(origin.flatten());
@@ -192,6 +207,7 @@ pub fn execute(
             .expect("spawn a job thread");
         handles.push(Some(handle));
     }
+    gate.close();
     let m = debug_hooks::Wait::on(mutex, "job threads");
     join_where(&mut handles, &mut results, |_| true);
     m.done();

@@ -653,7 +653,13 @@ pub(super) fn plan_files(
         let offset = if append { real.unwrap_or(0) } else { offset };
         // A job without size= on an existing file covers the file from offset to its end.
         let len = if append {
-            super::append::append_len(spec, &path, offset, laid.is_some(), per_file)?
+            super::append::append_len(
+                spec,
+                &path,
+                offset,
+                (laid.is_some(), caps.diskless),
+                per_file,
+            )?
         } else if spec.size.is_none() && spec.filesize.is_none() && real.is_some() {
             per_file.saturating_sub(offset)
         } else if spec.filesize.is_some() {

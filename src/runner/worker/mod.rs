@@ -42,6 +42,7 @@ pub fn run_thread(
     factory: &dyn ObserverFactory,
     io_threads_left: &Arc<AtomicUsize>,
     arrival: Option<Arrival>,
+    ticket: crate::runner::start_gate::Ticket,
 ) -> ThreadResult {
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
@@ -97,6 +98,9 @@ pub fn run_thread(
             return result;
         }
     };
+    // Every thread started with this one is set up too before any goes on (then
+    // exec_prerun, as fio runs it after its start line).
+    ticket.wait(stop);
     if let Err(e) = prerun(spec) {
         result.error = Some(e);
         return result;
