@@ -143,8 +143,10 @@ pub fn execute(
             handles.push(None);
             continue;
         }
-        // A delayed start is not part of the batch (fio starts it when it is due).
-        let ticket = if plan.spec.startdelay_us == (0, 0) {
+        // A delayed start is not part of the batch (fio starts it when it is due), nor
+        // is a diskless engine's thread: it shares no file, and its setup may wait for
+        // a peer (net's listen) that must not hold the others back.
+        let ticket = if plan.spec.startdelay_us == (0, 0) && !plan.caps.diskless {
             gate.ticket()
         } else {
             start_gate::Ticket::none()

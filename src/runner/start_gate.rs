@@ -5,6 +5,9 @@
 //! the first clone of a short job can finish, and with `unlink=1` remove the shared
 //! file, before the last one has started.
 //!
+//! Threads with a `startdelay`, and those of a diskless engine (no shared file to
+//! protect, and a net listener's setup waits for its peer), take no place at the line.
+//!
 //! A thread that ends before the line (an error in its setup) counts as arrived
 //! when its ticket is dropped, so the others never wait for it; a stop releases
 //! everyone at once.
