@@ -209,8 +209,8 @@ impl Verifier {
             self.backlog_reached |= logged > 0 && logged.is_multiple_of(self.backlog);
         }
         if self.trim_backlog > 0 && self.trim_percentage > 0 {
-            // fio's io_u_should_trim: this share of the logged writes, at random.
-            // fio's io_u_should_trim: a draw at most max / 100 · percentage.
+            // fio's io_u_should_trim: this share of the logged writes, at random (a
+            // draw of its trim stream at most max / 100 · percentage).
             let r = self.trim_rng.draw();
             if r <= (self.trim_rng.max() / 100) * self.trim_percentage as u64 {
                 self.trims.push_back((file, offset, buf.len()));
