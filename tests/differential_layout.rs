@@ -9,6 +9,15 @@
 mod common;
 use common::*;
 
+/// `tool`'s run of `opts` succeeded (else its stderr is the failure).
+fn ran(tool: &str, opts: &[&str], out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{tool} {opts:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The file `f` after `opts` ran in a scratch directory where `f` held `before`
 /// bytes of zeroes (or was missing).
 fn left_by(tool: &str, before: Option<usize>, opts: &[&str]) -> Vec<u8> {
@@ -27,11 +36,7 @@ fn left_by(tool: &str, before: Option<usize>, opts: &[&str]) -> Vec<u8> {
         .args(opts)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{tool} {opts:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ran(tool, opts, &out);
     std::fs::read(&f).unwrap()
 }
 
@@ -106,11 +111,7 @@ fn mode_left_by(tool: &str, opts: &[&str]) -> u32 {
         .args(opts)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{tool} {opts:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ran(tool, opts, &out);
     std::fs::metadata(d.path().join("f"))
         .unwrap()
         .permissions()
