@@ -55,17 +55,17 @@ fn the_netio_job_file_runs_alike_under_fio_and_ferrio() {
     let (fv, ov) = (parse_json(&fio_out.stdout), parse_json(&ours.stdout));
     let size = 8u64 << 20;
     // The sender: the same count of I/Os and bytes under both.
-    assert_eq!(counts(job(&fv, "sender"), "write"), (size, 2048));
-    assert_eq!(counts(job(&ov, "sender"), "write"), (size, 2048));
+    assert_eq!(counts(job_named(&fv, "sender"), "write"), (size, 2048));
+    assert_eq!(counts(job_named(&ov, "sender"), "write"), (size, 2048));
     // The receiver: ferrio counts every byte received, in whole blocks (a short
     // receive's rest is received again, as fio's residual rule). fio 3.33 loses the
     // first part of each short receive from io_bytes (it counts only the last piece of
     // a requeued I/O), so its total is at most the size.
-    assert_eq!(counts(job(&ov, "receiver"), "read"), (size, 2048));
-    let (fio_bytes, _) = counts(job(&fv, "receiver"), "read");
+    assert_eq!(counts(job_named(&ov, "receiver"), "read"), (size, 2048));
+    let (fio_bytes, _) = counts(job_named(&fv, "receiver"), "read");
     assert!(fio_bytes > 0 && fio_bytes <= size, "{fio_bytes}");
     for name in ["receiver", "sender"] {
-        let (a, b) = (job(&fv, name), job(&ov, name));
+        let (a, b) = (job_named(&fv, name), job_named(&ov, name));
         assert_eq!(a["error"], 0);
         assert_eq!(b["error"], 0);
         assert_eq!(keys(a), keys(b), "{name}: job keys");
@@ -218,7 +218,7 @@ fn the_multicast_job_file_counts_the_same_under_fio_and_ferrio() {
             ("normal_reader", "read"),
             ("pingpong_writer", "write"),
         ] {
-            let j = job(v, name);
+            let j = job_named(v, name);
             assert_eq!(j["error"], 0, "{tool}: {j}");
             assert_eq!(j[dir]["drop_ios"], 0, "{tool}: {name}");
             let got = counts(j, dir);
@@ -232,7 +232,7 @@ fn the_multicast_job_file_counts_the_same_under_fio_and_ferrio() {
         }
     }
     for name in ["pingpong_reader", "pingpong_writer"] {
-        let (a, b) = (job(&reports[0], name), job(&reports[1], name));
+        let (a, b) = (job_named(&reports[0], name), job_named(&reports[1], name));
         assert_eq!(keys(a), keys(b), "{name}: job keys");
     }
 }

@@ -33,7 +33,7 @@ fn run_pair(dir: &std::path::Path, job_file: &str) -> serde_json::Value {
 
 /// Both ends moved exactly `bytes` in `ios` I/Os, without error.
 fn assert_exact(v: &serde_json::Value, bytes: u64, ios: u64) {
-    let (r, s) = (job(v, "receiver"), job(v, "sender"));
+    let (r, s) = (job_named(v, "receiver"), job_named(v, "sender"));
     assert_eq!(r["error"], 0, "{r}");
     assert_eq!(s["error"], 0, "{s}");
     assert_eq!(counts(r, "read"), (bytes, ios), "receiver");
@@ -125,7 +125,7 @@ fn udp_multicast_on_loopback_reaches_every_reader_with_pingpong() {
         ("normal_reader", "read"),
         ("pingpong_writer", "write"),
     ] {
-        let j = job(&v, name);
+        let j = job_named(&v, name);
         assert_eq!(j["error"], 0, "{j}");
         assert_eq!(counts(j, dir), (8192, 128), "{name}");
     }
@@ -197,8 +197,8 @@ fn a_receiver_ends_when_the_sender_is_done() {
         dir.path(),
         &pair(&g, "listen\nsize=1g", "hostname=127.0.0.1\nsize=3m"),
     );
-    assert_eq!(counts(job(&v, "receiver"), "read"), (3 << 20, 768));
-    assert_eq!(counts(job(&v, "sender"), "write"), (3 << 20, 768));
+    assert_eq!(counts(job_named(&v, "receiver"), "read"), (3 << 20, 768));
+    assert_eq!(counts(job_named(&v, "sender"), "write"), (3 << 20, 768));
 }
 
 #[test]

@@ -57,18 +57,6 @@ fn a_thread_that_fails_its_setup_holds_no_one_back() {
         .output()
         .unwrap();
     let v = parse_json(&out.stdout);
-    let good = v["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|j| j["jobname"] == "good")
-        .expect("good ran");
-    assert_eq!(good["write"]["io_bytes"], 65536, "{v}");
-    let bad = v["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|j| j["jobname"] == "bad")
-        .expect("bad reported");
-    assert_ne!(bad["error"], 0, "{v}");
+    assert_eq!(job_named(&v, "good")["write"]["io_bytes"], 65536, "{v}");
+    assert_ne!(job_named(&v, "bad")["error"], 0, "{v}");
 }

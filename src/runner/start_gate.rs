@@ -13,7 +13,7 @@
 //! everyone at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 #[derive(Default)]
@@ -76,12 +76,7 @@ impl Ticket {
             return;
         };
         let (line, cv) = &*shared;
-        let mut l = line.lock().unwrap_or_else(|e| e.into_inner());
-        l.arrived += 1;
-        if l.open() {
-            cv.notify_all();
-            return;
-        }
+        let mut l = arrive(line, cv);
         while !l.open() && !stop.load(Ordering::Relaxed) {
             // (The timeout only notices a stop: the last arrival notifies.)
             l = cv
@@ -97,10 +92,20 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         if let Some(shared) = self.shared.take() {
             let (line, cv) = &*shared;
-            line.lock().unwrap_or_else(|e| e.into_inner()).arrived += 1;
-            cv.notify_all();
+            drop(arrive(line, cv));
         }
     }
+}
+
+/// One more thread at the line; the last one (of a closed batch) opens it. Only
+/// then are the waiters woken: a wake per arrival would be n² for n threads.
+fn arrive<'a>(line: &'a Mutex<Line>, cv: &Condvar) -> MutexGuard<'a, Line> {
+    let mut l = line.lock().unwrap_or_else(|e| e.into_inner());
+    l.arrived += 1;
+    if l.open() {
+        cv.notify_all();
+    }
+    l
 }
 
 #[cfg(test)]

@@ -153,6 +153,16 @@ pub fn file_in(dir: &Path, name: &str) -> String {
 }
 
 /// (io_bytes, total_ios) of one direction of the first job.
+/// The job named `name` in a JSON report.
+pub fn job_named<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .find(|j| j["jobname"] == name)
+        .unwrap_or_else(|| panic!("no job {name} in {v}"))
+}
+
 pub fn dir_counts(v: &serde_json::Value, dir: &str) -> (u64, u64) {
     let d = &v["jobs"][0][dir];
     (

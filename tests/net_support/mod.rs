@@ -104,16 +104,6 @@ pub fn text(o: &Output) -> String {
     )
 }
 
-/// The job named `name` in a JSON report.
-pub fn job<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    v["jobs"]
-        .as_array()
-        .expect("jobs")
-        .iter()
-        .find(|j| j["jobname"] == name)
-        .unwrap_or_else(|| panic!("no job {name} in {v}"))
-}
-
 /// (io_bytes, total_ios) of direction `dir` ("read", "write") of a job.
 pub fn counts(job: &serde_json::Value, dir: &str) -> (u64, u64) {
     (
