@@ -373,6 +373,31 @@ fn laid_out_files_hold_the_jobs_buffer_contents() {
 }
 
 #[test]
+fn a_create_serialize_0_job_fills_its_units_before_laying_out_its_file() {
+    // fio lays such a job's file out in the job's own thread, after it has filled its
+    // iodepth units (init_io_u, then setup_files): the layout takes the stream's
+    // draws after the units' first fills, and the writes go on after the layout's.
+    // (Found by scripts/fuzz-vs-fio, seed 270 job 50.)
+    for extra in [
+        &["number_ios=64"][..],
+        &["number_ios=64", "buffer_compress_percentage=50"],
+        &["number_ios=64", "iodepth=4", "ioengine=libaio", "bs=8k"],
+        &["number_ios=64", "refill_buffers", "dedupe_percentage=50"],
+    ] {
+        let job = |serialize: &'static str| {
+            let mut opts = vec!["rw=randrw", "scramble_buffers=0", serialize];
+            opts.extend_from_slice(extra);
+            ferrio_and_fio(&opts)
+        };
+        assert_ne!(
+            job("create_serialize=0"),
+            job("create_serialize=1"),
+            "{extra:?}: the layout's draws move"
+        );
+    }
+}
+
+#[test]
 fn unused_units_still_draw_their_first_fill() {
     // fio fills one buffer per iodepth unit at the start, even with a synchronous
     // engine that uses one: with iodepth=4 the written data starts three fills later.

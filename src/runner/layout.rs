@@ -237,7 +237,7 @@ impl Laying<'_, '_> {
                 let t = &threads[i];
                 let policy = match self.policies.remove(&i) {
                     Some(p) => p,
-                    None => BufferPolicy::new_for_thread(t)
+                    None => BufferPolicy::for_layout(t)
                         .map_err(|e| format!("job '{}': {e}", t.spec.name))?,
                 };
                 Some((i, policy, t.spec.bs[1].max.max(1) as usize))
@@ -314,7 +314,7 @@ impl Laying<'_, '_> {
             let t = &self.threads[i];
             let policy = match self.policies.remove(&i) {
                 Some(p) => Ok(p),
-                None => BufferPolicy::new_for_thread(t),
+                None => BufferPolicy::for_layout(t),
             };
             (i, policy, t.spec.bs[1].max.max(1) as usize)
         });

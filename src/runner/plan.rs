@@ -81,13 +81,32 @@ impl ThreadPlan {
 // The buffer policy a planned thread starts with is built here rather than in
 // buffers/, whose `Shared` a plan holds: buffers must not import the plan back.
 impl BufferPolicy {
-    /// The policy of a planned thread: where its file layout left it, or new.
-    pub fn for_thread(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
+    /// The policies a planned thread fills its units' buffers with and then writes
+    /// with: where its file layout left its streams, or new. fio lays a
+    /// `create_serialize=0` job's files out in the job's own thread after it has
+    /// filled its units (init_io_u, then setup_files), so such a job's units take the
+    /// first draws from a new policy and its writes go on from its layout's (the
+    /// second policy).
+    pub fn for_units(plan: &ThreadPlan) -> Result<(BufferPolicy, Option<BufferPolicy>), String> {
         let laid_out = plan.buffers.laid_out.lock().ok().and_then(|mut p| p.take());
-        match laid_out {
-            Some(p) => Ok(p),
-            None => BufferPolicy::new_for_thread(plan),
+        Ok(match laid_out {
+            Some(p) if !plan.spec.local.create_serialize => {
+                (BufferPolicy::new_for_thread(plan)?, Some(p))
+            }
+            Some(p) => (p, None),
+            None => (BufferPolicy::new_for_thread(plan)?, None),
+        })
+    }
+
+    /// The policy a planned thread lays its files out with. A `create_serialize=0`
+    /// job's layout draws after its units' first fills (`for_units`), so this one
+    /// starts past them: fio fills `iodepth` units whatever the engine.
+    pub fn for_layout(plan: &ThreadPlan) -> Result<BufferPolicy, String> {
+        let mut policy = BufferPolicy::new_for_thread(plan)?;
+        if !plan.spec.local.create_serialize {
+            policy.skip_units(plan.spec.iodepth.max(1) as usize);
         }
+        Ok(policy)
     }
 
     /// A new policy for a planned thread, its streams as seeded.

@@ -65,7 +65,8 @@ impl Units {
         real_buffers: bool,
     ) -> Result<Units, (i32, String)> {
         let spec = &plan.spec;
-        let mut policy = BufferPolicy::for_thread(plan).map_err(|e| (libc::EINVAL, e))?;
+        let (mut policy, after_layout) =
+            BufferPolicy::for_units(plan).map_err(|e| (libc::EINVAL, e))?;
         let (stride, align) = buffer_stride(spec, plan.caps);
         let mut memory = IoMemory::new(
             spec.engine.mem,
@@ -106,6 +107,7 @@ impl Units {
                 done_ns: None,
             });
         }
+        let policy = after_layout.unwrap_or(policy);
         Ok(Units {
             io,
             times: vec![UnitTimes::default(); depth],
