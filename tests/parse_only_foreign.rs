@@ -130,29 +130,38 @@ fn external_engines_parse_when_their_file_exists_and_a_run_refuses_them() {
     let d = scratch();
     let so = d.path().join("engine.so");
     std::fs::write(&so, b"not really an engine").unwrap();
-    let engine = format!("--ioengine=external:{}", so.display());
-    let args = ["--name=j", "--size=1m", "--filename=target", &engine];
-    let o = ferrio_in(d.path(), &[&["--parse-only"][..], &args].concat());
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = ferrio_in(d.path(), &args);
-    let err = text(&o.stderr);
-    assert!(
-        o.status.code() == Some(1) && err.contains("fio's own internals"),
-        "{err}"
-    );
-    assert!(!d.path().join("target").exists());
+    // fio loads `external:PATH`, and any engine given as a path (ioengine=/usr/lib/
+    // spdk_nvme, as SPDK's fio plugin is named), as a shared object.
+    for engine in [
+        format!("--ioengine=external:{}", so.display()),
+        format!("--ioengine={}", so.display()),
+    ] {
+        let args = ["--name=j", "--size=1m", "--filename=target", &engine];
+        let o = ferrio_in(d.path(), &[&["--parse-only"][..], &args].concat());
+        assert!(o.status.success(), "{engine}: {}", text(&o.stderr));
+        let o = ferrio_in(d.path(), &args);
+        let err = text(&o.stderr);
+        assert!(
+            o.status.code() == Some(1) && err.contains("fio's own internals"),
+            "{engine}: {err}"
+        );
+        assert!(!d.path().join("target").exists());
+    }
     // As in fio, a file that is not there is refused at once.
-    let o = ferrio_in(
-        d.path(),
-        &["--parse-only", "--name=j", "--ioengine=external:missing.so"],
-    );
-    let err = text(&o.stderr);
-    assert!(
-        o.status.code() == Some(1)
-            && err.contains("for option 'ioengine'")
-            && err.contains("missing.so"),
-        "{err}"
-    );
+    for missing in ["external:missing.so", "./missing.so"] {
+        let o = ferrio_in(
+            d.path(),
+            &["--parse-only", "--name=j", &format!("--ioengine={missing}")],
+        );
+        let err = text(&o.stderr);
+        assert!(
+            o.status.code() == Some(1)
+                && err.contains("for option 'ioengine'")
+                && err.contains("missing.so")
+                && err.contains("not a regular file"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

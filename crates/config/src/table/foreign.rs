@@ -33,16 +33,21 @@ pub fn shared_with(name: &str, engine: &str) -> bool {
         .any(|(n, engines)| *n == name && engines.contains(&engine))
 }
 
-/// `ioengine=external:PATH` (fio loads PATH, a shared object built against fio's
-/// internals): as in fio, PATH must be a regular file.
+/// `ioengine=external:PATH`, or a PATH (a value with a '/': fio tries to load any
+/// engine it does not know as a shared object, and such objects are built against
+/// fio's own internals, so ferrio runs none): as in fio, PATH must be a regular file.
 pub fn external_engine(v: &str) -> Option<Result<String, String>> {
-    let path = v.strip_prefix("external:")?.trim();
+    let (path, named) = match v.strip_prefix("external:") {
+        Some(p) => (p.trim(), format!("external:{}", p.trim())),
+        None if v.contains('/') => (v.trim(), v.trim().to_string()),
+        None => return None,
+    };
     Some(match std::fs::metadata(path) {
         _ if path.is_empty() => Err("external: needs the engine's file (external:/path/engine.so)".into()),
         Ok(m) if m.is_file() => Ok(format!(
-            "I/O engine 'external:{path}' is not supported by ferrio: it is a shared object built against fio's own internals"
+            "I/O engine '{named}' is not supported by ferrio: it is a shared object built against fio's own internals"
         )),
-        _ => Err(format!("invalid external ioengine path '{path}' (not a regular file)")),
+        _ => Err(format!("invalid external ioengine path '{path}' (not a regular file; fio loads an engine given as a path as a shared object)")),
     })
 }
 
