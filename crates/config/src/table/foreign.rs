@@ -1,6 +1,6 @@
 //! Options of fio's engines that ferrio cannot run (sg, rdma, rados, rbd, gfapi, mtd,
 //! http, nfs, libblkio, xnvme, io_uring_cmd, dfs, libcufile, libhipfile, libhdfs,
-//! libiscsi) and fio's options for GPU buffers, each recorded with the engines it
+//! libiscsi, librpma_*) and fio's options for GPU buffers, each recorded with the engines it
 //! belongs to. `--parse-only` checks their values as fio does (a bad one is refused
 //! naming the option) so that job files written for that hardware parse; a run of
 //! such a job is refused with the engine's reason before any file is touched
@@ -15,7 +15,17 @@ use crate::spec::JobSpec;
 pub const SHARED: &[(&str, &[&str])] = &[
     ("hipri", &["sg", "io_uring_cmd", "libblkio", "xnvme"]),
     ("hostname", &["rdma", "libhdfs"]),
-    ("port", &["rdma", "libhdfs"]),
+    (
+        "port",
+        &[
+            "rdma",
+            "libhdfs",
+            "librpma_apm_client",
+            "librpma_apm_server",
+            "librpma_gpspm_client",
+            "librpma_gpspm_server",
+        ],
+    ),
     ("sqthread_poll", &["io_uring_cmd", "xnvme"]),
     ("fixedbufs", &["io_uring_cmd"]),
     ("registerfiles", &["io_uring_cmd"]),
@@ -124,6 +134,12 @@ const URING_CMD: &[&str] = &["io_uring_cmd"];
 const FUA: &[&str] = &["sg", "io_uring_cmd"];
 const DFS: &[&str] = &["dfs"];
 const HDFS: &[&str] = &["libhdfs"];
+const RPMA: &[&str] = &[
+    "librpma_apm_client",
+    "librpma_apm_server",
+    "librpma_gpspm_client",
+    "librpma_gpspm_server",
+];
 
 /// pi_chk: a comma-separated list of GUARD, REFTAG and APPTAG.
 fn pi_chk(_: &mut JobSpec, _: &Ctx, v: &str) -> Result<(), String> {
@@ -220,6 +236,10 @@ pub const FOREIGN: &[OptSpec] = &[
         ("send", "RDMA SEND"),
         ("recv", "RDMA RECV"),
     ], "rdma: the RDMA operation"),
+    // librpma (fio 3.33 to 3.37).
+    text("serverip", RPMA, "librpma_apm_client, librpma_apm_server, librpma_gpspm_client, librpma_gpspm_server: IP address the server listens on"),
+    yes_no("direct_write_to_pmem", RPMA, "0", "librpma_apm_client, librpma_apm_server, librpma_gpspm_client, librpma_gpspm_server: the remote host can write straight to persistent memory"),
+    yes_no("busy_wait_polling", RPMA, "1", "librpma_apm_client, librpma_apm_server, librpma_gpspm_client, librpma_gpspm_server: busy-poll for completions (0: wait)"),
     // rados, rbd (Ceph).
     text("clustername", CEPH, "rados, rbd: the Ceph cluster name"),
     text("pool", &["rados", "rbd", "dfs"], "rados, rbd, dfs: the Ceph pool, or the DAOS pool (UUID or label)"),

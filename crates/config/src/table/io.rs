@@ -37,6 +37,23 @@ pub const ENGINES_NOT_YET: &[(&str, &str)] = &[
         "it needs a persistent-memory DAX device (/dev/daxN.M)",
     ),
     ("libiscsi", "it needs an iSCSI target (libiscsi)"),
+    // fio 3.33 to 3.37's librpma engines (fio 3.38 removed them).
+    (
+        "librpma_apm_client",
+        "it needs RDMA hardware and remote persistent memory (librpma)",
+    ),
+    (
+        "librpma_apm_server",
+        "it needs RDMA hardware and persistent memory (librpma)",
+    ),
+    (
+        "librpma_gpspm_client",
+        "it needs RDMA hardware and remote persistent memory (librpma)",
+    ),
+    (
+        "librpma_gpspm_server",
+        "it needs RDMA hardware and persistent memory (librpma)",
+    ),
     ("libhdfs", "it needs a Hadoop HDFS cluster (libhdfs)"),
     ("ime_psync", "it needs a DDN IME system"),
     ("ime_psyncv", "it needs a DDN IME system"),
