@@ -152,7 +152,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         None => (None, None, None, None, None),
     };
     let started = std::time::Instant::now();
-    let (threads, steadystate) = prepare(&inv, Plan::Run(confine))?;
+    let (mut threads, steadystate) = prepare(&inv, Plan::Run(confine))?;
     crate::html::check_html_path(&inv.flags)?;
     let prometheus = match reuse.as_mut().and_then(|slot| slot.take()) {
         Some(e) => Some(e),
@@ -211,13 +211,18 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         signalled.store(n, Ordering::SeqCst);
         stop.store(true, Ordering::SeqCst);
     }
-    if let Err(e) = runner::layout::lay_out(&threads, &mut pre, &stop) {
-        let signal = signalled.load(Ordering::Relaxed);
-        if signal == 0 {
-            return Err(e);
+    match runner::layout::lay_out(&threads, &mut pre, &stop) {
+        // A file the system would not make fails its threads, as fio's setup does:
+        // they report the error, and the other jobs run.
+        Ok(failed) => runner::layout::mark_failed(&mut threads, failed),
+        Err(e) => {
+            let signal = signalled.load(Ordering::Relaxed);
+            if signal == 0 {
+                return Err(e);
+            }
+            eprintln!("ferrio: terminating on signal {signal} (while laying out files)");
+            return Ok(EXIT_INTERRUPTED);
         }
-        eprintln!("ferrio: terminating on signal {signal} (while laying out files)");
-        return Ok(EXIT_INTERRUPTED);
     }
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.

@@ -389,6 +389,68 @@ fn a_layout_that_runs_out_of_space_leaves_nothing_behind() {
 }
 
 #[test]
+fn a_file_the_system_will_not_lay_out_fails_its_job_and_the_others_run_like_fio() {
+    // As fio's setup: the job whose file cannot be laid out (ENOSPC on a 1 MiB tmpfs)
+    // reports the error and does no I/O, the other job runs (for its whole runtime:
+    // a job that never started stops no one under exitall_on_error), and the run
+    // exits 1. fio also leaves the partial file and prints a line into its JSON;
+    // ferrio removes the file and its report parses.
+    let d = scratch();
+    let Some((mnt, _guard)) = small_tmpfs(d.path(), "1m") else {
+        return;
+    };
+    let full = mnt.join("data");
+    let args = |other: &str| {
+        [
+            "--output-format=json".to_string(),
+            "--exitall_on_error=1".into(),
+            "--name=j".into(),
+            "--rw=read".into(),
+            "--size=4m".into(),
+            format!("--filename={}", full.display()),
+            "--name=k".into(),
+            "--rw=write".into(),
+            "--size=64k".into(),
+            "--time_based".into(),
+            "--runtime=1".into(),
+            format!("--filename={}", d.path().join(other).display()),
+        ]
+    };
+    let check = |tool: &str, o: std::process::Output| {
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{tool}: {stderr}");
+        let json = &stdout[stdout.find('{').unwrap_or(0)..];
+        let v: serde_json::Value = serde_json::from_str(json).expect("a JSON report");
+        let j = job_named(&v, "j");
+        assert_eq!(j["error"], libc::ENOSPC, "{tool}: {j}");
+        assert_eq!(j["read"]["io_bytes"], 0, "{tool}");
+        let k = job_named(&v, "k");
+        assert_eq!(k["error"], 0, "{tool}: {k}");
+        assert!(k["write"]["io_bytes"].as_u64() > Some(0), "{tool}");
+        assert!(k["write"]["runtime"].as_u64() >= Some(900), "{tool}: {k}");
+        (json.len() == stdout.len(), stderr.into_owned())
+    };
+    let (whole, stderr) = check("ferrio", ferrio().args(args("ours")).output().unwrap());
+    assert!(whole, "nothing before the JSON report");
+    assert!(
+        stderr.contains("job 'j': cannot lay out") && stderr.contains("No space left"),
+        "{stderr}"
+    );
+    assert!(!full.exists(), "the partial file must be removed");
+    if have_fio() {
+        check(
+            "fio",
+            std::process::Command::new("fio")
+                .args(args("theirs"))
+                .output()
+                .unwrap(),
+        );
+        let _ = std::fs::remove_file(&full);
+    }
+}
+
+#[test]
 fn a_write_that_runs_out_of_space_midway_names_the_rest_that_failed_like_fio() {
     // 21 writes of 48 KiB fill 1008 KiB of a 1 MiB tmpfs; the 22nd finds room for
     // 16 KiB, and its rest (32 KiB at 1 MiB) fails with ENOSPC. fio's error line

@@ -34,7 +34,7 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
             // (The files exist by now: their sizes are on disk.)
             &Default::default(),
         )?;
-        let pass_bytes = planner::pass_bytes(&t.spec, &files);
+        let pass_bytes = super::work_size::pass_bytes(&t.spec, &files);
         planner::check_work(&t.spec, pass_bytes)?;
         t.files = files;
         t.pass_bytes = pass_bytes;
@@ -49,7 +49,8 @@ pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bo
     }
     // The files exist by now (they were sized from them): this only checks them, and
     // writes no layout lines (the report has started).
-    super::layout::lay_out(clones, &mut std::io::sink(), stop)?;
+    let failed = super::layout::lay_out(clones, &mut std::io::sink(), stop)?;
+    super::layout::mark_failed(clones, failed);
     Ok(true)
 }
 

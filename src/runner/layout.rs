@@ -5,6 +5,9 @@
 //! file is only fallocated (extended unless fallocate=none or keep). An existing file that is large enough, and any block or character device,
 //! is left untouched. With create_serialize=0 each job's files are laid out on a
 //! thread of their own, all jobs at once; otherwise one file after another.
+//! A file the system will not make (a read-only filesystem, no space left) fails the
+//! threads that use it, as fio's setup does, and the others go on; a setting that
+//! cannot be met (a read-only job, allow_file_create=0) stops the run before it starts.
 
 use super::buffers::BufferPolicy;
 use super::debug_line;
@@ -37,15 +40,48 @@ struct Need {
     /// start with the job's buffers, even if it exists (its current length, else
     /// `size`), and the engine sets its length.
     prepopulate: bool,
+    /// Every thread that uses the file (they fail together when it cannot be made).
+    users: Vec<usize>,
+}
+
+/// Files the system would not lay out, and the threads that use them: as fio, those
+/// threads fail with the error and do no I/O; the others run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failed {
+    pub threads: Vec<usize>,
+    pub errno: i32,
+    /// What failed, without the job's name (each thread's report names its own).
+    pub message: String,
+}
+
+/// Why one file was not laid out.
+enum Why {
+    /// The run cannot go on (a setting no file can meet, a stop signal).
+    Fatal(String),
+    /// The system refused (errno): the file's threads fail.
+    System(i32, String),
+}
+
+impl Why {
+    /// An I/O error while making `path`: a stop ends the run, anything else fails the
+    /// file's threads.
+    fn io(job: &str, what: &str, path: &std::path::Path, e: std::io::Error) -> Why {
+        let message = format!("cannot {what} '{}': {e}", path.display());
+        match e.raw_os_error() {
+            Some(errno) => Why::System(errno, message),
+            None => Why::Fatal(format!("job '{job}': {message}")),
+        }
+    }
 }
 
 /// Lay out every file the threads use. `log` receives fio's "Laying out IO file" lines.
-/// Setting `stop` (SIGINT/SIGTERM) ends the layout early with an error.
+/// Setting `stop` (SIGINT/SIGTERM) ends the layout early with an error. Returns the
+/// files the system would not make, with the threads that use them.
 pub fn lay_out(
     threads: &[ThreadPlan],
     log: &mut dyn Write,
     stop: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<Vec<Failed>, String> {
     // fio makes the directories a file name needs before it sets the files up.
     super::work_dirs::make(threads)?;
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
@@ -62,6 +98,9 @@ pub fn lay_out(
             if n.job.is_empty() {
                 n.job = t.spec.name.clone();
                 n.owner = i;
+            }
+            if n.users.last() != Some(&i) {
+                n.users.push(i);
             }
             if t.spec.fill_device && t.spec.size.is_none() && t.spec.filesize.is_none() {
                 n.unbounded = true;
@@ -115,8 +154,14 @@ pub fn lay_out(
         log,
         policies: &mut policies,
     };
+    let mut failed = Vec::new();
     for (path, need) in serial {
-        out.one(&path, need)?;
+        // As fio, a job stops setting its files up at its first failure.
+        let users = need.users.clone();
+        if users.iter().all(|u| failed_thread(&failed, *u)) {
+            continue;
+        }
+        settle(out.one(&path, need), users, &mut failed)?;
     }
     let done: Vec<_> = std::thread::scope(|s| {
         let runs: Vec<_> = groups
@@ -131,7 +176,10 @@ pub fn lay_out(
                         log: &mut log,
                         policies: &mut policies,
                     };
-                    let r = paths.into_iter().try_for_each(|(p, n)| job.one(&p, n));
+                    let r = paths.into_iter().try_for_each(|(p, n)| {
+                        let users = n.users.clone();
+                        job.one(&p, n).map_err(|why| (why, users))
+                    });
                     (r, log, policies)
                 })
             })
@@ -145,8 +193,10 @@ pub fn lay_out(
     for (r, lines, laid) in done {
         let _ = log.write_all(&lines);
         policies.extend(laid);
-        if first_err.is_ok() {
-            first_err = r;
+        if let Err((why, users)) = r {
+            if first_err.is_ok() {
+                first_err = settle(Err(why), users, &mut failed);
+            }
         }
     }
     first_err?;
@@ -156,7 +206,42 @@ pub fn lay_out(
             *slot = Some(policy);
         }
     }
-    Ok(())
+    Ok(failed)
+}
+
+/// Record each failed file's error on the threads that use it (the first one for a
+/// thread with several), named after the thread's job.
+pub fn mark_failed(threads: &mut [ThreadPlan], failed: Vec<Failed>) {
+    for f in failed {
+        for &i in &f.threads {
+            let t = &mut threads[i];
+            if t.layout_error.is_none() {
+                let message = format!("job '{}': {}", t.spec.name, f.message);
+                t.layout_error = Some((f.errno, message));
+            }
+        }
+    }
+}
+
+fn failed_thread(failed: &[Failed], thread: usize) -> bool {
+    failed.iter().any(|f| f.threads.contains(&thread))
+}
+
+/// One file's outcome: a system error is recorded against its threads, a fatal one
+/// ends the layout.
+fn settle(r: Result<(), Why>, users: Vec<usize>, failed: &mut Vec<Failed>) -> Result<(), String> {
+    match r {
+        Ok(()) => Ok(()),
+        Err(Why::Fatal(e)) => Err(e),
+        Err(Why::System(errno, message)) => {
+            failed.push(Failed {
+                threads: users,
+                errno,
+                message,
+            });
+            Ok(())
+        }
+    }
 }
 
 /// Where one run of layouts writes (the caller's thread, or a job's own).
@@ -170,7 +255,7 @@ struct Laying<'a, 'b> {
 
 impl Laying<'_, '_> {
     /// Create, extend and fill one file as `need` says.
-    fn one(&mut self, path: &std::path::Path, need: Need) -> Result<(), String> {
+    fn one(&mut self, path: &std::path::Path, need: Need) -> Result<(), Why> {
         let (confine, log, threads) = (self.confine, &mut *self.log, self.threads);
         let create = OpenFlags {
             write: true,
@@ -180,13 +265,8 @@ impl Laying<'_, '_> {
         let current = std::fs::metadata(path).ok().map(|m| m.len());
         if need.unbounded && need.size == 0 {
             if current.is_none() && need.create_allowed && !need.readonly {
-                file::open_in(confine, path, create).map_err(|e| {
-                    format!(
-                        "job '{}': cannot create '{}': {e}",
-                        need.job,
-                        path.display()
-                    )
-                })?;
+                file::open_in(confine, path, create)
+                    .map_err(|e| Why::io(&need.job, "create", path, e))?;
             }
             return Ok(());
         }
@@ -197,18 +277,18 @@ impl Laying<'_, '_> {
             return Ok(());
         }
         if need.readonly {
-            return Err(format!(
+            return Err(Why::Fatal(format!(
                 "job '{}': '{}' would have to be created or extended, but the job is read-only",
                 need.job,
                 path.display()
-            ));
+            )));
         }
         if current.is_none() && !need.create_allowed {
-            return Err(format!(
+            return Err(Why::Fatal(format!(
                 "job '{}': '{}' does not exist and allow_file_create=0",
                 need.job,
                 path.display()
-            ));
+            )));
         }
         let _ = writeln!(
             log,
@@ -238,7 +318,7 @@ impl Laying<'_, '_> {
                 let policy = match self.policies.remove(&i) {
                     Some(p) => p,
                     None => BufferPolicy::for_layout(t)
-                        .map_err(|e| format!("job '{}': {e}", t.spec.name))?,
+                        .map_err(|e| Why::Fatal(format!("job '{}': {e}", t.spec.name)))?,
                 };
                 Some((i, policy, t.spec.bs[1].max.max(1) as usize))
             }
@@ -273,11 +353,7 @@ impl Laying<'_, '_> {
                     let _ = file::open_in(confine, path, write).and_then(|f| f.set_len(len));
                 }
             }
-            return Err(format!(
-                "job '{}': cannot lay out '{}': {e}",
-                need.job,
-                path.display()
-            ));
+            return Err(Why::io(&need.job, "lay out", path, e));
         }
         Ok(())
     }
@@ -292,17 +368,17 @@ impl Laying<'_, '_> {
         path: &std::path::Path,
         need: Need,
         current: Option<u64>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Why> {
         if need.readonly {
             // As fio: a read-only job does not write its files.
             return Ok(());
         }
         if current.is_none() && !need.create_allowed {
-            return Err(format!(
+            return Err(Why::Fatal(format!(
                 "job '{}': '{}' does not exist and allow_file_create=0",
                 need.job,
                 path.display()
-            ));
+            )));
         }
         let _ = writeln!(
             self.log,
@@ -320,12 +396,12 @@ impl Laying<'_, '_> {
         });
         let (i, policy, bs) = match filler {
             Some((i, Ok(p), bs)) => (i, p, bs),
-            Some((_, Err(e), _)) => return Err(format!("job '{}': {e}", need.job)),
+            Some((_, Err(e), _)) => return Err(Why::Fatal(format!("job '{}': {e}", need.job))),
             None => {
-                return Err(format!(
+                return Err(Why::Fatal(format!(
                     "job '{}': no buffers to prepopulate with",
                     need.job
-                ))
+                )))
             }
         };
         let rw = OpenFlags {
@@ -350,11 +426,7 @@ impl Laying<'_, '_> {
             if current.is_none() {
                 let _ = file::remove_in(self.confine, path, false);
             }
-            format!(
-                "job '{}': cannot prepopulate '{}': {e}",
-                need.job,
-                path.display()
-            )
+            Why::io(&need.job, "prepopulate", path, e)
         })
     }
 }

@@ -39,6 +39,7 @@ pub mod resources;
 pub mod start_gate;
 pub mod steadystate;
 pub mod work_dirs;
+pub mod work_size;
 pub mod worker;
 pub mod zones;
 
@@ -198,7 +199,11 @@ pub fn execute(
                 }
                 // exitall: any job's end stops others; exitall_on_error: a job stopped
                 // by an error does (fio's fio_terminate_threads(groupid, exit_what)).
-                if any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
+                // A job whose files could not be laid out never started, as in fio.
+                let ended = plan.layout_error.is_none();
+                if ended
+                    && (any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()))
+                {
                     stops.exit(plan.groupid, plan.spec.dropin.exit_what);
                 }
                 // Only now leave the flow group: leaving first would let the group's

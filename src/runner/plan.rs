@@ -51,6 +51,10 @@ pub struct ThreadPlan {
     /// ramp_size: the bytes completed while ramping, shared with the reporting
     /// group under group_reporting (ramp.rs); None without ramp_size.
     pub ramp_bytes: Option<Arc<super::ramp::RampBytes>>,
+    /// Why the thread's files could not be laid out (errno, message): as in fio, such
+    /// a thread fails with that error and does no I/O, and the others run
+    /// (layout.rs). Set once the layout is done.
+    pub layout_error: Option<(i32, String)>,
 }
 
 /// fio's subjob number (its `$jobnum`) of clone `clone` of a job of `numjobs`: fio

@@ -144,7 +144,7 @@ fn plan_with(
             }
             let pass_bytes = match &replay {
                 Some(log) => log.bytes(),
-                None => pass_bytes(&spec, &files),
+                None => super::work_size::pass_bytes(&spec, &files),
             };
             if !sized_at_start {
                 check_work(&spec, pass_bytes)?;
@@ -179,6 +179,7 @@ fn plan_with(
                 file_locks: Default::default(),
                 targets: Default::default(),
                 ramp_bytes: None,
+                layout_error: None,
             });
         }
     }
@@ -202,30 +203,6 @@ fn plan_with(
     super::resources::check(&out, &super::resources::Limits::of_system())?;
     super::zones::zbd::prepare_plans(&mut out)?;
     Ok(out)
-}
-
-/// Bytes per pass of a job on `files`. fio moves size= bytes, partial blocks included,
-/// unless its files run out of blocks first (the pattern then ends the pass).
-pub(super) fn pass_bytes(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
-    if spec.sprandom.enabled {
-        // fio: sprandom writes the drive's physical size (logical plus spr_op).
-        let logical = spec.io_size.unwrap_or(u64::MAX).min(job_size(spec, files));
-        let bs = spec.bs[1].min;
-        return crate::runner::pattern::sprandom::physical_size(spec.sprandom.op, logical, bs);
-    }
-    spec.io_size.unwrap_or_else(|| job_size(spec, files))
-}
-
-/// fio's job size (its size= after file setup): size=, or the files' total, whichever
-/// is smaller (filesize= larger than size= leaves part of each file untouched).
-pub(crate) fn job_size(spec: &JobSpec, files: &[PlannedFile]) -> u64 {
-    let region_total = files
-        .iter()
-        .fold(0u64, |a, f| a.saturating_add(f.region.len + f.tail));
-    match spec.size {
-        Some(SizeOrPercent::Bytes(size)) if spec.filesize.is_some() => region_total.min(size),
-        _ => region_total,
-    }
 }
 
 /// Whether a thread whose files could not be sized at plan time may be sized at its

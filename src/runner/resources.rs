@@ -307,6 +307,7 @@ mod tests {
             confine: None,
             targets: Default::default(),
             ramp_bytes: None,
+            layout_error: None,
         }
     }
 

@@ -74,7 +74,7 @@ fn fio_passes(plan: &ThreadPlan) -> bool {
 /// job's reads, plus everything a trimwrite writes.
 fn pass_cap(plan: &ThreadPlan) -> u64 {
     let spec = &plan.spec;
-    let mut cap = crate::runner::planner::job_size(spec, &plan.files);
+    let mut cap = crate::runner::work_size::job_size(spec, &plan.files);
     if spec.writes() && spec.rw.random && spec.norandommap {
         cap = cap.max(spec.io_size.unwrap_or(0));
     }
@@ -84,7 +84,7 @@ fn pass_cap(plan: &ThreadPlan) -> u64 {
     }
     if spec.verify.on() && spec.verify.backlog > 0 && spec.writes() {
         // fio's do_io leaves room for the backlog's reads: up to twice the size.
-        cap = cap.saturating_add(crate::runner::planner::job_size(spec, &plan.files));
+        cap = cap.saturating_add(crate::runner::work_size::job_size(spec, &plan.files));
     }
     if spec.rw.kind == ferrio_config::RwKind::TrimWrite {
         let total = plan.pass_bytes.saturating_mul(u64::from(spec.loops.max(1)));

@@ -70,6 +70,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         confine: None,
         targets: Default::default(),
         ramp_bytes: None,
+        layout_error: None,
     }
 }
 
