@@ -260,6 +260,15 @@ impl VerifySpec {
                 self.kind.name()
             ));
         }
+        // fio swaps the two ranges byte for byte; overlapping, the swap cannot be
+        // undone, and fio 3.33 fails every block it wrote itself.
+        if self.offset > 0 && (self.offset as usize) < hs && self.kind != VerifyKind::PatternNoHdr {
+            return Err(format!(
+                "verify_offset={}: the header and checksum ({hs} bytes with verify={}) would overlap the bytes they are swapped with; use verify_offset={hs} or more (fio 3.33 accepts it and then fails every block it wrote)",
+                self.offset,
+                self.kind.name()
+            ));
+        }
         if self.offset > 0 && self.offset as usize + hs > inc {
             return Err(format!(
                 "verify_offset={}: the header and checksum ({hs} bytes) must fit in the verify interval ({inc} bytes) from there",

@@ -305,6 +305,12 @@ fn foreign_engine_options_check_their_values() {
     // GPU buffers parse with any engine; a run refuses them.
     let j = job(&["mem=cudamalloc", "gpu_dev_id=1"]);
     assert!(j.foreign.refusal().unwrap().contains("cudamalloc"));
+    // A verify_offset inside the header and checksum: fio's swap of the overlapping
+    // ranges cannot be undone (fio 3.33 fails every block it wrote).
+    let e = bad(&["rw=randwrite", "verify=sha256", "verify_offset=64"]);
+    assert!(e.contains("verify_offset=104 or more"), "{e}");
+    job(&["rw=randwrite", "verify=sha256", "verify_offset=104"]);
+    job(&["rw=randwrite", "verify=md5", "verify_offset=64"]);
     // fio's external engines need their shared object to exist, as in fio.
     let e = bad(&["ioengine=external:/nonexistent/engine.so"]);
     assert!(
