@@ -109,8 +109,10 @@ mod with_mpi {
     #[test]
     fn a_rank_that_fails_is_reported_and_the_exit_is_non_zero() {
         let dir = common::scratch();
-        // Each rank writes into its own directory; rank 3's is a file in the way (a
-        // missing one would be made, as fio makes a file name's directories).
+        // Each rank writes into its own directory; rank 3's is a file in the way, so
+        // the directory its file name needs cannot be made (as fio, ferrio makes a
+        // file name's missing directories) and its run is refused. (A file the
+        // system would not lay out fails only its job: tests/file_safety.rs.)
         for r in (0..RANKS).filter(|&r| r != 3) {
             std::fs::create_dir(dir.path().join(format!("r{r}"))).unwrap();
         }
@@ -118,7 +120,7 @@ mod with_mpi {
         std::fs::write(
             dir.path().join("j.fio"),
             "[w]\nioengine=sync\nrw=write\nbs=4k\nsize=64k\n\
-             filename=r${OMPI_COMM_WORLD_RANK}/data\n",
+             filename=r${OMPI_COMM_WORLD_RANK}/sub/data\n",
         )
         .unwrap();
         let Some(out) = mpirun(dir.path(), &["j.fio", "--output-format=hosts-json"]) else {
@@ -143,7 +145,7 @@ mod with_mpi {
         // The Total is over the seven ranks that ran, exactly.
         assert_eq!(u(&v["total"]["io_bytes"]), (RANKS - 1) * 65536, "{v}");
         for r in (0..RANKS).filter(|&r| r != 3) {
-            let len = std::fs::metadata(dir.path().join(format!("r{r}/data")))
+            let len = std::fs::metadata(dir.path().join(format!("r{r}/sub/data")))
                 .unwrap()
                 .len();
             assert_eq!(len, 65536, "rank {r}");
