@@ -46,7 +46,7 @@ struct Need {
 
 /// Files the system would not lay out, and the threads that use them: as fio, those
 /// threads fail with the error and do no I/O; the others run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Failed {
     pub threads: Vec<usize>,
     pub errno: i32,

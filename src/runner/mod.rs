@@ -133,12 +133,20 @@ pub fn execute(
                 flow::starts_at_once(&plan.spec),
             )
         });
-        if starts != Ok(true) {
+        // A thread that never starts: its job could not be sized at its start, the
+        // run was stopped before, or its files could not be laid out (as in fio, it
+        // fails without I/O, and under exitall stops no one).
+        let never_starts = match &starts {
+            Ok(true) => plan.layout_error.clone().map(Some),
+            Ok(false) => Some(None),
+            Err(e) => Some(Some((libc::EINVAL, e.clone()))),
+        };
+        if let Some(error) = never_starts {
             if does_io(&plan) {
                 io_left.fetch_sub(1, Ordering::SeqCst);
             }
             results[i] = Some(ThreadResult {
-                error: starts.clone().err().map(|e| (libc::EINVAL, e)),
+                error,
                 ..Default::default()
             });
             handles.push(None);
@@ -199,11 +207,7 @@ pub fn execute(
                 }
                 // exitall: any job's end stops others; exitall_on_error: a job stopped
                 // by an error does (fio's fio_terminate_threads(groupid, exit_what)).
-                // A job whose files could not be laid out never started, as in fio.
-                let ended = plan.layout_error.is_none();
-                if ended
-                    && (any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()))
-                {
+                if any_exitall || (plan.spec.errors.exitall_on_error && r.error.is_some()) {
                     stops.exit(plan.groupid, plan.spec.dropin.exit_what);
                 }
                 // Only now leave the flow group: leaving first would let the group's

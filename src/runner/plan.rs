@@ -52,8 +52,8 @@ pub struct ThreadPlan {
     /// group under group_reporting (ramp.rs); None without ramp_size.
     pub ramp_bytes: Option<Arc<super::ramp::RampBytes>>,
     /// Why the thread's files could not be laid out (errno, message): as in fio, such
-    /// a thread fails with that error and does no I/O, and the others run
-    /// (layout.rs). Set once the layout is done.
+    /// a thread never starts and reports that error, and the others run (layout.rs;
+    /// the runner's `never_starts`). Set once the layout is done.
     pub layout_error: Option<(i32, String)>,
 }
 

@@ -46,11 +46,6 @@ pub fn run_thread(
 ) -> ThreadResult {
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
-    // Its files could not be laid out: the job fails without I/O, as in fio.
-    if let Some(e) = &plan.layout_error {
-        result.error = Some(e.clone());
-        return result;
-    }
     if let Err(e) = pin_and_nice(plan) {
         result.error = Some(e);
         return result;
