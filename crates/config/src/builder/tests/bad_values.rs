@@ -280,6 +280,12 @@ fn foreign_engine_options_check_their_values() {
             "mem=cudamalloc:/x",
             "allowed: malloc",
         ),
+        (
+            "librpma_gpspm_server",
+            "serverip=10.0.0.1",
+            "busy_wait_polling=maybe",
+            "malformed boolean",
+        ),
     ] {
         let e = format!("ioengine={engine}");
         let j = job(&[&e, good]);
