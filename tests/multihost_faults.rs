@@ -144,3 +144,53 @@ fn an_unreachable_host_stops_the_run_before_any_host_starts() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A host that finished but whose job failed (here a file whose directory is a
+/// regular file: ENOTDIR, a job error as in fio) is flagged in every hosts format;
+/// its counts stay in the Total (the I/O it did is exact) and the exit code is 1.
+#[test]
+fn a_host_whose_job_failed_is_flagged_in_the_hosts_table() {
+    let Some(lab) = Lab::new() else { return };
+    let servers: Vec<_> = (0..2).map(|_| lab.server(&[])).collect();
+    std::fs::write(lab.path("data/notadir"), "a file").unwrap();
+    let job = lab.job(
+        "j.fio",
+        &format!(
+            "[ok]\nioengine=null\nrw=read\nbs=4k\nsize=1m\n\
+             [bad]\nrw=read\nbs=4k\nsize=64k\nfilename={}\n",
+            lab.p("data/notadir/f")
+        ),
+    );
+    let hosts = format!("--client={},{}", servers[0].addr, servers[1].addr);
+    let out = lab.client(&[&hosts, &job, "--output-format=hosts-json,hosts,hosts-csv"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut docs = serde_json::Deserializer::from_str(&text).into_iter::<serde_json::Value>();
+    let v = docs.next().unwrap().unwrap();
+    let rest = &text[docs.byte_offset()..];
+    for (row, s) in v["hosts"].as_array().unwrap().iter().zip(&servers) {
+        assert_eq!(row["host"], s.addr.as_str(), "{v}");
+        assert_eq!(row["total_ios"], 256, "{v}");
+        assert_eq!(row["exit_code"], 1, "{v}");
+        let e = &row["job_errors"];
+        assert_eq!(e.as_array().map(Vec::len), Some(1), "{v}");
+        assert_eq!(e[0]["jobname"], "bad", "{v}");
+        assert_eq!(e[0]["error"], libc::ENOTDIR, "{v}");
+        assert_eq!(e[0]["message"], "Not a directory", "{v}");
+        assert!(row.get("error").is_none(), "a finished host: {v}");
+        let note = format!(
+            "! {}: job 'bad': error=20 (Not a directory); its results are in the Total",
+            s.addr
+        );
+        assert!(rest.contains(&note), "{rest}");
+        assert!(rest.contains(&format!("\n{} ! ", s.addr)), "{rest}");
+        let csv = format!("\"{}\",", s.addr);
+        let line = rest.lines().find(|l| l.starts_with(&csv)).unwrap();
+        assert!(
+            line.ends_with(",256,1048576,\"job 'bad': error=20 (Not a directory)\""),
+            "{rest}"
+        );
+    }
+    assert_eq!(v["total"]["total_ios"], 512, "{v}");
+}

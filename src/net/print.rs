@@ -332,6 +332,51 @@ fn rows(results: &[HostResult]) -> (Rows, Option<Row>) {
     (out, total)
 }
 
+/// A job that failed on a host that finished: its row counts (its I/O is exact and
+/// in the Total), and the table says which job failed and why.
+struct JobError {
+    job: String,
+    errno: i32,
+}
+
+impl JobError {
+    fn text(&self) -> String {
+        format!(
+            "job '{}': error={} ({})",
+            self.job,
+            self.errno,
+            normal::strerror(self.errno)
+        )
+    }
+}
+
+/// The failed jobs of a host that finished, and its exit code when that is not 0
+/// for another reason (none when it finished cleanly).
+fn job_errors(r: &HostResult) -> Option<(Vec<JobError>, i32)> {
+    let Outcome::Done { report, code } = &r.outcome else {
+        return None;
+    };
+    let errors: Vec<JobError> = report
+        .jobs
+        .iter()
+        .filter(|j| j.error != 0)
+        .map(|j| JobError {
+            job: j.name.clone(),
+            errno: j.error,
+        })
+        .collect();
+    (*code != 0 || !errors.is_empty()).then_some((errors, *code))
+}
+
+/// The text of a finished host's failure: its failed jobs, or its exit code.
+fn job_errors_text(errors: &[JobError], code: i32) -> String {
+    if errors.is_empty() {
+        return format!("exit code {code}");
+    }
+    let jobs: Vec<String> = errors.iter().map(JobError::text).collect();
+    jobs.join(", ")
+}
+
 fn cells(r: &Row) -> [String; 4] {
     [
         format!("{:.1}", r.iops / 1000.0),
@@ -364,11 +409,22 @@ pub fn hosts_table(results: &[HostResult]) -> String {
     let mut s = line(HEAD);
     s.push_str(&rule);
     let mut notes = String::new();
-    for (h, r) in &rows {
+    for ((h, r), host) in rows.iter().zip(results) {
         match r {
             Ok(r) => {
                 let c = cells(r);
-                s.push_str(&line([h, &c[0], &c[1], &c[2], &c[3]]));
+                match job_errors(host) {
+                    None => s.push_str(&line([h, &c[0], &c[1], &c[2], &c[3]])),
+                    Some((errors, code)) => {
+                        let shown = format!("{h} !");
+                        s.push_str(&line([&shown, &c[0], &c[1], &c[2], &c[3]]));
+                        let _ = writeln!(
+                            notes,
+                            "! {h}: {}; its results are in the Total",
+                            job_errors_text(&errors, code)
+                        );
+                    }
+                }
             }
             Err((e, partial)) => {
                 let shown = format!("{h} *");
@@ -410,9 +466,26 @@ fn row_object(host: &str, r: &Row) -> value::Object {
 pub fn hosts_json(results: &[HostResult]) -> String {
     let (rows, total) = rows(results);
     let mut arr = Vec::new();
-    for (h, r) in &rows {
+    for ((h, r), host) in rows.iter().zip(results) {
         arr.push(Value::Obj(match r {
-            Ok(r) => row_object(h, r),
+            Ok(r) => {
+                let mut o = row_object(h, r);
+                if let Some((errors, code)) = job_errors(host) {
+                    o.int("exit_code", code);
+                    let jobs = errors
+                        .iter()
+                        .map(|e| {
+                            let mut j = value::Object::new();
+                            j.str("jobname", &e.job)
+                                .int("error", e.errno)
+                                .str("message", &normal::strerror(e.errno));
+                            Value::Obj(j)
+                        })
+                        .collect();
+                    o.arr("job_errors", jobs);
+                }
+                o
+            }
             Err((e, partial)) => {
                 let mut o = value::Object::new();
                 o.str("host", h).str("error", e);
@@ -456,9 +529,14 @@ pub fn hosts_csv(results: &[HostResult]) -> String {
     let (rows, total) = rows(results);
     let mut s = String::from("host,kiops,bw_mib_s,avg_lat_us,p99_us,total_ios,io_bytes,error\n");
     let mut failed = Vec::new();
-    for (h, r) in &rows {
+    for ((h, r), host) in rows.iter().zip(results) {
         match r {
-            Ok(r) => s.push_str(&line(h, r, "")),
+            Ok(r) => {
+                let err = job_errors(host).map_or(String::new(), |(errors, code)| {
+                    q(&job_errors_text(&errors, code))
+                });
+                s.push_str(&line(h, r, &err))
+            }
             Err(e) => failed.push((h, e)),
         }
     }
