@@ -215,14 +215,12 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         // A file the system would not make fails its threads, as fio's setup does:
         // they report the error, and the other jobs run.
         Ok(failed) => runner::layout::mark_failed(&mut threads, failed),
-        Err(e) => {
-            let signal = signalled.load(Ordering::Relaxed);
-            if signal == 0 {
-                return Err(e);
-            }
-            eprintln!("ferrio: terminating on signal {signal} (while laying out files)");
-            return Ok(EXIT_INTERRUPTED);
+        // A signal during the layout: no job starts, and the report (each job with
+        // no I/O, as fio's) and the exit code follow as after a signal mid-run.
+        Err(_) if signalled.load(Ordering::Relaxed) != 0 => {
+            runner::layout::mark_interrupted(&mut threads)
         }
+        Err(e) => return Err(e),
     }
     // Where reports go: --output=FILE or stdout. Created only once the jobs are known
     // to be runnable, so bad input never leaves a file behind.

@@ -11,7 +11,7 @@
 
 use super::buffers::BufferPolicy;
 use super::debug_line;
-use super::plan::ThreadPlan;
+use super::plan::{NotLaidOut, ThreadPlan};
 use crate::sys::affinity::thread_id;
 use crate::sys::file::{self, OpenFlags};
 use ferrio_config::Fallocate;
@@ -215,11 +215,20 @@ pub fn mark_failed(threads: &mut [ThreadPlan], failed: Vec<Failed>) {
     for f in failed {
         for &i in &f.threads {
             let t = &mut threads[i];
-            if t.layout_error.is_none() {
+            if t.not_laid_out.is_none() {
                 let message = format!("job '{}': {}", t.spec.name, f.message);
-                t.layout_error = Some((f.errno, message));
+                t.not_laid_out = Some(NotLaidOut::Failed(f.errno, message));
             }
         }
+    }
+}
+
+/// A stop signal ended the layout: no thread starts, and each reports no I/O and no
+/// error, as fio reports its jobs after a signal during their setup (a script reading
+/// the report still gets one; the exit code says it was interrupted).
+pub fn mark_interrupted(threads: &mut [ThreadPlan]) {
+    for t in threads {
+        t.not_laid_out.get_or_insert(NotLaidOut::Interrupted);
     }
 }
 

@@ -137,7 +137,11 @@ pub fn execute(
         // run was stopped before, or its files could not be laid out (as in fio, it
         // fails without I/O, and under exitall stops no one).
         let never_starts = match &starts {
-            Ok(true) => plan.layout_error.clone().map(Some),
+            Ok(true) => match &plan.not_laid_out {
+                None => None,
+                Some(plan::NotLaidOut::Failed(errno, msg)) => Some(Some((*errno, msg.clone()))),
+                Some(plan::NotLaidOut::Interrupted) => Some(None),
+            },
             Ok(false) => Some(None),
             Err(e) => Some(Some((libc::EINVAL, e.clone()))),
         };

@@ -51,10 +51,20 @@ pub struct ThreadPlan {
     /// ramp_size: the bytes completed while ramping, shared with the reporting
     /// group under group_reporting (ramp.rs); None without ramp_size.
     pub ramp_bytes: Option<Arc<super::ramp::RampBytes>>,
-    /// Why the thread's files could not be laid out (errno, message): as in fio, such
-    /// a thread never starts and reports that error, and the others run (layout.rs;
-    /// the runner's `never_starts`). Set once the layout is done.
-    pub layout_error: Option<(i32, String)>,
+    /// Why the thread's files were not laid out: as in fio, such a thread never
+    /// starts, and the others run (layout.rs; the runner's `never_starts`). Set once
+    /// the layout is done.
+    pub not_laid_out: Option<NotLaidOut>,
+}
+
+/// Why a thread's files were not laid out.
+#[derive(Clone, Debug)]
+pub enum NotLaidOut {
+    /// The system would not make them (errno, message): the thread reports that error.
+    Failed(i32, String),
+    /// A stop signal came first: the thread reports no I/O and no error (fio's report
+    /// after a signal during its setup).
+    Interrupted,
 }
 
 /// fio's subjob number (its `$jobnum`) of clone `clone` of a job of `numjobs`: fio

@@ -179,7 +179,7 @@ fn plan_with(
                 file_locks: Default::default(),
                 targets: Default::default(),
                 ramp_bytes: None,
-                layout_error: None,
+                not_laid_out: None,
             });
         }
     }

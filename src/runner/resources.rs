@@ -307,7 +307,7 @@ mod tests {
             confine: None,
             targets: Default::default(),
             ramp_bytes: None,
-            layout_error: None,
+            not_laid_out: None,
         }
     }
 

@@ -70,7 +70,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         confine: None,
         targets: Default::default(),
         ramp_bytes: None,
-        layout_error: None,
+        not_laid_out: None,
     }
 }
 
