@@ -16,6 +16,18 @@ use std::sync::Arc;
 /// results measured until then are still reported in full.
 pub const EXIT_INTERRUPTED: i32 = 128;
 
+/// fio's exit status after a run: the number of threads that failed (each clone of
+/// `numjobs` counts), plus [`EXIT_INTERRUPTED`] when a signal stopped the run. fio's
+/// wraps modulo 256 (256 failed threads exit 0); this one stops at 127 (255 after a
+/// signal), so a failure never reads as success, nor as a signal.
+pub fn exit_code(signalled: bool, failed_threads: usize) -> i32 {
+    let failed = failed_threads.min(127) as i32;
+    match signalled {
+        true => EXIT_INTERRUPTED + failed,
+        false => failed,
+    }
+}
+
 /// Run and report; returns the process exit code: 0 success, 1 bad input or an I/O
 /// error, [`EXIT_INTERRUPTED`] when a signal stopped the run.
 pub fn run(inv: Invocation) -> i32 {
@@ -319,14 +331,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
             eprintln!("ferrio: {msg}");
         }
     }
-    let failed = unreported_failed || results.threads.iter().any(|(_, r)| r.error.is_some());
-    let code = if signal != 0 {
-        EXIT_INTERRUPTED
-    } else if failed {
-        1
-    } else {
-        0
-    };
+    let failed = unreported_failed
+        + results
+            .threads
+            .iter()
+            .filter(|(_, r)| r.error.is_some())
+            .count();
+    let code = exit_code(signal != 0, failed);
     if let Some(k) = keep {
         if let Some(p) = prometheus {
             let e = p.finish(&stop);

@@ -124,7 +124,7 @@ pub fn run_with(
                     caught: &caught,
                 },
             );
-            if rc == EXIT_INTERRUPTED || caught.load(Ordering::Relaxed) != 0 {
+            if rc >= EXIT_INTERRUPTED || caught.load(Ordering::Relaxed) != 0 {
                 code = EXIT_INTERRUPTED;
                 break 'points;
             }

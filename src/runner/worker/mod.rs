@@ -28,7 +28,7 @@ use crate::sys::affinity;
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::CpusAllowedPolicy;
 use ferrio_config::ClockSource;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Run one thread to completion. A job with clocksource=virtual runs on a clock of
@@ -85,6 +85,13 @@ pub fn run_thread(
         .and_then(|e| setup::Io::open(plan, e))
     {
         Ok(io) => io,
+        // A setup waiting for a peer (net's listen) that the run's stop (a signal,
+        // exitall) ended: said, but no failure of this job's, as fio's exitall fails
+        // no one it stops.
+        Err((libc::EINTR, msg)) if stop.load(Ordering::Relaxed) => {
+            eprintln!("ferrio: {msg}");
+            return result;
+        }
         Err(e) => {
             result.error = Some(e);
             return result;

@@ -73,13 +73,14 @@ impl Io {
         engine.setup(&fds, &units.buffers()).map_err(|e| {
             // An engine's own "not supported here" (libpmem off persistent memory) is
             // EOPNOTSUPP, as fio reports it.
-            let unsupported = e.kind() == std::io::ErrorKind::Unsupported;
+            // A wait for a peer that a stop ended (net's listen) is EINTR.
+            let fallback = match e.kind() {
+                std::io::ErrorKind::Unsupported => libc::EOPNOTSUPP,
+                std::io::ErrorKind::Interrupted => libc::EINTR,
+                _ => libc::EINVAL,
+            };
             (
-                e.raw_os_error().unwrap_or(if unsupported {
-                    libc::EOPNOTSUPP
-                } else {
-                    libc::EINVAL
-                }),
+                e.raw_os_error().unwrap_or(fallback),
                 format!("ioengine={}: {e}", spec.ioengine),
             )
         })?;

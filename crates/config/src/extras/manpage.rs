@@ -126,11 +126,18 @@ Every job ran to its end without an error.
 .TP
 .B 1
 Bad input (options, job files, a refused device or resource request: nothing
-was touched), or an I/O error in a job (its results are still printed).
+was touched).
+.TP
+.B N
+N threads failed (1 to 127), as fio counts them: each clone of numjobs that
+stopped on an I/O error, a verify failure or a file that could not be laid out.
+Their results are still printed. fio's count wraps modulo 256; ferrio's stops
+at 127.
 .TP
 .B 128
-Stopped by SIGINT or SIGTERM, as fio 3.33 does: the results measured until then
-are printed in full and standard error says
+Stopped by SIGINT or SIGTERM, as fio 3.33 does (plus the threads that had
+failed by then): the results measured until then are printed in full and
+standard error says
 .IR "ferrio: terminating on signal N" .
 .SH EXAMPLES
 4 KiB random reads over a 64 MiB temporary file, removed afterwards:
