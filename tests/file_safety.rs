@@ -88,6 +88,35 @@ fn unlink_removes_the_files_afterwards() {
     assert!(!path.exists());
 }
 
+/// A job whose thread fails after the layout (here its exec_prerun) still removes its
+/// laid-out file under unlink=1, as fio's close_and_free_files does on every path.
+#[test]
+fn unlink_removes_the_files_of_a_job_whose_setup_failed_like_fio() {
+    let d = scratch();
+    let mut tools = vec![("ferrio", ferrio())];
+    if have_fio() {
+        tools.push(("fio", std::process::Command::new("fio")));
+    }
+    for (tool, mut cmd) in tools {
+        let path = d.path().join(format!("gone-{tool}"));
+        let out = cmd
+            .current_dir(d.path())
+            .args([
+                "--name=t",
+                "--rw=read",
+                "--size=256k",
+                "--unlink=1",
+                "--exec_prerun=false",
+                "--output-format=terse",
+                &format!("--filename={}", path.display()),
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.code().is_some(), "{tool}");
+        assert!(!path.exists(), "{tool} left its file behind");
+    }
+}
+
 #[test]
 fn output_file_gets_the_report() {
     let d = scratch();

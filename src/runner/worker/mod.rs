@@ -16,6 +16,7 @@ mod run;
 mod setup;
 mod state;
 mod units;
+mod unlink;
 
 use super::engine_setup::engine_options;
 use super::job_commands::{self, When};
@@ -48,6 +49,7 @@ pub fn run_thread(
     let mut result = ThreadResult::default();
     if let Err(e) = pin_and_nice(plan) {
         result.error = Some(e);
+        unlink::unlink_files(plan);
         return result;
     }
     // uid=, gid=, lockmem= (the pinned memory is held until the thread ends).
@@ -55,6 +57,7 @@ pub fn run_thread(
         Ok(p) => p,
         Err(e) => {
             result.error = Some(e);
+            unlink::unlink_files(plan);
             return result;
         }
     };
@@ -94,6 +97,7 @@ pub fn run_thread(
         }
         Err(e) => {
             result.error = Some(e);
+            unlink::unlink_files(plan);
             return result;
         }
     };
@@ -102,6 +106,7 @@ pub fn run_thread(
         Ok(z) => z,
         Err(e) => {
             result.error = Some((libc::EINVAL, e));
+            unlink::unlink_files(plan);
             return result;
         }
     };
@@ -110,6 +115,7 @@ pub fn run_thread(
     ticket.wait(stop);
     if let Err(e) = prerun(spec) {
         result.error = Some(e);
+        unlink::unlink_files(plan);
         return result;
     }
     // One origin for the job's runtime and its observers' schedules, so a log

@@ -15,7 +15,6 @@ use crate::runner::pattern::Pattern;
 use crate::runner::plan::ThreadPlan;
 use crate::runner::recorder::ThreadResult;
 use crate::runner::region::Region;
-use crate::sys::file;
 use crate::sys::rusage::Usage;
 use ferrio_clock::Clock;
 use ferrio_config::ext::engine::Batching;
@@ -714,20 +713,7 @@ impl<'a> Worker<'a> {
             self.sync_all_files(); // the close's (after a verify read-back)
         }
         self.io.files.clear();
-        if spec.unlink {
-            // Engines that work on names (the metadata engines) made them even when
-            // diskless; a directory engine's names are directories.
-            let named = self.plan.caps.accounting == Counts::FileOps;
-            for f in &self.plan.files {
-                if !f.device && (named || !self.plan.caps.diskless) {
-                    let confine = self.plan.confine.as_deref();
-                    let gone = file::remove_in(confine, &f.path, false);
-                    if named && gone.is_err() && f.path.is_dir() {
-                        let _ = file::remove_in(confine, &f.path, true);
-                    }
-                }
-            }
-        }
+        super::unlink::unlink_files(self.plan);
         let mut error = self.acct.error.take();
         if let Some((errno, msg)) = &error {
             if self.acct.out_of_space(*errno) {
