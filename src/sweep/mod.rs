@@ -23,7 +23,8 @@ pub struct PointRun {
     pub report: RunReport,
 }
 
-/// Run the sweep; returns the exit code (0, 1 when a run failed, 128 when stopped).
+/// Run the sweep; returns the exit code (0; a failed run's own, the number of its
+/// failed threads, or 1; 128 when stopped).
 pub fn run(points: Vec<SweepPoint>) -> i32 {
     run_with(points, |_, inv, served| {
         app::run_keeping(inv, served.endpoint, served.caught)
