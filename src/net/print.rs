@@ -350,8 +350,8 @@ impl JobError {
     }
 }
 
-/// The failed jobs of a host that finished, and its exit code when that is not 0
-/// for another reason (none when it finished cleanly).
+/// The failed jobs of a host that finished, with its exit code; None when it
+/// finished cleanly (exit 0, no job error).
 fn job_errors(r: &HostResult) -> Option<(Vec<JobError>, i32)> {
     let Outcome::Done { report, code } = &r.outcome else {
         return None;
