@@ -162,7 +162,11 @@ fn a_host_whose_job_failed_is_flagged_in_the_hosts_table() {
         ),
     );
     let hosts = format!("--client={},{}", servers[0].addr, servers[1].addr);
-    let out = lab.client(&[&hosts, &job, "--output-format=hosts-json,hosts,hosts-csv"]);
+    let out = lab.client(&[
+        &hosts,
+        &job,
+        "--output-format=hosts-json,hosts,hosts-csv,normal",
+    ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -184,6 +188,9 @@ fn a_host_whose_job_failed_is_flagged_in_the_hosts_table() {
             s.addr
         );
         assert!(rest.contains(&note), "{rest}");
+        // fio's client line for a host whose run exited non-zero (normal format).
+        let exited = format!("client <{}>: exited with error 1\n", s.addr);
+        assert!(rest.contains(&exited), "{rest}");
         assert!(rest.contains(&format!("\n{} ! ", s.addr)), "{rest}");
         let csv = format!("\"{}\",", s.addr);
         let line = rest.lines().find(|l| l.starts_with(&csv)).unwrap();

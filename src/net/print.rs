@@ -125,13 +125,18 @@ fn normal_text(results: &[HostResult], all: Option<&RunReport>) -> String {
     let mut s = String::new();
     for r in results {
         match &r.outcome {
-            Outcome::Done { report, .. } => {
+            Outcome::Done { report, code } => {
                 for line in normal::render(report).lines() {
                     if line.is_empty() {
                         s.push('\n');
                     } else {
                         let _ = writeln!(s, "<{}> {line}", r.label);
                     }
+                }
+                // fio's client says so when a host's run exits non-zero (its failed
+                // threads' count, as a local run's exit code).
+                if *code != 0 {
+                    let _ = writeln!(s, "client <{}>: exited with error {code}", r.label);
                 }
             }
             Outcome::Failed { stage, reason } => {
