@@ -140,3 +140,46 @@ fn a_file_created_at_the_jobs_open_is_private_and_a_laid_out_one_is_not_like_fio
         assert_eq!(ferrio, fio, "{opts:?}: ferrio {ferrio:o}, fio {fio:o}");
     }
 }
+
+/// file_append with size= where the file is already within filesize= (the second
+/// clone of a job sharing its file, after the first appended up to filesize=): fio
+/// runs that thread with no I/O and no error, and so does ferrio (it refused the run
+/// before 2026-11-25; without size= both still fail it, tests/differential_sizes.rs).
+#[test]
+fn file_append_with_size_and_nothing_to_append_runs_the_thread_idle_like_fio() {
+    let mut tools = vec!["ferrio"];
+    if have_fio() {
+        tools.push("fio");
+    }
+    for (opts, moved) in [
+        (&["--rw=write", "--filesize=128k"][..], [0, 128 << 10]),
+        (&["--rw=read", "--filesize=128k"][..], [128 << 10, 0]),
+    ] {
+        for tool in &tools {
+            let d = scratch();
+            let out = tool_cmd(tool)
+                .current_dir(d.path())
+                .args(["--name=j", "--filename=f", "--file_append=1", "--size=1m"])
+                .args(["--numjobs=2", "--output-format=json"])
+                .args(opts)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{tool} {opts:?}: {err}");
+            let v = parse_json(&out.stdout);
+            let bytes = |j: usize| {
+                let j = &v["jobs"][j];
+                assert_eq!(j["error"], 0, "{tool} {opts:?}");
+                [&j["read"]["io_bytes"], &j["write"]["io_bytes"]].map(|b| b.as_u64().unwrap())
+            };
+            assert_eq!(bytes(0), moved, "{tool} {opts:?}: the first clone appends");
+            assert_eq!(
+                bytes(1),
+                [0, 0],
+                "{tool} {opts:?}: the second has nothing to do"
+            );
+            let len = std::fs::metadata(d.path().join("f")).unwrap().len();
+            assert_eq!(len, 128 << 10, "{tool} {opts:?}");
+        }
+    }
+}

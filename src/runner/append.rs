@@ -1,8 +1,9 @@
 //! file_append's region (fio's setup_files with get_start_offset): it starts at the
 //! file's end as the setups before the thread leave it, and it is `size=`'s share
 //! long, or reaches `filesize=`, which is the size the file ends at (so only what
-//! is missing up to it is appended). fio fails a thread with nothing to append;
-//! ferrio refuses the run before touching anything, naming the job and the file.
+//! is missing up to it is appended). fio fails a thread with nothing to append
+//! (unless size= is set: then it runs with no I/O, as here); ferrio refuses the run
+//! before touching anything, naming the job and the file.
 
 use super::resources::human;
 use ferrio_config::JobSpec;
@@ -44,6 +45,9 @@ pub(super) fn append_len(
         format!("'{}' is {} long{then}", path.display(), human(at))
     };
     match (spec.filesize, spec.size.is_some()) {
+        // With size= set, fio runs such a thread with nothing to do: no I/O, no
+        // error (its check of the data set is of size=); the planner marks it so.
+        (Some((low, high)), true) if (low..=high).contains(&at) => Ok(0),
         (Some((low, high)), _) => {
             if (low..=high).contains(&at) {
                 let allowed = if low == high {

@@ -140,7 +140,9 @@ pub fn execute(
             Ok(true) => match &plan.not_laid_out {
                 None => None,
                 Some(plan::NotLaidOut::Failed(errno, msg)) => Some(Some((*errno, msg.clone()))),
-                Some(plan::NotLaidOut::Interrupted) => Some(None),
+                Some(plan::NotLaidOut::Interrupted | plan::NotLaidOut::NothingToAppend) => {
+                    Some(None)
+                }
             },
             Ok(false) => Some(None),
             Err(e) => Some(Some((libc::EINVAL, e.clone()))),

@@ -65,6 +65,9 @@ pub enum NotLaidOut {
     /// A stop signal came first: the thread reports no I/O and no error (fio's report
     /// after a signal during its setup).
     Interrupted,
+    /// file_append with size= on files already within filesize=: nothing to lay out
+    /// or append, so, as in fio, no I/O and no error.
+    NothingToAppend,
 }
 
 /// fio's subjob number (its `$jobnum`) of clone `clone` of a job of `numjobs`: fio

@@ -2,7 +2,7 @@
 //! sizes the I/O region of each, all before anything touches the disk.
 
 use super::laid_out::{self, LaidOut};
-use super::plan::ThreadPlan;
+use super::plan::{NotLaidOut, ThreadPlan};
 use super::region::{PlannedFile, Region};
 use super::replay::IoLog;
 use super::resources::human;
@@ -146,7 +146,14 @@ fn plan_with(
                 Some(log) => log.bytes(),
                 None => super::work_size::pass_bytes(&spec, &files),
             };
-            if !sized_at_start {
+            // file_append with size= on files already within filesize=: as fio, the
+            // thread runs with nothing to do (append.rs).
+            let nothing_to_append = pass_bytes == 0
+                && spec.dropin.file_append
+                && spec.size.is_some()
+                && spec.filesize.is_some()
+                && replay.is_none();
+            if !sized_at_start && !nothing_to_append {
                 check_work(&spec, pass_bytes)?;
                 if !check {
                     crate::runner::pattern::sprandom::check_plan(&spec, &files)?;
@@ -179,7 +186,7 @@ fn plan_with(
                 file_locks: Default::default(),
                 targets: Default::default(),
                 ramp_bytes: None,
-                not_laid_out: None,
+                not_laid_out: nothing_to_append.then_some(NotLaidOut::NothingToAppend),
             });
         }
     }
