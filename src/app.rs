@@ -28,8 +28,8 @@ pub fn exit_code(signalled: bool, failed_threads: usize) -> i32 {
     }
 }
 
-/// Run and report; returns the process exit code: 0 success, 1 bad input or an I/O
-/// error, [`EXIT_INTERRUPTED`] when a signal stopped the run.
+/// Run and report; returns the process exit code: 0 success, 1 bad input, else
+/// [`exit_code`] (the failed threads' count, plus [`EXIT_INTERRUPTED`] after a signal).
 pub fn run(inv: Invocation) -> i32 {
     match run_inner(inv) {
         Ok(code) => code,

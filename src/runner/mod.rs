@@ -134,8 +134,9 @@ pub fn execute(
             )
         });
         // A thread that never starts: its job could not be sized at its start, the
-        // run was stopped before, or its files could not be laid out (as in fio, it
-        // fails without I/O, and under exitall stops no one).
+        // run was stopped before (also during the layout), its files could not be
+        // laid out (as in fio, it fails without I/O, and under exitall stops no one),
+        // or it has nothing to append (no error).
         let never_starts = match &starts {
             Ok(true) => match &plan.not_laid_out {
                 None => None,
