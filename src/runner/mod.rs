@@ -138,13 +138,7 @@ pub fn execute(
         // laid out (as in fio, it fails without I/O, and under exitall stops no one),
         // or it has nothing to append (no error).
         let never_starts = match &starts {
-            Ok(true) => match &plan.not_laid_out {
-                None => None,
-                Some(plan::NotLaidOut::Failed(errno, msg)) => Some(Some((*errno, msg.clone()))),
-                Some(plan::NotLaidOut::Interrupted | plan::NotLaidOut::NothingToAppend) => {
-                    Some(None)
-                }
-            },
+            Ok(true) => plan.not_laid_out.as_ref().map(plan::NotLaidOut::error),
             Ok(false) => Some(None),
             Err(e) => Some(Some((libc::EINVAL, e.clone()))),
         };

@@ -70,6 +70,16 @@ pub enum NotLaidOut {
     NothingToAppend,
 }
 
+impl NotLaidOut {
+    /// The error the thread reports (none for a stop or nothing to do).
+    pub fn error(&self) -> Option<(i32, String)> {
+        match self {
+            NotLaidOut::Failed(errno, msg) => Some((*errno, msg.clone())),
+            NotLaidOut::Interrupted | NotLaidOut::NothingToAppend => None,
+        }
+    }
+}
+
 /// fio's subjob number (its `$jobnum`) of clone `clone` of a job of `numjobs`: fio
 /// makes the clones counting down, so the job is 0, its first clone numjobs-1 and
 /// its last 1. File names, `directory=a:b`, `offset_increment` and a network job's

@@ -48,18 +48,12 @@ pub fn run_thread(
     let spec = &plan.spec;
     let mut result = ThreadResult::default();
     if let Err(e) = pin_and_nice(plan) {
-        result.error = Some(e);
-        unlink::unlink_files(plan);
-        return result;
+        return setup_failed(plan, e);
     }
     // uid=, gid=, lockmem= (the pinned memory is held until the thread ends).
     let _pinned = match super::dropin::thread_setup(plan) {
         Ok(p) => p,
-        Err(e) => {
-            result.error = Some(e);
-            unlink::unlink_files(plan);
-            return result;
-        }
+        Err(e) => return setup_failed(plan, e),
     };
     if spec.create_only {
         // The files were laid out before the threads started; like fio (whose
@@ -95,28 +89,18 @@ pub fn run_thread(
             eprintln!("ferrio: {msg}");
             return result;
         }
-        Err(e) => {
-            result.error = Some(e);
-            unlink::unlink_files(plan);
-            return result;
-        }
+        Err(e) => return setup_failed(plan, e),
     };
     // ZONES: zonemode=zbd against the engine's zoned device, or emulated zones.
     let zbd = match crate::runner::zones::Zbd::setup(plan, &mut |f| io.engine.zoned(f)) {
         Ok(z) => z,
-        Err(e) => {
-            result.error = Some((libc::EINVAL, e));
-            unlink::unlink_files(plan);
-            return result;
-        }
+        Err(e) => return setup_failed(plan, (libc::EINVAL, e)),
     };
     // Every thread started with this one is set up too before any goes on (then
     // exec_prerun, as fio runs it after its start line).
     ticket.wait(stop);
     if let Err(e) = prerun(spec) {
-        result.error = Some(e);
-        unlink::unlink_files(plan);
-        return result;
+        return setup_failed(plan, e);
     }
     // One origin for the job's runtime and its observers' schedules, so a log
     // window that ends with the runtime is closed by the job's end, not by the
@@ -136,6 +120,16 @@ pub fn run_thread(
     };
     postrun(spec);
     result
+}
+
+/// A thread whose setup failed after the layout: it reports the error, and its files
+/// go as at any end under unlink=1.
+fn setup_failed(plan: &ThreadPlan, error: (i32, String)) -> ThreadResult {
+    unlink::unlink_files(plan);
+    ThreadResult {
+        error: Some(error),
+        ..Default::default()
+    }
 }
 
 /// exec_prerun: the job fails when the command does.
