@@ -215,7 +215,14 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     // Removed when the run ends (dropped on every return), so runs in a sweep or a
     // server do not pile handlers up.
     let mut signals = crate::sys::signals::Handlers::new();
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    // SIGPIPE too: with --status-interval, `ferrio ... | head` closes stdout mid-run;
+    // the run then stops (files removed under unlink=1) and the report's write ends
+    // the process as fio's SIGPIPE death does (die_if_broken_pipe), silently.
+    for sig in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGPIPE,
+    ] {
         signals.value(sig, &signalled, sig as usize);
         signals.flag(sig, &stop);
     }
@@ -249,7 +256,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         None => Box::new(std::io::stdout()),
     };
     if normal_out {
-        out.write_all(&pre).map_err(|e| e.to_string())?;
+        out.write_all(&pre).map_err(report_write_error)?;
         let _ = out.flush();
     }
 
@@ -298,7 +305,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         t.finish();
     }
     let signal = signalled.load(Ordering::Relaxed);
-    if signal != 0 {
+    if signal != 0 && signal != signal_hook::consts::SIGPIPE as usize {
         // fio prints this on stdout, where it breaks the JSON; stderr keeps stdout clean.
         eprintln!("ferrio: terminating on signal {signal}");
     }
@@ -351,8 +358,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     if inv.flags.output_formats.contains(&OutputFormat::Normal) {
         // profile=act: ACT's table, where fio prints it (as the jobs end, before the report).
         let act = runner::act::render(&results);
-        out.write_all(act.as_bytes())
-            .map_err(|e| format!("cannot write the report: {e}"))?;
+        out.write_all(act.as_bytes()).map_err(report_write_error)?;
     }
     let md_table = ferrio_report::mdtable::render(&runner::metaops::summary(&results));
 
@@ -365,6 +371,13 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         crate::tools::trigger::write_bandwidth_logs()?;
     }
     Ok(code)
+}
+
+/// The message for a report that could not be written; a closed stdout pipe ends the
+/// process quietly instead, as SIGPIPE ends fio's.
+pub fn report_write_error(e: std::io::Error) -> String {
+    crate::sys::signals::die_if_broken_pipe(&e);
+    format!("cannot write the report: {e}")
 }
 
 /// Run-level facts for the report: version, time, clock, elapsed seconds.
@@ -430,7 +443,7 @@ fn write_reports(
     }
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| format!("cannot write the report: {e}"))
+        .map_err(report_write_error)
 }
 
 /// Run-wide facts the live reports repeat.

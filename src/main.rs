@@ -53,8 +53,14 @@ fn dispatch(command: Command) -> i32 {
         } => ferrio::tools::compare::main(&before, &after, json),
         Command::InstallExtras { dir, fio_link } => ferrio::install::install_extras(&dir, fio_link),
         Command::Print(text) => {
-            print!("{text}");
-            0
+            use std::io::Write;
+            match std::io::stdout().write_all(text.as_bytes()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("ferrio: {}", ferrio::app::report_write_error(e));
+                    1
+                }
+            }
         }
         Command::CpuClockTest => i32::from(!ferrio_clock::cpuclock_test(&mut std::io::stdout())),
         Command::ClockBench => {

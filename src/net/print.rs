@@ -24,7 +24,7 @@ pub fn write_all(flags: &GlobalFlags, results: &[HostResult]) -> Result<(), Stri
     let mut out = output(flags, flags.live.status_interval_ms.is_some())?;
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| format!("cannot write the report: {e}"))
+        .map_err(crate::app::report_write_error)
 }
 
 /// Where reports go: --output (appended to, after --status-interval's reports, which

@@ -208,7 +208,10 @@ fn print(
             let mut o = std::io::stdout();
             o.write_all(text.as_bytes())
                 .and_then(|_| o.flush())
-                .map_err(|e| format!("cannot write the table: {e}"))?;
+                .map_err(|e| {
+                    crate::sys::signals::die_if_broken_pipe(&e);
+                    format!("cannot write the table: {e}")
+                })?;
         }
     }
     if let Some(path) = &flags.reports.html {

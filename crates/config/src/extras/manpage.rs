@@ -139,6 +139,11 @@ Stopped by SIGINT or SIGTERM, as fio 3.33 does (plus the threads that had
 failed by then): the results measured until then are printed in full and
 standard error says
 .IR "ferrio: terminating on signal N" .
+.TP
+.B 141
+Killed by SIGPIPE, as fio is: the reader of standard output went away
+(\fBferrio ... | head\fR). Nothing more is printed; with live reports the run
+stops first, so unlink=1 still removes its files.
 .SH EXAMPLES
 4 KiB random reads over a 64 MiB temporary file, removed afterwards:
 .PP

@@ -74,8 +74,8 @@ fn manpage_has_every_option_flag_and_engine() {
         options + flags,
         "one .TP entry per option and flag"
     );
-    // Each allowed value, each engine and the four exit codes are tagged with .B.
-    assert_eq!(m.matches(".TP\n.B ").count(), values + engines + 4);
+    // Each allowed value, each engine and the five exit codes are tagged with .B.
+    assert_eq!(m.matches(".TP\n.B ").count(), values + engines + 5);
     for o in table::all() {
         let entry = format!(".TP\n\\fB{}\\fR\n", o.name.replace('-', "\\-"));
         assert!(m.contains(&entry), "{} missing", o.name);

@@ -1,0 +1,93 @@
+//! `ferrio ... | head`: when the reader of stdout goes away, ferrio ends as fio does,
+//! killed by SIGPIPE (the shell sees 141) and silent, not with "Broken pipe" and an
+//! exit code of 1. With live reports the run first stops, as after SIGINT, so
+//! `unlink=1` still removes its file (fio dies where it stands and leaves it).
+
+mod common;
+
+use common::{ferrio, have_fio, scratch};
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SIGPIPE: i32 = 13;
+
+fn spawn(mut c: Command, args: &[String]) -> Child {
+    c.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the benchmark")
+}
+
+/// Wait for `child`, killing it (and failing) if it is still running after `limit`:
+/// a guard against a hang, not a timing.
+fn wait_within(mut child: Child, limit: Duration, what: &str) -> std::process::Output {
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{what} still ran {limit:?} after its stdout was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_by_sigpipe_silently_like_fio() {
+    let args: Vec<String> = ["--name=x", "--ioengine=null", "--size=64m"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut tools = vec![("ferrio", ferrio())];
+    if have_fio() {
+        tools.push(("fio", Command::new("fio")));
+    }
+    for (name, c) in tools {
+        let mut child = spawn(c, &args);
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = wait_within(child, Duration::from_secs(60), name);
+        assert_eq!(
+            out.status.signal(),
+            Some(SIGPIPE),
+            "{name}: {:?}",
+            out.status
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("Broken pipe"), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn a_closed_stdout_mid_run_stops_the_run_and_unlink_still_removes_the_file() {
+    let d = scratch();
+    let file = d.path().join("f");
+    let args: Vec<String> = vec![
+        "--name=x".into(),
+        format!("--filename={}", file.display()),
+        "--size=1m".into(),
+        "--time_based".into(),
+        "--runtime=600".into(),
+        "--unlink=1".into(),
+        "--status-interval=1".into(),
+        "--output-format=json".into(),
+    ];
+    let mut child = spawn(ferrio(), &args);
+    // Read the first interval report's first line, as `head -1` would, then close.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    let out = wait_within(child, Duration::from_secs(60), "ferrio");
+    assert_eq!(out.status.signal(), Some(SIGPIPE), "{:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("Broken pipe") && !stderr.contains("terminating"),
+        "{stderr}"
+    );
+    assert!(!file.exists(), "unlink=1 left {}", file.display());
+}
