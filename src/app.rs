@@ -215,14 +215,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     // Removed when the run ends (dropped on every return), so runs in a sweep or a
     // server do not pile handlers up.
     let mut signals = crate::sys::signals::Handlers::new();
-    // SIGPIPE too: with --status-interval, `ferrio ... | head` closes stdout mid-run;
-    // the run then stops (files removed under unlink=1) and the report's write ends
-    // the process as fio's SIGPIPE death does (die_if_broken_pipe), silently.
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGPIPE,
-    ] {
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signals.value(sig, &signalled, sig as usize);
         signals.flag(sig, &stop);
     }
@@ -269,12 +262,18 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     let series = Arc::new(live::series::SeriesFactory::default());
     factories.0.push(Box::new(series.clone()));
     let to_stdout = inv.flags.output.is_none() && keep.is_none();
+    // Set when the reader of stdout goes away mid-run (live reports): see below.
+    let stdout_gone = Arc::new(AtomicBool::new(false));
     let mut live = live::Live::start(
         &inv,
         &threads,
         live_facts(&inv, &clock),
         (out, to_stdout),
         &mut signals,
+        live::StdoutGone {
+            gone: stdout_gone.clone(),
+            run_stop: stop.clone(),
+        },
     );
     factories.0.extend(live.factories());
     let ss = steadystate.clone();
@@ -305,7 +304,7 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         t.finish();
     }
     let signal = signalled.load(Ordering::Relaxed);
-    if signal != 0 && signal != signal_hook::consts::SIGPIPE as usize {
+    if signal != 0 {
         // fio prints this on stdout, where it breaks the JSON; stderr keeps stdout clean.
         eprintln!("ferrio: terminating on signal {signal}");
     }
@@ -369,6 +368,11 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     if inv.flags.bandwidth_log {
         crate::tools::trigger::write_bandwidth_logs()?;
+    }
+    // The run was stopped because stdout's reader left (a report there has ended the
+    // process already; --output's file is written): end as fio's SIGPIPE death does.
+    if stdout_gone.load(Ordering::SeqCst) {
+        crate::sys::signals::die_by_sigpipe();
     }
     Ok(code)
 }

@@ -1,7 +1,8 @@
 //! `ferrio ... | head`: when the reader of stdout goes away, ferrio ends as fio does,
 //! killed by SIGPIPE (the shell sees 141) and silent, not with "Broken pipe" and an
 //! exit code of 1. With live reports the run first stops, as after SIGINT, so
-//! `unlink=1` still removes its file (fio dies where it stands and leaves it).
+//! `unlink=1` still removes its file and a report to `--output` is written (fio dies
+//! where it stands and leaves both undone).
 
 mod common;
 
@@ -90,4 +91,29 @@ fn a_closed_stdout_mid_run_stops_the_run_and_unlink_still_removes_the_file() {
         "{stderr}"
     );
     assert!(!file.exists(), "unlink=1 left {}", file.display());
+}
+
+#[test]
+fn a_closed_stdout_under_the_status_line_stops_the_run_and_the_output_file_is_written() {
+    let d = scratch();
+    let report = d.path().join("report.json");
+    let args: Vec<String> = vec![
+        "--name=x".into(),
+        "--ioengine=null".into(),
+        "--size=1g".into(),
+        "--time_based".into(),
+        "--runtime=600".into(),
+        "--eta=always".into(),
+        "--eta-interval=250ms".into(),
+        "--output-format=json".into(),
+        format!("--output={}", report.display()),
+    ];
+    let mut child = spawn(ferrio(), &args);
+    drop(child.stdout.take());
+    let out = wait_within(child, Duration::from_secs(60), "ferrio");
+    assert_eq!(out.status.signal(), Some(SIGPIPE), "{:?}", out.status);
+    let v = common::parse_json(&std::fs::read(&report).unwrap());
+    let job = &v["jobs"][0];
+    assert_eq!(job["error"], 0, "{job}");
+    assert!(job["read"]["total_ios"].as_u64().unwrap() > 0, "{job}");
 }

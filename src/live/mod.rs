@@ -34,6 +34,26 @@ use std::time::{Duration, Instant};
 /// Where the reports go while the run is live (the --output file or stdout).
 pub type Out = Box<dyn Write + Send>;
 
+/// What the reporter does when the reader of stdout goes away mid-run (`ferrio
+/// --status-interval=1 ... | head`): it sets `gone` and stops the run (`run_stop`), as
+/// SIGINT would, so the jobs end in order (`unlink=1` removes their files); the run
+/// then ends as fio's SIGPIPE death does (app.rs). fio dies at that write, mid-run.
+#[derive(Clone, Debug)]
+pub struct StdoutGone {
+    pub gone: Arc<AtomicBool>,
+    pub run_stop: Arc<AtomicBool>,
+}
+
+impl StdoutGone {
+    /// Look at the result of a write to stdout.
+    fn check(&self, written: std::io::Result<()>) {
+        if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
+            self.gone.store(true, Ordering::SeqCst);
+            self.run_stop.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 /// The live reporter of one run.
 pub struct Live {
     hub: Arc<Hub>,
@@ -75,6 +95,7 @@ impl Live {
         facts: RunFacts,
         (out, out_is_stdout): (Out, bool),
         signals: &mut crate::sys::signals::Handlers,
+        stdout_gone: StdoutGone,
     ) -> Live {
         let t0 = Instant::now();
         let hub = Arc::new(Hub::new(threads.len()));
@@ -116,6 +137,7 @@ impl Live {
             eta_newline: flags.live.eta_newline_ms.map(Duration::from_millis),
             status_every: status_period(&flags.live, &formats),
             out_is_stdout,
+            stdout_gone,
             debug: flags
                 .debug
                 .contains(&ferrio_config::DebugCategory::Helperthread),
@@ -196,6 +218,7 @@ struct LoopConfig {
     eta_newline: Option<Duration>,
     status_every: Option<Duration>,
     out_is_stdout: bool,
+    stdout_gone: StdoutGone,
     /// --debug=helperthread.
     debug: bool,
 }
@@ -207,24 +230,23 @@ struct StatusLine {
 }
 
 impl StatusLine {
-    fn show(&mut self, line: &str, newline: bool) {
+    fn show(&mut self, line: &str, newline: bool) -> std::io::Result<()> {
         let pad = self.last_len.saturating_sub(line.len());
         let end = if newline { "\n" } else { "\r" };
         let mut o = std::io::stdout().lock();
-        let _ = write!(o, "{line}{:pad$}{end}", "");
-        let _ = o.flush();
         self.last_len = if newline { 0 } else { line.len() };
         self.shown = true;
+        write!(o, "{line}{:pad$}{end}", "").and_then(|_| o.flush())
     }
 
     /// Blank the line so that other output starts at column 0 on a clean line.
-    fn clear(&mut self) {
-        if self.last_len > 0 {
-            let mut o = std::io::stdout().lock();
-            let _ = write!(o, "{:w$}\r", "", w = self.last_len);
-            let _ = o.flush();
-            self.last_len = 0;
+    fn clear(&mut self) -> std::io::Result<()> {
+        if self.last_len == 0 {
+            return Ok(());
         }
+        let mut o = std::io::stdout().lock();
+        let w = std::mem::take(&mut self.last_len);
+        write!(o, "{:w$}\r", "").and_then(|_| o.flush())
     }
 }
 
@@ -294,10 +316,12 @@ fn run_loop(
                 Err(_) => String::new(),
             };
             if cfg.out_is_stdout {
-                line.clear();
+                cfg.stdout_gone.check(line.clear());
             }
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
+            let written = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+            if cfg.out_is_stdout {
+                cfg.stdout_gone.check(written);
+            }
             if let (true, Some(d)) = (periodic, cfg.status_every) {
                 // Keep to the schedule; skip ticks missed while a report was built.
                 let mut t = next_status.unwrap_or(now) + d;
@@ -313,7 +337,8 @@ fn run_loop(
             if newline {
                 next_newline = cfg.eta_newline.map(|d| now + d);
             }
-            line.show(&eta::format_line(&facts), newline);
+            cfg.stdout_gone
+                .check(line.show(&eta::format_line(&facts), newline));
             next_eta = now + cfg.eta_every;
         }
     }
@@ -322,6 +347,7 @@ fn run_loop(
     }
     if cfg.eta && line.shown {
         let facts = eta.facts(hub, (Instant::now() - t0).as_nanos() as u64);
-        line.show(&eta::format_line(&facts), true);
+        cfg.stdout_gone
+            .check(line.show(&eta::format_line(&facts), true));
     }
 }

@@ -1,5 +1,5 @@
 //! Signal handlers that live exactly as long as what needs them. A run (and a sweep,
-//! and the live reporter) registers its SIGINT/SIGTERM/SIGPIPE/SIGUSR1 flags through one
+//! and the live reporter) registers its SIGINT/SIGTERM/SIGUSR1 flags through one
 //! [`Handlers`] and they are removed when it is dropped: a sweep of thousands of
 //! points, or a server taking run after run, keeps a bounded number of handlers
 //! instead of piling one set up per run. This is the only module that registers
@@ -85,11 +85,16 @@ pub fn watch(sigs: &[i32]) -> Result<signal_hook::iterator::Signals, String> {
 /// write fails with EPIPE instead; fio, which leaves SIGPIPE alone, dies of it silently
 /// and the shell sees 141. Returns for any other error.
 pub fn die_if_broken_pipe(e: &std::io::Error) {
-    if e.kind() != std::io::ErrorKind::BrokenPipe {
-        return;
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        die_by_sigpipe();
     }
+}
+
+/// Ends the process by SIGPIPE (its default action: no message, status 141 in the
+/// shell).
+pub fn die_by_sigpipe() -> ! {
     // SAFETY: signal(2) and raise(3) take no pointers; restoring SIGPIPE's default
-    // action (replacing any handler) and raising it ends the process here.
+    // action and raising it ends the process here.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         libc::raise(libc::SIGPIPE);

@@ -143,7 +143,7 @@ standard error says
 .B 141
 Killed by SIGPIPE, as fio is: the reader of standard output went away
 (\fBferrio ... | head\fR). Nothing more is printed; with live reports the run
-stops first, so unlink=1 still removes its files.
+stops first, so unlink=1 still removes its files and --output is written.
 .SH EXAMPLES
 4 KiB random reads over a 64 MiB temporary file, removed afterwards:
 .PP
