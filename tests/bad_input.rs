@@ -607,3 +607,62 @@ fn file_append_up_to_filesize_with_a_diskless_engine_is_refused_like_fio() {
         );
     }
 }
+
+#[test]
+fn a_fifo_a_socket_or_stdin_as_the_file_is_refused_at_once_like_fio_fails_it() {
+    // fio 3.33: "failed to get file size of ..." and exit 1. ferrio probed each file's
+    // size with a blocking open: a FIFO with no writer hung the run before it began.
+    let d = scratch();
+    let fifo = d.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let sock = d.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    for (path, kind) in [(&fifo, "a FIFO"), (&sock, "a socket")] {
+        for rw in ["read", "write"] {
+            let mut child = ferrio()
+                .args([
+                    "--name=p",
+                    &format!("--rw={rw}"),
+                    "--size=64k",
+                    &format!("--filename={}", path.display()),
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let started = std::time::Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if started.elapsed() > std::time::Duration::from_secs(60) {
+                    child.kill().unwrap();
+                    panic!("ferrio still waited on {} after a minute", path.display());
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{rw} {kind}: {err}");
+            assert!(
+                err.contains(&format!("'{}' is {kind}", path.display())),
+                "{rw}: {err}"
+            );
+        }
+    }
+    // fio's "-" (stdin or stdout by its HOWTO; fio 3.33 fails the job) is not a file
+    // named "-" in the working directory.
+    let cwd = scratch();
+    let out = ferrio()
+        .current_dir(cwd.path())
+        .args(["--name=s", "--filename=-", "--rw=write", "--size=16k"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("'-' is stdin or stdout"), "{err}");
+    assert!(!cwd.path().join("-").exists(), "a file named '-' was written");
+    // Nothing replaced them.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::metadata(&sock).unwrap().file_type().is_socket());
+}

@@ -73,6 +73,7 @@ pub fn unlink_and_reopen(plan: &ThreadPlan, files: &[Option<File>]) -> Result<()
             sync: spec.sync,
             dsync: spec.dsync,
             private: true,
+            nonblock: false,
         };
         let fresh = file::open_in(plan.confine.as_deref(), &f.path, flags)
             .and_then(|n| jobctl::replace_fd(open, n));

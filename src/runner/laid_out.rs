@@ -47,11 +47,10 @@ pub(super) fn note(
     );
     for f in files.iter().filter(|f| !f.device) {
         let end = f.region.start + f.region.len + f.tail;
-        let before = laid_out.get(&f.path).copied().or_else(|| {
-            file::open_in(confine, &f.path, Default::default())
-                .ok()
-                .and_then(|h| file::size_of(&h).ok())
-        });
+        let before = laid_out
+            .get(&f.path)
+            .copied()
+            .or_else(|| file::existing_size(confine, &f.path));
         if before.is_some_and(|b| b >= end) {
             continue;
         }

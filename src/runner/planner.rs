@@ -532,9 +532,7 @@ pub(super) fn plan_files(
             if caps.diskless {
                 target.filter(|_| i == 0)
             } else {
-                file::open_in(confine, p, Default::default())
-                    .ok()
-                    .and_then(|f| file::size_of(&f).ok())
+                file::existing_size(confine, p)
             }
         })
         .collect();
@@ -543,6 +541,16 @@ pub(super) fn plan_files(
     for (i, path) in names.into_iter().enumerate() {
         let block_device = !caps.diskless && file::is_block_device(&path);
         let device = !caps.diskless && file::is_device(&path);
+        // fio fails such a job ("failed to get file size"); a FIFO's open would block.
+        // So does fio 3.33 a job on "-" (its HOWTO: stdin or stdout), which ferrio
+        // would otherwise take as a file named "-".
+        if let Some(kind) = file::unusable_kind(&path).filter(|_| !caps.diskless && !named) {
+            let (job, p, at) = (&spec.name, path.display(), &spec.origin);
+            return Err(format!(
+                "job '{job}': '{p}' is {kind}; jobs do I/O on regular files and block or \
+                 character devices ({at})"
+            ));
+        }
         if device && !block_device && spec.size.is_none() && spec.filesize.is_none() {
             return Err(format!(
                 "job '{}': '{}' is a character device, whose size is unknown; set size= ({})",

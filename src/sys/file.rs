@@ -14,6 +14,9 @@ pub fn open(path: &Path, f: OpenFlags) -> io::Result<File> {
         custom |= libc::O_DIRECT;
     }
     custom |= f.sync_flag();
+    if f.nonblock {
+        custom |= libc::O_NONBLOCK;
+    }
     if f.create && !f.write {
         // (std refuses create without write access; open(2) does not.)
         custom |= libc::O_CREAT;
@@ -64,6 +67,36 @@ pub fn is_device(path: &Path) -> bool {
     std::fs::metadata(path)
         .map(|m| m.file_type().is_block_device() || m.file_type().is_char_device())
         .unwrap_or(false)
+}
+
+/// The size of an existing file or block device before the run (None when it is
+/// missing or cannot be opened). The open never waits: a FIFO is opened without
+/// blocking (and sized 0; the planner refuses it).
+pub fn existing_size(confine: Option<&super::confine::Confine>, path: &Path) -> Option<u64> {
+    let probe = OpenFlags {
+        nonblock: true,
+        ..Default::default()
+    };
+    open_in(confine, path, probe)
+        .ok()
+        .and_then(|f| size_of(&f).ok())
+}
+
+/// What kind of special file `path` is when no job can do I/O on it: "a FIFO (named
+/// pipe)", "a socket", or fio's "-" (stdin or stdout); None for files, directories,
+/// devices and missing paths.
+pub fn unusable_kind(path: &Path) -> Option<&'static str> {
+    if path.as_os_str() == "-" {
+        return Some("stdin or stdout (fio's name for them), which no engine here reads or writes");
+    }
+    let t = std::fs::metadata(path).ok()?.file_type();
+    if t.is_fifo() {
+        Some("a FIFO (named pipe)")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
 }
 
 /// Size in bytes of a regular file or block device.

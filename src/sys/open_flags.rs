@@ -16,6 +16,9 @@ pub struct OpenFlags {
     /// A file this open creates is its owner's alone (0600), as fio's job open
     /// (file_lookup_open) makes it; the layout's files are 0644, as fio's.
     pub private: bool,
+    /// O_NONBLOCK: an open that must not wait (a FIFO with no writer would block a
+    /// read-only open until one came).
+    pub nonblock: bool,
 }
 
 impl OpenFlags {
@@ -40,6 +43,9 @@ impl OpenFlags {
         }
         if self.direct {
             flags |= libc::O_DIRECT;
+        }
+        if self.nonblock {
+            flags |= libc::O_NONBLOCK;
         }
         flags | self.sync_flag()
     }

@@ -199,6 +199,7 @@ fn open_one(plan: &ThreadPlan, i: usize) -> Result<File, (i32, String)> {
         sync: spec.sync && !plan.caps.maps_files,
         dsync: spec.dsync,
         private: true,
+        nonblock: false,
     };
     let handle = file::open_in(plan.confine.as_deref(), &f.path, flags).map_err(|e| {
         // EINVAL from an O_DIRECT open: the file system or device takes no direct I/O
