@@ -621,7 +621,7 @@ fn a_fifo_a_socket_or_stdin_as_the_file_is_refused_at_once_like_fio_fails_it() {
     let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
     for (path, kind) in [(&fifo, "a FIFO"), (&sock, "a socket")] {
         for rw in ["read", "write"] {
-            let mut child = ferrio()
+            let child = ferrio()
                 .args([
                     "--name=p",
                     &format!("--rw={rw}"),
@@ -632,15 +632,8 @@ fn a_fifo_a_socket_or_stdin_as_the_file_is_refused_at_once_like_fio_fails_it() {
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap();
-            let started = std::time::Instant::now();
-            while child.try_wait().unwrap().is_none() {
-                if started.elapsed() > std::time::Duration::from_secs(60) {
-                    child.kill().unwrap();
-                    panic!("ferrio still waited on {} after a minute", path.display());
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            let out = child.wait_with_output().unwrap();
+            let what = format!("ferrio on {}", path.display());
+            let out = wait_bounded(child, std::time::Duration::from_secs(60), &what);
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "{rw} {kind}: {err}");
             assert!(
@@ -660,7 +653,10 @@ fn a_fifo_a_socket_or_stdin_as_the_file_is_refused_at_once_like_fio_fails_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("'-' is stdin or stdout"), "{err}");
-    assert!(!cwd.path().join("-").exists(), "a file named '-' was written");
+    assert!(
+        !cwd.path().join("-").exists(),
+        "a file named '-' was written"
+    );
     // Nothing replaced them.
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());

@@ -6,11 +6,11 @@
 
 mod common;
 
-use common::{ferrio, have_fio, scratch};
+use common::{ferrio, have_fio, scratch, wait_bounded};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SIGPIPE: i32 = 13;
 
@@ -20,20 +20,6 @@ fn spawn(mut c: Command, args: &[String]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start the benchmark")
-}
-
-/// Wait for `child`, killing it (and failing) if it is still running after `limit`:
-/// a guard against a hang, not a timing.
-fn wait_within(mut child: Child, limit: Duration, what: &str) -> std::process::Output {
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("{what} still ran {limit:?} after its stdout was closed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -50,7 +36,7 @@ fn a_closed_stdout_ends_the_run_by_sigpipe_silently_like_fio() {
         let mut child = spawn(c, &args);
         // The reader goes away before anything is written.
         drop(child.stdout.take());
-        let out = wait_within(child, Duration::from_secs(60), name);
+        let out = wait_bounded(child, Duration::from_secs(60), name);
         assert_eq!(
             out.status.signal(),
             Some(SIGPIPE),
@@ -83,7 +69,11 @@ fn a_closed_stdout_mid_run_stops_the_run_and_unlink_still_removes_the_file() {
         .read_line(&mut first)
         .unwrap();
     assert!(first.starts_with('{'), "{first}");
-    let out = wait_within(child, Duration::from_secs(60), "ferrio");
+    let out = wait_bounded(
+        child,
+        Duration::from_secs(60),
+        "ferrio after its stdout closed",
+    );
     assert_eq!(out.status.signal(), Some(SIGPIPE), "{:?}", out.status);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -110,7 +100,11 @@ fn a_closed_stdout_under_the_status_line_stops_the_run_and_the_output_file_is_wr
     ];
     let mut child = spawn(ferrio(), &args);
     drop(child.stdout.take());
-    let out = wait_within(child, Duration::from_secs(60), "ferrio");
+    let out = wait_bounded(
+        child,
+        Duration::from_secs(60),
+        "ferrio after its stdout closed",
+    );
     assert_eq!(out.status.signal(), Some(SIGPIPE), "{:?}", out.status);
     let v = common::parse_json(&std::fs::read(&report).unwrap());
     let job = &v["jobs"][0];

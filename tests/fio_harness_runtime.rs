@@ -8,25 +8,17 @@ mod common;
 use common::*;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Run `cmd`, failing the test if it has not ended within a minute (a hang is the
 /// bug some of these tests guard against).
 fn run_bounded(mut cmd: Command) -> std::process::Output {
-    let mut child = cmd
+    let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("the run hung");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    common::wait_bounded(child, Duration::from_secs(60), "the run")
 }
 
 fn total_ios(v: &serde_json::Value, job: usize, dir: &str) -> u64 {

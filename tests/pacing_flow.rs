@@ -89,7 +89,7 @@ fn flow_weights_are_checked_as_fio_checks_them() {
 /// pools the jobs that run together: both finish, each alone in its flow group.
 #[test]
 fn a_stonewall_starts_new_flow_groups_instead_of_hanging() {
-    let mut child = ferrio()
+    let child = ferrio()
         .args([
             "--output-format=json",
             "--name=a",
@@ -107,15 +107,8 @@ fn a_stonewall_starts_new_flow_groups_instead_of_hanging() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("a flow job behind a stonewall hung");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+    let limit = std::time::Duration::from_secs(60);
+    let out = wait_bounded(child, limit, "a flow job behind a stonewall");
     assert_eq!(out.status.code(), Some(0));
     let v = parse_json(&out.stdout);
     for j in 0..2 {

@@ -257,6 +257,24 @@ pub fn adapt_example(text: &str, dir: &str) -> String {
     out
 }
 
+/// Wait for `child` and take its output, killing it and failing the test if it is
+/// still running after `limit`: a guard for tests whose bug is a hang, not a timing.
+pub fn wait_bounded(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> Output {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// Start ferrio with `args`, send it `signal` (e.g. "-INT", "-USR1") `delay` after it
 /// has installed its handler for that signal, and return its output once it exits.
 pub fn run_signalled(args: &[&str], delay: std::time::Duration, signal: &str) -> Output {
