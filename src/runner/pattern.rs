@@ -622,14 +622,20 @@ impl Pattern {
         let f = &mut self.files[file];
         f.last_start[d] = Some(rel);
         let next = rel as i64 + len as i64 + self.step;
-        let (end, real) = (rel + len, region_len + f.tail);
+        // fio's real_file_size: the whole file, from its first byte.
+        let whole = f.region.start + region_len + f.tail + f.beyond;
+        let end = f.region.start + rel + len;
         f.seq_pos[d] = if next < 0 {
             // fio: a backward step past the start wraps to the step before the end.
             (region_len as i64 + self.step).max(0) as u64
-        } else if self.step > 0 && end < real && next as u64 >= real {
-            // fio: a hole that steps past the end wraps to the start; only an I/O
-            // that ends at the end makes the file done.
-            0
+        } else if self.step > 0 && end < whole && next as u64 >= whole {
+            // fio (get_next_seq_offset): a hole that steps past the end of the file
+            // wraps; only an I/O that ends at the file's end makes the file done. fio
+            // compares the step's place, counted from the region's start, with the
+            // file's size counted from byte 0, and wraps to the region's start taken
+            // as such a place: so a region that starts past 0, or a file longer than
+            // the region, ends its pass at the region's end instead of wrapping.
+            f.region.start
         } else {
             next as u64
         };
