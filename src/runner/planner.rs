@@ -539,12 +539,15 @@ pub(super) fn plan_files(
     let mut files = Vec::with_capacity(names.len());
     let mut drawn_sizes = super::filesize_range::FileSizes::new(spec, seeds);
     for (i, path) in names.into_iter().enumerate() {
-        let block_device = !caps.diskless && file::is_block_device(&path);
-        let device = !caps.diskless && file::is_device(&path);
+        let kind = match caps.diskless {
+            true => file::TargetKind::default(),
+            false => file::target_kind(&path),
+        };
+        let (block_device, device) = (kind.block_device, kind.device);
         // fio fails such a job ("failed to get file size"); a FIFO's open would block.
         // So does fio 3.33 a job on "-" (its HOWTO: stdin or stdout), which ferrio
         // would otherwise take as a file named "-".
-        if let Some(kind) = file::unusable_kind(&path).filter(|_| !caps.diskless && !named) {
+        if let Some(kind) = kind.unusable.filter(|_| !named) {
             let (job, p, at) = (&spec.name, path.display(), &spec.origin);
             return Err(format!(
                 "job '{job}': '{p}' is {kind}; jobs do I/O on regular files and block or \

@@ -55,18 +55,52 @@ pub fn remove_in(
     }
 }
 
+/// What a job's file is before the run, from one stat (symbolic links followed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TargetKind {
+    pub block_device: bool,
+    /// A block or character device: never laid out, extended or removed.
+    pub device: bool,
+    /// A kind no job can do I/O on: "a FIFO (named pipe)", "a socket", or fio's
+    /// reserved name "-" (stdin or stdout).
+    pub unusable: Option<&'static str>,
+}
+
+/// What `path` names (a missing file: nothing special).
+pub fn target_kind(path: &Path) -> TargetKind {
+    let unusable = |what| TargetKind {
+        unusable: Some(what),
+        ..Default::default()
+    };
+    if path.as_os_str() == "-" {
+        return unusable(
+            "stdin or stdout (fio's name for them), which no engine here reads or writes",
+        );
+    }
+    let Ok(t) = std::fs::metadata(path).map(|m| m.file_type()) else {
+        return TargetKind::default();
+    };
+    if t.is_fifo() {
+        return unusable("a FIFO (named pipe)");
+    }
+    if t.is_socket() {
+        return unusable("a socket");
+    }
+    TargetKind {
+        block_device: t.is_block_device(),
+        device: t.is_block_device() || t.is_char_device(),
+        unusable: None,
+    }
+}
+
 /// True if `path` names a block device.
 pub fn is_block_device(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.file_type().is_block_device())
-        .unwrap_or(false)
+    target_kind(path).block_device
 }
 
 /// Whether `path` is a block or character device (never laid out or removed).
 pub fn is_device(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.file_type().is_block_device() || m.file_type().is_char_device())
-        .unwrap_or(false)
+    target_kind(path).device
 }
 
 /// The size of an existing file or block device before the run (None when it is
@@ -80,23 +114,6 @@ pub fn existing_size(confine: Option<&super::confine::Confine>, path: &Path) -> 
     open_in(confine, path, probe)
         .ok()
         .and_then(|f| size_of(&f).ok())
-}
-
-/// What kind of special file `path` is when no job can do I/O on it: "a FIFO (named
-/// pipe)", "a socket", or fio's "-" (stdin or stdout); None for files, directories,
-/// devices and missing paths.
-pub fn unusable_kind(path: &Path) -> Option<&'static str> {
-    if path.as_os_str() == "-" {
-        return Some("stdin or stdout (fio's name for them), which no engine here reads or writes");
-    }
-    let t = std::fs::metadata(path).ok()?.file_type();
-    if t.is_fifo() {
-        Some("a FIFO (named pipe)")
-    } else if t.is_socket() {
-        Some("a socket")
-    } else {
-        None
-    }
 }
 
 /// Size in bytes of a regular file or block device.
