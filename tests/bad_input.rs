@@ -368,7 +368,7 @@ fn huge_page_buffers_beyond_the_pool_are_refused() {
 
 #[test]
 fn malformed_values_of_this_rounds_options_are_named_and_nothing_is_created() {
-    // hugepage-size, verifysort, verifysort_nr, end_syncfs and thinkcycles: a value
+    // hugepage-size, verifysort, verifysort_nr, end_syncfs, thinkcycles, bsrange: a value
     // of the wrong kind is refused before any file is made, naming the option.
     let d = scratch();
     let file = file_in(d.path(), "f");
@@ -378,6 +378,8 @@ fn malformed_values_of_this_rounds_options_are_named_and_nothing_is_created() {
         "--verifysort_nr=-3",
         "--end_syncfs=maybe",
         "--thinkcycles=lots",
+        // fio 3.33: "failed parsing bsrange=4k" (one size is not a range)
+        "--bsrange=4k",
     ] {
         let err = fails(&[
             "--name=t",

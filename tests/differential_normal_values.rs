@@ -64,6 +64,9 @@ fn deterministic_lines_equal_fios() {
             "--ioengine=pvsync",
         ],
         &["--rw=read", "--bs=4k,8k", "--size=1M"],
+        // a bsrange part that is not a range is skipped, its directions keep bs
+        &["--rw=read", "--bsrange=4k-8k,8k", "--size=1M"],
+        &["--rw=write", "--bsrange=8k,4k-16k", "--size=1M"],
         &[
             "--rw=write",
             "--bs=4k",

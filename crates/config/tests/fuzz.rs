@@ -362,6 +362,8 @@ proptest! {
         let _ = values::parse_size_or_percent(&s, base);
         let _ = values::parse_int(&s, base);
         let _ = values::parse_range(&s, base);
+        let _ = values::parse_size_or_range(&s, base);
+        let _ = values::list::per_direction_ranges(&s, base);
         let _ = values::parse_bssplit(&s, base);
         let _ = values::parse_distribution(&s, base);
         let _ = values::parse_pattern(&s);

@@ -4,7 +4,7 @@ use super::{opt, Category as C, Kind as K, OptSpec};
 use crate::ext::zones::parse_zone_units;
 use crate::spec::Fallocate;
 use crate::values::size::SizeOrPercent;
-use crate::values::{parse_list, parse_range, parse_size_or_percent};
+use crate::values::{parse_list, parse_size_or_percent, parse_size_or_range};
 
 pub const FILES: &[OptSpec] = &[
     opt(
@@ -108,7 +108,7 @@ pub const FILES: &[OptSpec] = &[
         C::Files,
         "Size of each file, or a range to pick sizes from (overrides size/nrfiles split)",
         |j, c, v| {
-            let r = parse_range(v, c.kb_base)?;
+            let r = parse_size_or_range(v, c.kb_base)?;
             if r.0 == 0 {
                 return Err("file size must be > 0".into());
             }

@@ -2,8 +2,8 @@
 
 use super::{opt, Category as C, Ctx, Kind as K, OptSpec};
 use crate::spec::{BlockSize, JobSpec, RwKind, RwMode, RwSequencer};
-use crate::values::list::per_direction_numbers;
-use crate::values::{parse_bssplit, parse_range, parse_size, per_direction};
+use crate::values::list::{per_direction_numbers, per_direction_ranges};
+use crate::values::{parse_bssplit, parse_size};
 
 /// fio engines ferrio knows of but does not implement, each with what it drives (a
 /// clear error saying so, not "unknown"). To add an engine: a row in the binary's
@@ -179,9 +179,14 @@ fn bs(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
 }
 
 fn bsrange(j: &mut JobSpec, c: &Ctx, v: &str) -> Result<(), String> {
-    for (d, p) in per_direction(v)?.into_iter().enumerate() {
-        if let Some(p) = p {
-            let (lo, hi) = parse_range(p, c.kb_base)?;
+    let (ranges, skipped) = per_direction_ranges(v, c.kb_base)?;
+    for why in skipped {
+        j.warnings.push(format!(
+            "bsrange={v}: {why}; fio skips that part, so ferrio does too (its directions keep their block size)"
+        ));
+    }
+    for (d, r) in ranges.into_iter().enumerate() {
+        if let Some((lo, hi)) = r {
             if lo == 0 {
                 return Err("block size must be > 0".into());
             }
@@ -264,7 +269,7 @@ pub const BLOCK_SIZE: &[OptSpec] = &[
         .alias(&["blocksize"])
         .def("4k")
         .min(1),
-    opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes to pick from, or read,write,trim ranges (wins over bs, in either order, as in fio)", bsrange)
+    opt("bsrange", K::PerDirRange, C::BlockSize, "Range of block sizes LOW-HIGH to pick from, or read,write,trim ranges (wins over bs, in either order, as in fio); one size is not a range: fio refuses bsrange=4k, and skips such a part beside a range", bsrange)
         .alias(&["blocksize_range"]),
     opt("bssplit", K::Special, C::BlockSize, "Weighted block sizes: bs/percent:bs/percent (empty percent shares the rest; a fraction is cut to its integer part, as fio reads it), per direction with ','", bssplit),
     opt("blockalign", K::PerDirSize, C::BlockSize, "Align random offsets to this boundary (default: the minimum block size)", blockalign)

@@ -49,21 +49,19 @@ pub(crate) fn range_separator(s: &str) -> Option<usize> {
     colon
 }
 
-/// Parse a byte range `4k-64k` or `4k:64k`; a single value gives (v, v).
-/// A reversed range is swapped, as fio does.
+/// Parse a byte range `4k-64k` or `4k:64k`. A reversed range is swapped, as fio
+/// does. A single value is not a range: fio's bsrange parser fails a part with
+/// neither `-` nor `:` (`bsrange=4k` is "failed parsing" to fio).
 pub fn parse_range(text: &str, kb_base: u32) -> Result<(u64, u64), String> {
     let s = text.trim();
-    match range_separator(s) {
-        None => {
-            let v = parse_size(s, kb_base)?;
-            Ok((v, v))
-        }
-        Some(i) => {
-            let a = parse_size(&s[..i], kb_base)?;
-            let b = parse_size(&s[i + 1..], kb_base)?;
-            Ok((a.min(b), a.max(b)))
-        }
-    }
+    let Some(i) = range_separator(s) else {
+        return Err(format!(
+            "'{s}' is one size, not a range LOW-HIGH (or LOW:HIGH); for one size write {s}-{s} or use bs="
+        ));
+    };
+    let a = parse_size(&s[..i], kb_base)?;
+    let b = parse_size(&s[i + 1..], kb_base)?;
+    Ok((a.min(b), a.max(b)))
 }
 
 /// Split a per-direction value (read,write,trim) by fio's rule: a value not followed
@@ -94,6 +92,61 @@ fn fill_directions<'a>(parts: &[&'a str]) -> Result<[Option<&'a str>; 3], String
         return Err("empty value".into());
     }
     Ok(out)
+}
+
+/// A size or a range of sizes (filesize=64k, filesize=64k-1m): fio reads one value
+/// as LOW = HIGH there, unlike bsrange's parts ([`parse_range`]).
+pub fn parse_size_or_range(text: &str, kb_base: u32) -> Result<(u64, u64), String> {
+    let s = text.trim();
+    if range_separator(s).is_none() {
+        let v = parse_size(s, kb_base)?;
+        return Ok((v, v));
+    }
+    parse_range(s, kb_base)
+}
+
+/// A (low, high) range per direction, read, write, trim; None leaves the default.
+pub type DirRanges = [Option<(u64, u64)>; 3];
+
+/// bsrange's read,write,trim ranges, split as fio splits them: at commas, each part
+/// parsed on its own. fio fails the option only when no part parses; a part that
+/// fails is skipped, so its direction, and those it would have filled, keep the
+/// default (`bsrange=4k-8k,8k` leaves writes at bs). The skipped parts come back
+/// with why, for a warning.
+pub fn per_direction_ranges(text: &str, kb_base: u32) -> Result<(DirRanges, Vec<String>), String> {
+    let mut kept = Vec::new();
+    let mut skipped = Vec::new();
+    let mut first_error = None;
+    for part in text.split(',').map(str::trim) {
+        if part.is_empty() {
+            kept.push("");
+            continue;
+        }
+        match parse_range(part, kb_base) {
+            Ok(_) => kept.push(part),
+            Err(e) => {
+                first_error.get_or_insert_with(|| e.clone());
+                skipped.push(e);
+                kept.push("");
+            }
+        }
+    }
+    if kept.len() > 3 {
+        return Err(format!(
+            "too many comma-separated values in '{text}' (at most read,write,trim)"
+        ));
+    }
+    let slots = match fill_directions(&kept) {
+        Ok(slots) => slots,
+        Err(e) => return Err(first_error.unwrap_or(e)),
+    };
+    let mut out = [None; 3];
+    for (o, s) in out.iter_mut().zip(slots) {
+        if let Some(s) = s {
+            *o = Some(parse_range(s, kb_base)?);
+        }
+    }
+    Ok((out, skipped))
 }
 
 /// A per-direction number (bs, blockalign, rate, rate_iops, percentage_random, the
@@ -213,13 +266,33 @@ mod tests {
         assert_eq!(parse_range("4k-64k", 1024), Ok((4096, 65536)));
         assert_eq!(parse_range("1k:4k", 1024), Ok((1024, 4096)));
         assert_eq!(parse_range("64k-4k", 1024), Ok((4096, 65536)));
-        assert_eq!(parse_range("8k", 1024), Ok((8192, 8192)));
-        assert_eq!(parse_range("(2*4k)", 1024), Ok((8192, 8192)));
+        assert!(parse_range("8k", 1024).unwrap_err().contains("not a range"));
+        assert_eq!(parse_size_or_range("8k", 1024), Ok((8192, 8192)));
+        assert_eq!(parse_size_or_range("(2*4k)", 1024), Ok((8192, 8192)));
+        assert_eq!(parse_size_or_range("8k-4k", 1024), Ok((4096, 8192)));
+        assert!(parse_range("(2*4k)", 1024).is_err());
         assert_eq!(parse_range("(1k*2)-(4k*2)", 1024), Ok((2048, 8192)));
-        assert_eq!(parse_range("(8k-4k)", 1024), Ok((4096, 4096)));
+        assert!(parse_range("(8k-4k)", 1024).is_err());
         assert!(parse_range("4k-", 1024).is_err());
         assert!(parse_range("-4k", 1024).is_err());
         assert!(parse_range("a-b", 1024).is_err());
+    }
+
+    #[test]
+    fn bsrange_parts_that_fail_are_skipped_as_fio_skips_them() {
+        let r = |t| per_direction_ranges(t, 1024);
+        let k4 = Some((4096, 8192));
+        assert_eq!(r("4k-8k"), Ok(([k4; 3], vec![])));
+        assert_eq!(r("4k-8k,"), Ok(([k4, None, None], vec![])));
+        // fio 3.33: `bsrange=4k-8k,8k` runs with writes at the default bs.
+        let (slots, skipped) = r("4k-8k,8k").unwrap();
+        assert_eq!(slots, [k4, None, None]);
+        assert!(skipped[0].contains("'8k' is one size"), "{skipped:?}");
+        assert_eq!(r("8k,4k-8k").unwrap().0, [None, k4, k4]);
+        // No part parses: fio's "failed parsing".
+        assert!(r("4k").unwrap_err().contains("not a range"));
+        assert!(r(",8k").unwrap_err().contains("not a range"));
+        assert!(r("1k-2k,1k-2k,1k-2k,1k-2k").is_err());
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub mod time;
 pub use arith::{eval, Unit};
 pub use dist::parse_distribution;
 pub use list::{
-    parse_bool, parse_cpus, parse_float_list, parse_int, parse_list, parse_range, per_direction,
+    parse_bool, parse_cpus, parse_float_list, parse_int, parse_list, parse_range,
+    parse_size_or_range, per_direction,
 };
 pub use pattern::parse_pattern;
 pub use size::{parse_size, parse_size_or_percent};

@@ -78,3 +78,32 @@ fn block_sizes() {
     assert!(bad(&["bsrange=0-4k"]).contains("block size must be > 0"));
     assert!(bad(&["bssplit=4k/50:8k/60"]).contains("more than 100"));
 }
+
+#[test]
+fn bsrange_parts_are_ranges_as_fio_parses_them() {
+    // fio 3.33: `bsrange=4k` is "failed parsing bsrange=4k" (one size is not a
+    // range); ferrio says so and points at bs=.
+    let e = bad(&["bsrange=4k"]);
+    assert!(
+        e.contains("'4k' is one size, not a range") && e.contains("bs="),
+        "{e}"
+    );
+    assert!(bad(&["bsrange=,8k"]).contains("not a range"));
+    // A part that fails beside one that parses is skipped, as fio skips it: fio
+    // 3.33 prints `bs=(R) 4096B-8192B, (W) 4096B-4096B` for `bsrange=4k-8k,8k`.
+    let j = job(&["bsrange=4k-8k,8k"]);
+    assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 8192));
+    assert_eq!((j.bs[1].min, j.bs[1].max), (4096, 4096));
+    assert_eq!((j.bs[2].min, j.bs[2].max), (4096, 4096));
+    assert!(
+        j.warnings
+            .iter()
+            .any(|w| w.contains("bsrange=4k-8k,8k") && w.contains("'8k' is one size")),
+        "{:?}",
+        j.warnings
+    );
+    let j = job(&["bsrange=8k,4k-8k"]);
+    assert_eq!((j.bs[0].min, j.bs[0].max), (4096, 4096));
+    assert_eq!((j.bs[1].min, j.bs[1].max), (4096, 8192));
+    assert_eq!((j.bs[2].min, j.bs[2].max), (4096, 8192));
+}
