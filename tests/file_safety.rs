@@ -521,3 +521,88 @@ fn a_write_that_runs_out_of_space_midway_names_the_rest_that_failed_like_fio() {
         assert_eq!(line(&o), ours, "fio's line");
     }
 }
+
+/// A file that a read-only run or allow_file_create=0 may not make fails only the
+/// jobs that use it, as in fio; the others run. With --readonly (fio 3.33: "refusing
+/// extend of file due to read-only") a missing file fails its job as its open does
+/// (ENOENT, no I/O), and a short one is read up to its end, where the next read
+/// fails (EIO, "full resid"), after 4 KiB in 2 I/Os; the run exits 2 (two failed
+/// threads). Without --readonly, allow_file_create=0 on a missing file fails that
+/// job (fio reports error 0 for it; ferrio ENOENT) and exits 1. Both left nothing
+/// created. ferrio stopped the whole run before any job started, with no report.
+#[test]
+fn a_file_a_read_only_run_or_allow_file_create_0_may_not_make_fails_only_its_job_like_fio() {
+    let d = scratch();
+    let run_in = |tool: &str, extra: &[&str], jobs: &str| {
+        let dir = d.path().join(tool).join(extra.len().to_string());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("full"), vec![0u8; 1 << 20]).unwrap();
+        std::fs::write(dir.join("short"), vec![0u8; 4096]).unwrap();
+        let job = dir.join("j.fio");
+        std::fs::write(&job, jobs).unwrap();
+        let mut cmd = if tool == "fio" {
+            std::process::Command::new("fio")
+        } else {
+            ferrio()
+        };
+        let o = cmd
+            .current_dir(&dir)
+            .args(extra)
+            .arg("--output-format=json")
+            .arg(&job)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let json = &stdout[stdout.find('{').expect("a JSON report")..];
+        let v: serde_json::Value = serde_json::from_str(json).expect("a JSON report");
+        let files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        (o.status.code(), v, files, dir)
+    };
+    let read_only = "[missing]\nfilename=missing\nsize=1m\nrw=read\n\
+                     [full]\nfilename=full\nsize=1m\nrw=read\n\
+                     [short]\nfilename=short\nsize=1m\nrw=read\n";
+    let no_create = "[missing]\nfilename=missing\nsize=1m\nrw=read\nallow_file_create=0\n\
+                     [other]\nfilename=other\nsize=1m\nrw=write\n";
+    let mut tools = vec!["ferrio"];
+    if have_fio() {
+        tools.push("fio");
+    }
+    for tool in tools {
+        let (rc, v, files, dir) = run_in(tool, &["--readonly"], read_only);
+        assert_eq!(rc, Some(2), "{tool}: {v}");
+        let ios = |name: &str, dir: &str| {
+            let j = job_named(&v, name);
+            (
+                j["error"].as_i64().unwrap(),
+                j[dir]["io_bytes"].as_u64().unwrap(),
+                j[dir]["total_ios"].as_u64().unwrap(),
+            )
+        };
+        assert_eq!(
+            ios("missing", "read"),
+            (libc::ENOENT as i64, 0, 0),
+            "{tool}"
+        );
+        assert_eq!(ios("full", "read"), (0, 1 << 20, 256), "{tool}");
+        assert_eq!(ios("short", "read"), (libc::EIO as i64, 4096, 2), "{tool}");
+        assert!(!files.contains(&"missing".to_string()), "{tool}: {files:?}");
+        assert_eq!(std::fs::metadata(dir.join("short")).unwrap().len(), 4096);
+
+        let (rc, v, files, _) = run_in(tool, &[], no_create);
+        assert_eq!(rc, Some(1), "{tool}: {v}");
+        let missing = job_named(&v, "missing");
+        let want = if tool == "fio" { 0 } else { libc::ENOENT };
+        assert_eq!(missing["error"], want, "{tool}: {missing}");
+        assert_eq!(missing["read"]["io_bytes"], 0, "{tool}");
+        let other = job_named(&v, "other");
+        assert_eq!(
+            (other["error"].as_i64(), other["write"]["io_bytes"].as_u64()),
+            (Some(0), Some(1 << 20)),
+            "{tool}"
+        );
+        assert!(!files.contains(&"missing".to_string()), "{tool}: {files:?}");
+    }
+}

@@ -6,8 +6,9 @@
 //! is left untouched. With create_serialize=0 each job's files are laid out on a
 //! thread of their own, all jobs at once; otherwise one file after another.
 //! A file the system will not make (a read-only filesystem, no space left) fails the
-//! threads that use it, as fio's setup does, and the others go on; a setting that
-//! cannot be met (a read-only job, allow_file_create=0) stops the run before it starts.
+//! threads that use it, as fio's setup does, and the others go on; so does a missing
+//! file that allow_file_create=0 or a read-only run may not create (a read-only run
+//! leaves a short file short, as fio: its reads end at EIO).
 
 use super::buffers::BufferPolicy;
 use super::debug_line;
@@ -286,18 +287,10 @@ impl Laying<'_, '_> {
             return Ok(());
         }
         if need.readonly {
-            return Err(Why::Fatal(format!(
-                "job '{}': '{}' would have to be created or extended, but the job is read-only",
-                need.job,
-                path.display()
-            )));
+            return read_only_short(path, &need, current);
         }
         if current.is_none() && !need.create_allowed {
-            return Err(Why::Fatal(format!(
-                "job '{}': '{}' does not exist and allow_file_create=0",
-                need.job,
-                path.display()
-            )));
+            return Err(creation_disallowed(path));
         }
         let _ = writeln!(
             log,
@@ -383,11 +376,7 @@ impl Laying<'_, '_> {
             return Ok(());
         }
         if current.is_none() && !need.create_allowed {
-            return Err(Why::Fatal(format!(
-                "job '{}': '{}' does not exist and allow_file_create=0",
-                need.job,
-                path.display()
-            )));
+            return Err(creation_disallowed(path));
         }
         let _ = writeln!(
             self.log,
@@ -438,6 +427,46 @@ impl Laying<'_, '_> {
             Why::io(&need.job, "prepopulate", path, e)
         })
     }
+}
+
+/// A read-only run's file that is missing or shorter than its jobs' region: fio
+/// refuses to extend it ("refusing extend of file due to read-only") and runs the
+/// jobs on it as it is. A missing file fails its threads as their open does (ENOENT,
+/// no I/O); a short one is read up to its end, where the next read fails (EIO, fio's
+/// "full resid"). The other jobs run.
+fn read_only_short(path: &std::path::Path, need: &Need, current: Option<u64>) -> Result<(), Why> {
+    match current {
+        None => Err(Why::System(
+            libc::ENOENT,
+            format!(
+                "cannot open '{}': it does not exist, and a read-only run creates no file",
+                path.display()
+            ),
+        )),
+        Some(len) => {
+            eprintln!(
+                "ferrio: job '{}': '{}' is {len} bytes, shorter than the {} bytes its jobs use, and a read-only run does not extend it: reads past its end fail (EIO), as in fio",
+                need.job,
+                path.display(),
+                need.size
+            );
+            Ok(())
+        }
+    }
+}
+
+/// allow_file_create=0 and a missing file: the file's threads fail without I/O and
+/// the other jobs run, as in fio ("file creation disallowed by allow_file_create=0").
+/// fio reports such a job with error 0; ferrio reports ENOENT, the truth, so a script
+/// that checks a job's error sees the failure the exit code counts.
+fn creation_disallowed(path: &std::path::Path) -> Why {
+    Why::System(
+        libc::ENOENT,
+        format!(
+            "'{}' does not exist and allow_file_create=0 forbids creating it",
+            path.display()
+        ),
+    )
 }
 
 fn extend(
