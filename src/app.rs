@@ -97,6 +97,9 @@ struct Capture<'a> {
     caught: Option<&'a AtomicUsize>,
     /// A server's run: its files opened beneath the allowed directories only.
     confine: Option<Arc<crate::sys::confine::Confine>>,
+    /// A server's run: set when its client asks it to stop (or goes away); the run
+    /// stops as after SIGINT, and its report is made as usual.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Run for a multi-host server: nothing goes to stdout (it may be the ssh channel);
@@ -106,6 +109,7 @@ pub fn run_captured(
     mut inv: Invocation,
     progress: Progress,
     confine: Option<Arc<crate::sys::confine::Confine>>,
+    stop: Option<Arc<AtomicBool>>,
 ) -> Result<(RunReport, i32), String> {
     inv.flags.output_formats.clear();
     inv.flags.output = None;
@@ -118,6 +122,7 @@ pub fn run_captured(
         endpoint: None,
         caught: None,
         confine,
+        stop,
     };
     let code = run_with(inv, Some(capture))?;
     kept.map(|r| (r, code))
@@ -143,6 +148,7 @@ pub fn run_keeping(
         endpoint: Some(endpoint),
         caught: Some(caught),
         confine: None,
+        stop: None,
     };
     let code = run_with(inv, Some(capture)).unwrap_or_else(|e| {
         eprintln!("ferrio: {e}");
@@ -153,15 +159,16 @@ pub fn run_keeping(
 
 /// A run; `keep` takes the report instead of printing it (and stdout stays unused).
 fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
-    let (keep, progress, mut reuse, caught, confine) = match capture {
+    let (keep, progress, mut reuse, caught, confine, asked_stop) = match capture {
         Some(c) => (
             Some(c.keep),
             Some(c.progress),
             c.endpoint,
             c.caught,
             c.confine,
+            c.stop,
         ),
-        None => (None, None, None, None, None),
+        None => (None, None, None, None, None, None),
     };
     let started = std::time::Instant::now();
     let (mut threads, steadystate) = prepare(&inv, Plan::Run(confine))?;
@@ -209,7 +216,8 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
     }
     // From here on SIGINT/SIGTERM stop the run (also while files are laid out) and
     // what was measured is still reported.
-    let stop = Arc::new(AtomicBool::new(false));
+    let stopped_from_outside = asked_stop.is_some();
+    let stop = asked_stop.unwrap_or_default();
     // Which signal stopped the run (0 = none), for the message and the exit code.
     let signalled = Arc::new(AtomicUsize::new(0));
     // Removed when the run ends (dropped on every return), so runs in a sweep or a
@@ -229,7 +237,10 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         Ok(failed) => runner::layout::mark_failed(&mut threads, failed),
         // A signal during the layout: no job starts, and the report (each job with
         // no I/O, as fio's) and the exit code follow as after a signal mid-run.
-        Err(_) if signalled.load(Ordering::Relaxed) != 0 => {
+        Err(_)
+            if signalled.load(Ordering::Relaxed) != 0
+                || (stopped_from_outside && stop.load(Ordering::Relaxed)) =>
+        {
             runner::layout::mark_interrupted(&mut threads)
         }
         Err(e) => return Err(e),

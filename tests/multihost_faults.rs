@@ -1,11 +1,14 @@
-//! Faults in multi-host runs: a server killed mid-run, a server that goes silent, and
-//! a host that is not ready (no host starts then). The others' results stay intact, the
+//! Faults in multi-host runs: a server killed mid-run, a server that goes silent, a
+//! host that is not ready (no host starts then), a client stopped by SIGINT or killed
+//! mid-run (its hosts stop their runs). The others' results stay intact, the
 //! failed host is reported with what it had said, and the exit code is non-zero.
 
 mod common;
 mod multihost_support;
 
-use multihost_support::{stderr, Lab};
+use common::wait_bounded;
+use multihost_support::{json, stderr, Lab, Server};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 const PACED: &str =
@@ -200,4 +203,120 @@ fn a_host_whose_job_failed_is_flagged_in_the_hosts_table() {
         );
     }
     assert_eq!(v["total"]["total_ios"], 512, "{v}");
+}
+
+/// A 30 s paced job that the tests below cut short.
+const LONG: &str =
+    "[long]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based=1\nruntime=30s\nrate_iops=200\n";
+
+/// Spawn a client on `servers` running LONG, wait until every server has started it
+/// and sent a heartbeat with results, then send the client `sig`.
+fn signalled_client(lab: &Lab, servers: &[&Server], sig: &str, extra: &[&str]) -> Child {
+    let job = lab.job("long.fio", LONG);
+    let hosts = format!(
+        "--client={}",
+        servers
+            .iter()
+            .map(|s| s.addr.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let mut args = vec![hosts.as_str(), job.as_str()];
+    args.extend(extra);
+    let child = lab
+        .client_cmd(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for s in servers {
+        s.wait_for("threads admitted");
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let ok = std::process::Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig}");
+    child
+}
+
+/// SIGINT to the client stops every host's run, as fio's client sends QUIT: each host
+/// ends its jobs and sends what they measured, which is printed in full; the client
+/// exits 128 (fio's code for a run a signal stopped). Before, the client died at once
+/// and its hosts ran on for the whole 30 s with nobody to report to.
+#[test]
+fn sigint_to_the_client_stops_every_host_and_prints_what_they_measured() {
+    let Some(lab) = Lab::new() else { return };
+    let (a, b) = (lab.server(&[]), lab.server(&[]));
+    let child = signalled_client(&lab, &[&a, &b], "-INT", &["--output-format=json"]);
+    let out = wait_bounded(child, Duration::from_secs(25), "client after SIGINT");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(128), "{err}");
+    assert!(err.contains("terminating on signal 2"), "{err}");
+    let v = json(&out);
+    let stats = v["client_stats"].as_array().unwrap();
+    // Each host's job, then All clients.
+    assert_eq!(stats.len(), 3, "{v}");
+    for j in &stats[..2] {
+        assert_eq!(j["error"], 0, "{j}");
+        assert!(j["read"]["total_ios"].as_u64().unwrap() > 0, "{j}");
+        // Stopped near 1.5 s, not run for its 30 s.
+        assert!(j["read"]["runtime"].as_u64().unwrap() < 20_000, "{j}");
+    }
+    for s in [&a, &b] {
+        s.wait_for("the client stopped the run");
+    }
+}
+
+/// A client that dies mid-run (SIGKILL: no stop sent) leaves its hosts nobody to
+/// report to: each sees the connection end and stops its run, and takes the next
+/// client's jobs. Before, the run went on for its whole 30 s.
+#[test]
+fn a_client_killed_mid_run_stops_its_hosts_runs() {
+    let Some(lab) = Lab::new() else { return };
+    let a = lab.server(&[]);
+    let child = signalled_client(&lab, &[&a], "-KILL", &[]);
+    let out = wait_bounded(child, Duration::from_secs(10), "killed client");
+    assert_eq!(out.status.code(), None, "killed by a signal");
+    a.wait_for("the client went away mid-run");
+    a.wait_for("stopping the run");
+    let job = lab.job(
+        "short.fio",
+        "[s]\nioengine=null\nrw=read\nbs=4k\nsize=64k\n",
+    );
+    let next = lab.client(&[
+        &format!("--client={}", a.addr),
+        &job,
+        "--output-format=json",
+    ]);
+    assert!(next.status.success(), "{}", stderr(&next));
+}
+
+/// The reader of the client's stdout goes away mid-run (`ferrio --client=... |
+/// head`): the next interval report finds EPIPE, the hosts are stopped as after
+/// SIGINT, and the client ends by SIGPIPE, silently, as fio's would.
+#[test]
+fn a_closed_stdout_stops_the_hosts_and_the_client_ends_by_sigpipe() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let Some(lab) = Lab::new() else { return };
+    let a = lab.server(&[]);
+    let job = lab.job("long.fio", LONG);
+    let mut child = lab
+        .client_cmd(&[&format!("--client={}", a.addr), &job, "--status-interval=1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the first interval report's first bytes, then close the pipe.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = wait_bounded(child, Duration::from_secs(25), "client with stdout closed");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
+    a.wait_for("the client stopped the run");
 }

@@ -212,3 +212,72 @@ fn a_silent_ssh_host_times_out() {
         "{err}"
     );
 }
+
+/// Ctrl-C at the terminal of a client with an ssh host (SIGINT to the client's whole
+/// process group): ssh runs in a group of its own, so only the client gets it, and
+/// it stops the host over the connection; the host's report of what it measured
+/// comes back and the client exits 128. ssh killed with the client would have lost
+/// the host's report, and the remote run would have gone on for its 30 s.
+#[test]
+fn ctrl_c_at_the_client_stops_an_ssh_host_and_keeps_its_report() {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+    let Some(lab) = Lab::new() else { return };
+    let Some(sshd) = sshd(&lab) else { return };
+    let bin = env!("CARGO_BIN_EXE_ferrio");
+    let job = lab.job(
+        "long.fio",
+        "[long]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based=1\nruntime=30s\nrate_iops=200\n",
+    );
+    let mut child = lab
+        .client_cmd(&[
+            "--client=ssh://ferrio-lab",
+            &job,
+            &format!("--ssh-config={}", sshd.config),
+            &format!("--ssh-command={bin} --server-stdio"),
+            "--output-format=json",
+        ])
+        // A group of its own, as a shell gives a foreground job.
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The server's stderr comes through ssh onto the client's.
+    let err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut log = String::new();
+    while !log.contains("threads admitted") {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no 'threads admitted': {log}"));
+        log.push_str(&line);
+        log.push('\n');
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let group = format!("-{}", child.id());
+    let ok = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -INT {group}");
+    let out = common::wait_bounded(child, Duration::from_secs(25), "client after Ctrl-C");
+    // The rest of its stderr (the pipe ends once the client and ssh are gone).
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(5)) {
+        log.push_str(&line);
+        log.push('\n');
+    }
+    assert_eq!(out.status.code(), Some(128), "{log}");
+    assert!(log.contains("the client stopped the run"), "{log}");
+    let v = json(&out);
+    let host = &v["client_stats"][0];
+    assert_eq!(host["error"], 0, "{v}");
+    assert!(host["read"]["total_ios"].as_u64().unwrap() > 0, "{v}");
+    assert!(host["read"]["runtime"].as_u64().unwrap() < 20_000, "{v}");
+}

@@ -46,7 +46,7 @@ pub struct StdoutGone {
 
 impl StdoutGone {
     /// Look at the result of a write to stdout.
-    fn check(&self, written: std::io::Result<()>) {
+    pub fn check(&self, written: std::io::Result<()>) {
         if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
             self.gone.store(true, Ordering::SeqCst);
             self.run_stop.store(true, Ordering::SeqCst);

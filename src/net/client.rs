@@ -13,6 +13,7 @@ use super::tls;
 use super::wire::{self, Conn, JobText, ToClient, ToServer};
 use ferrio_config::{GlobalFlags, DEFAULT_PORT};
 use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,18 @@ struct Ctx {
     debug: bool,
     /// Each host's latest cumulative report (its heartbeats'), for --status-interval.
     latest: super::interval::Latest,
+    /// Set by SIGINT/SIGTERM or a closed stdout mid-run: every host is told to stop.
+    stop_hosts: Arc<AtomicBool>,
+}
+
+/// The hosts' results, and what cut the run short (if anything).
+pub struct Run {
+    pub results: Vec<HostResult>,
+    /// The signal (SIGINT/SIGTERM) that made the client stop the hosts (0: none).
+    pub signal: usize,
+    /// stdout's reader went away mid-run (the status line or an interval report
+    /// found EPIPE): the hosts were stopped, and the process ends by SIGPIPE.
+    pub stdout_gone: bool,
 }
 
 enum Event {
@@ -100,11 +113,19 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
-    let Some(results) = run_hosts(flags, &[])? else {
+    let Some(run) = run_hosts(flags, &[])? else {
         return Ok(1);
     };
-    print::write_all(flags, &results)?;
-    Ok(exit_code(&results))
+    print::write_all(flags, &run.results)?;
+    if run.stdout_gone {
+        // --output's file is written (a report to stdout has ended the process).
+        crate::sys::signals::die_by_sigpipe();
+    }
+    let code = exit_code(&run.results);
+    Ok(match run.signal {
+        0 => code,
+        _ => crate::app::EXIT_INTERRUPTED + code,
+    })
 }
 
 /// 0 when every host finished cleanly, else 1.
@@ -121,7 +142,7 @@ pub fn exit_code(results: &[HostResult]) -> i32 {
 pub fn run_hosts(
     flags: &GlobalFlags,
     overrides: &[(String, String)],
-) -> Result<Option<Vec<HostResult>>, String> {
+) -> Result<Option<Run>, String> {
     let mut hosts = Vec::new();
     for g in &flags.net.clients {
         let mut files = Vec::new();
@@ -191,7 +212,13 @@ pub fn run_hosts(
             (hosts.iter()).map(|h| (h.0.as_str(), h.2.iter().map(|f| f.name.as_str()).collect())),
         ),
         latest: Arc::new(std::sync::Mutex::new(vec![None; nhosts])),
+        stop_hosts: Arc::new(AtomicBool::new(false)),
     });
+    let stdout_gone = Arc::new(AtomicBool::new(false));
+    let gone = crate::live::StdoutGone {
+        gone: stdout_gone.clone(),
+        run_stop: ctx.stop_hosts.clone(),
+    };
     let (tx, rx) = mpsc::channel();
     let mut starts = Vec::new();
     let mut handles = Vec::new();
@@ -231,7 +258,7 @@ pub fn run_hosts(
     drop(tx);
     let stdout_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let status = crate::live::eta_wanted(flags.eta, &flags.output_formats, stdout_tty)
-        .then(|| status::Status::start(ctx.board.clone()));
+        .then(|| status::Status::start(ctx.board.clone(), gone.clone()));
     // The barrier: every host ready (or failed) before any starts.
     let n = starts.len();
     let mut results: Vec<Option<HostResult>> = (0..n).map(|_| None).collect();
@@ -246,6 +273,16 @@ pub fn run_hosts(
     let go = results.iter().all(Option::is_none);
     // One start time for all, far enough ahead for the message to reach every host.
     let at = wire::unix_ns() as i128 + START_LEAD.as_nanos() as i128;
+    // From the start on, SIGINT/SIGTERM stop the hosts' runs (fio's client sends
+    // QUIT): each ends its jobs and sends what they measured, which is printed.
+    let signal = Arc::new(AtomicUsize::new(0));
+    let mut handlers = crate::sys::signals::Handlers::new();
+    if go {
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            handlers.value(sig, &signal, sig as usize);
+            handlers.flag(sig, &ctx.stop_hosts);
+        }
+    }
     for s in &starts {
         let _ = s.send(go.then_some(at));
     }
@@ -255,6 +292,7 @@ pub fn run_hosts(
             labels.clone(),
             ctx.latest.clone(),
             Duration::from_millis(ms.max(1)),
+            gone,
         )?),
         _ => None,
     };
@@ -272,6 +310,11 @@ pub fn run_hosts(
     if let Some(s) = status {
         s.stop();
     }
+    drop(handlers);
+    let signal = signal.load(Ordering::SeqCst);
+    if signal != 0 {
+        eprintln!("ferrio: terminating on signal {signal}: every host was told to stop");
+    }
     let results: Vec<HostResult> = results.into_iter().flatten().collect();
     if !go {
         for r in &results {
@@ -284,7 +327,11 @@ pub fn run_hosts(
         eprintln!("ferrio: not every host was ready; no host started");
         return Ok(None);
     }
-    Ok(Some(results))
+    Ok(Some(Run {
+        results,
+        signal,
+        stdout_gone: stdout_gone.load(Ordering::SeqCst),
+    }))
 }
 
 fn connect(target: &Target, ctx: &Ctx) -> Result<Conn, String> {
@@ -445,7 +492,17 @@ fn drive(
     if let Err(e) = conn.send(&ToServer::Start { at_unix_ns }) {
         return res.fail("lost", format!("sending start: {e}"));
     }
+    let mut stop_sent = false;
     loop {
+        // Each message (a heartbeat at least once a second) is a chance to pass on a
+        // stop; the host then ends its run and its report follows as usual.
+        if !stop_sent && ctx.stop_hosts.load(Ordering::SeqCst) {
+            stop_sent = true;
+            crate::runner::debug_hooks::net(ctx.debug, format_args!("client: stop {label}"));
+            if let Err(e) = conn.send(&ToServer::Stop) {
+                return res.fail("lost", format!("sending stop: {e}"));
+            }
+        }
         match conn.recv::<ToClient>(wire::RESULT_LIMIT) {
             Ok(ToClient::Started { unix_ns }) => {
                 res.start_ns = Some(offset.to_local(unix_ns as i128))

@@ -30,6 +30,7 @@ impl Reporter {
         labels: Vec<String>,
         latest: Latest,
         every: Duration,
+        gone: crate::live::StdoutGone,
     ) -> Result<Reporter, String> {
         print::output(&flags, false)?;
         let (stop, wake) = mpsc::channel::<()>();
@@ -45,10 +46,23 @@ impl Reporter {
                     .iter()
                     .map(|f| print::render_interval(*f, &flags, &results))
                     .collect();
-                let written = print::output(&flags, true)
-                    .and_then(|mut o| o.write_all(text.as_bytes()).map_err(|e| e.to_string()));
-                if let Err(e) = written {
-                    eprintln!("ferrio: --status-interval: {e}");
+                let mut out = match print::output(&flags, true) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        eprintln!("ferrio: --status-interval: {e}");
+                        return;
+                    }
+                };
+                let written = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+                if let Err(e) = &written {
+                    // stdout's reader gone: the hosts are stopped (the caller ends by
+                    // SIGPIPE after the final report), as a local run's reporter does.
+                    if e.kind() != std::io::ErrorKind::BrokenPipe {
+                        eprintln!("ferrio: --status-interval: {e}");
+                    }
+                }
+                if written.is_err() {
+                    gone.check(written);
                     return;
                 }
             }

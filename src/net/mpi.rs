@@ -45,7 +45,7 @@ fn run_rank(inv: Invocation, start_ns: u64) -> RankResult {
     RankResult {
         host: host_name(),
         start_ns,
-        outcome: crate::app::run_captured(inv, Default::default(), None),
+        outcome: crate::app::run_captured(inv, Default::default(), None, None),
     }
 }
 

@@ -44,8 +44,9 @@ pub fn run(flags: &GlobalFlags) -> i32 {
 /// One run of one point: the All clients report of the hosts that finished, and the
 /// exit code (1 when a host failed; None when no host started).
 fn run_point(flags: &GlobalFlags, labels: &[(String, String)]) -> (Option<RunReport>, i32) {
+    // (A signal that stopped the hosts is the sweep's too: it stops the sweep.)
     let results = match client::run_hosts(flags, labels) {
-        Ok(Some(r)) => r,
+        Ok(Some(r)) => r.results,
         Ok(None) => return (None, 1),
         Err(e) => {
             eprintln!("ferrio: {e}");

@@ -9,6 +9,7 @@ use super::tls;
 use super::wire::{self, Conn, Pipes, ToClient, ToServer};
 use ferrio_config::{GlobalFlags, DEFAULT_PORT};
 use std::net::{TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -86,10 +87,13 @@ fn serve_inner(flags: &GlobalFlags) -> Result<i32, String> {
             skew_ns: test_skew(),
         };
         exit_on_signals(None)?;
-        let conn = Conn::new(Box::new(Pipes {
-            read: std::io::stdin(),
-            write: std::io::stdout(),
-        }));
+        let conn = Conn::with_read_fd(
+            Box::new(Pipes {
+                read: std::io::stdin(),
+                write: std::io::stdout(),
+            }),
+            libc::STDIN_FILENO,
+        );
         return Ok(match session(conn, &shared, "stdio", &|| {}) {
             Ok(()) => 0,
             Err(e) => {
@@ -251,7 +255,8 @@ fn tls_session(
     let relax = || {
         let _ = stream.set_read_timeout(Some(START_TIMEOUT));
     };
-    let r = session(Conn::new(Box::new(tls)), shared, peer, &relax);
+    let conn = Conn::with_read_fd(Box::new(tls), stream.as_raw_fd());
+    let r = session(conn, shared, peer, &relax);
     let _ = stream.shutdown(std::net::Shutdown::Both);
     r
 }
@@ -351,12 +356,22 @@ fn session(
     let conn = Arc::new(Mutex::new(conn));
     let done = Arc::new(AtomicBool::new(false));
     let progress: crate::app::Progress = Arc::new(Mutex::new(None));
+    let stop = Arc::new(AtomicBool::new(false));
     let beat = {
         let (conn, done, progress) = (conn.clone(), done.clone(), progress.clone());
-        let skew = shared.skew_ns;
-        std::thread::spawn(move || heartbeat(&conn, &done, &progress, skew))
+        let (skew, stop, peer) = (shared.skew_ns, stop.clone(), peer.to_string());
+        std::thread::spawn(move || {
+            let run = Beat {
+                done: &done,
+                progress: &progress,
+                stop: &stop,
+                skew,
+                peer: &peer,
+            };
+            heartbeat(&conn, &run)
+        })
     };
-    let result = crate::app::run_captured(inv, progress, shared.limits.confine.clone());
+    let result = crate::app::run_captured(inv, progress, shared.limits.confine.clone(), Some(stop));
     done.store(true, Ordering::SeqCst);
     let _ = beat.join();
     drop(turn);
@@ -388,20 +403,54 @@ fn wait_until(at_unix_ns: u64) {
     }
 }
 
-/// "Still running", at least once a second, until the run ends, with the latest results.
-fn heartbeat(conn: &Mutex<Conn>, done: &AtomicBool, progress: &crate::app::Progress, skew: i64) {
+/// What the heartbeat thread shares with its run.
+struct Beat<'a> {
+    done: &'a AtomicBool,
+    progress: &'a crate::app::Progress,
+    /// The run's stop: set when the client asks (or goes away).
+    stop: &'a AtomicBool,
+    skew: i64,
+    peer: &'a str,
+}
+
+/// "Still running", at least once a second, until the run ends, with the latest
+/// results; in between, a look for the client's Stop (fio's QUIT), or for the client
+/// gone, either of which stops the run (nobody would read a report it kept running
+/// for; its end frees the server for the next client).
+fn heartbeat(conn: &Mutex<Conn>, run: &Beat) {
     let mut ticks = 0u32;
-    while !done.load(Ordering::SeqCst) {
+    let mut listening = true;
+    while !run.done.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         ticks += 1;
+        if listening {
+            let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
+            if c.has_input() {
+                listening = false;
+                match c.recv::<ToServer>(wire::HELLO_LIMIT) {
+                    Ok(ToServer::Stop) => {
+                        eprintln!("ferrio: server: {}: the client stopped the run", run.peer)
+                    }
+                    Ok(m) => eprintln!(
+                        "ferrio: server: {}: unexpected {m:?} mid-run; stopping the run",
+                        run.peer
+                    ),
+                    Err(e) => eprintln!(
+                        "ferrio: server: {}: the client went away mid-run ({e}); stopping the run",
+                        run.peer
+                    ),
+                }
+                run.stop.store(true, Ordering::SeqCst);
+            }
+        }
         // New results go out at once (the client's status line and --status-interval
         // see them without waiting for the next beat); otherwise a bare beat a second.
-        let latest = progress.lock().ok().and_then(|mut p| p.take());
+        let latest = run.progress.lock().ok().and_then(|mut p| p.take());
         if latest.is_some() || ticks >= 20 {
             ticks = 0;
             let mut c = conn.lock().unwrap_or_else(|p| p.into_inner());
             if c.send(&ToClient::Alive {
-                unix_ns: (wire::unix_ns() as i64).saturating_add(skew).max(0) as u64,
+                unix_ns: (wire::unix_ns() as i64).saturating_add(run.skew).max(0) as u64,
                 progress: latest.map(Box::new),
             })
             .is_err()

@@ -7,6 +7,7 @@
 
 use super::wire::{Conn, Pipes};
 use ferrio_config::GlobalFlags;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -159,6 +160,11 @@ pub fn args(d: &Dest, o: &Options) -> Vec<String> {
 pub fn connect(d: &Dest, o: &Options, timeout: Duration) -> Result<Conn, String> {
     let mut child = Command::new("ssh")
         .args(args(d, o))
+        // Its own process group, so a terminal's Ctrl-C reaches only the client,
+        // which then stops the host over this connection (a Stop, then the report);
+        // ssh killed by it would lose the host's report. (BatchMode: it never reads
+        // the terminal.)
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

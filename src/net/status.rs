@@ -133,7 +133,8 @@ pub struct Status {
 }
 
 impl Status {
-    pub fn start(board: Arc<Board>) -> Status {
+    /// `gone`: a write that finds stdout's reader gone stops the hosts (and the line).
+    pub fn start(board: Arc<Board>, gone: crate::live::StdoutGone) -> Status {
         let stop = Arc::new(AtomicBool::new(false));
         let s = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -147,16 +148,20 @@ impl Status {
                     let pad = last.saturating_sub(line.len());
                     last = line.len();
                     let mut out = std::io::stdout().lock();
-                    let _ = write!(out, "{line}{}\r", " ".repeat(pad));
-                    let _ = out.flush();
+                    let written =
+                        write!(out, "{line}{}\r", " ".repeat(pad)).and_then(|_| out.flush());
+                    gone.check(written);
+                    if gone.gone.load(Ordering::SeqCst) {
+                        return;
+                    }
                 }
             }
             // The final state (every host done or failed), then a newline.
             let line = board.line();
             let pad = last.saturating_sub(line.len());
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}{}", " ".repeat(pad));
-            let _ = out.flush();
+            let written = writeln!(out, "{line}{}", " ".repeat(pad)).and_then(|_| out.flush());
+            gone.check(written);
         });
         Status {
             stop,

@@ -6,9 +6,10 @@ use ferrio_report::RunReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::RawFd;
 
 /// Bumped whenever a message changes; both sides must agree.
-pub const PROTOCOL: u32 = 3;
+pub const PROTOCOL: u32 = 4;
 
 /// The most a message before authentication may be (a token and a version).
 pub const HELLO_LIMIT: usize = 4096;
@@ -58,6 +59,10 @@ pub enum ToServer {
     Start {
         at_unix_ns: u64,
     },
+    /// Stop the run now (the client got SIGINT/SIGTERM, or its stdout went away), as
+    /// fio's client sends QUIT: the jobs end as after a signal, and the report of what
+    /// they measured comes back as usual.
+    Stop,
 }
 
 /// Server to client.
@@ -114,13 +119,33 @@ impl<R, W: Write> Write for Pipes<R, W> {
 /// A framed connection.
 pub struct Conn {
     inner: BufReader<Box<dyn Duplex>>,
+    /// The descriptor the stream reads from, where known: [`Conn::has_input`] polls it.
+    read_fd: Option<RawFd>,
 }
 
 impl Conn {
     pub fn new(stream: Box<dyn Duplex>) -> Conn {
         Conn {
             inner: BufReader::new(stream),
+            read_fd: None,
         }
+    }
+
+    /// A connection whose stream reads from `fd` (a socket, stdin), so that a side
+    /// that mostly writes can see whether a message (or the end) is waiting.
+    pub fn with_read_fd(stream: Box<dyn Duplex>, fd: RawFd) -> Conn {
+        Conn {
+            inner: BufReader::new(stream),
+            read_fd: Some(fd),
+        }
+    }
+
+    /// Whether a `recv` would find something now: buffered bytes, or input (or the
+    /// end of the stream) at the descriptor. Always false without a known descriptor.
+    /// (Over TLS, readable bytes are a record on its way: the peer sends a message
+    /// in one write, so the rest follows at once.)
+    pub fn has_input(&self) -> bool {
+        !self.inner.buffer().is_empty() || self.read_fd.is_some_and(crate::sys::net::readable_now)
     }
 
     pub fn send<T: Serialize>(&mut self, msg: &T) -> io::Result<()> {

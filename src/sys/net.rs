@@ -243,6 +243,19 @@ pub fn wait(
     }
 }
 
+/// Whether reading `fd` would not block now: data, end of stream or an error is
+/// waiting (poll with no wait).
+pub fn readable_now(fd: RawFd) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd; a zero timeout returns at once.
+    let r = unsafe { libc::poll(&mut p, 1, 0) };
+    r > 0 && p.revents != 0
+}
+
 /// send(2) (never raising SIGPIPE): bytes sent or -errno.
 #[inline]
 pub fn send(fd: RawFd, buf: *const u8, len: usize, flags: libc::c_int) -> i64 {

@@ -187,6 +187,11 @@ impl Lab {
 
     /// `ferrio --client ...` with the lab's CA and token (unless `args` name others).
     pub fn client(&self, args: &[&str]) -> Output {
+        self.client_cmd(args).output().unwrap()
+    }
+
+    /// The command [`Lab::client`] runs, for a test that spawns it (to signal it).
+    pub fn client_cmd(&self, args: &[&str]) -> Command {
         let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         a.push(format!("--tls-ca={}", self.p("ca.pem")));
         if !args
@@ -195,7 +200,9 @@ impl Lab {
         {
             a.push(format!("--auth-token-file={}", self.p("token")));
         }
-        ferrio().args(&a).output().unwrap()
+        let mut cmd = ferrio();
+        cmd.args(&a);
+        cmd
     }
 
     /// [`Lab::client`] run in `cwd` (where the hosts' log files land).
