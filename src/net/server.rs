@@ -26,6 +26,9 @@ const MAX_START_WAIT: Duration = Duration::from_secs(10);
 /// How long an unauthenticated peer may take to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a finished session waits for its client to close first ([`linger`]).
+const LINGER: Duration = Duration::from_secs(2);
+
 /// What every session shares.
 struct Shared {
     limits: Limits,
@@ -257,8 +260,23 @@ fn tls_session(
     };
     let conn = Conn::with_read_fd(Box::new(tls), stream.as_raw_fd());
     let r = session(conn, shared, peer, &relax);
-    let _ = stream.shutdown(std::net::Shutdown::Both);
+    linger(&stream);
     r
+}
+
+/// A lingering close: a Stop the client sent as the run ended may still be on its way,
+/// and a socket closed with bytes unread resets the connection, which can drop the
+/// report the client has not read yet. So: end our side, then wait (briefly) for the
+/// client to close its own after reading everything, discarding what it sent.
+fn linger(stream: &TcpStream) {
+    use std::io::Read;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(LINGER));
+    let mut sink = [0u8; 4096];
+    let mut reader = stream;
+    let until = std::time::Instant::now() + LINGER;
+    while std::time::Instant::now() < until && matches!(reader.read(&mut sink), Ok(n) if n > 0) {}
+    let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
 /// Refuse with a reason the client prints, then end the session.

@@ -111,8 +111,9 @@ pub type DirRanges = [Option<(u64, u64)>; 3];
 /// bsrange's read,write,trim ranges, split as fio splits them: at commas, each part
 /// parsed on its own. fio fails the option only when no part parses; a part that
 /// fails is skipped, so its direction, and those it would have filled, keep the
-/// default (`bsrange=4k-8k,8k` leaves writes at bs). The skipped parts come back
-/// with why, for a warning.
+/// default (`bsrange=4k-8k,8k` leaves writes at bs). ferrio skips a part that is one
+/// size as fio does (the skipped parts come back with why, for a warning) and
+/// refuses a malformed one.
 pub fn per_direction_ranges(text: &str, kb_base: u32) -> Result<(DirRanges, Vec<String>), String> {
     let mut kept = Vec::new();
     let mut skipped = Vec::new();
@@ -124,11 +125,14 @@ pub fn per_direction_ranges(text: &str, kb_base: u32) -> Result<(DirRanges, Vec<
         }
         match parse_range(part, kb_base) {
             Ok(_) => kept.push(part),
-            Err(e) => {
+            // One size where a range belongs: fio skips it (below). Anything else
+            // malformed is refused, as ferrio refuses `bs=4k,x` (fio skips those too).
+            Err(e) if range_separator(part).is_none() && parse_size(part, kb_base).is_ok() => {
                 first_error.get_or_insert_with(|| e.clone());
                 skipped.push(e);
                 kept.push("");
             }
+            Err(e) => return Err(e),
         }
     }
     if kept.len() > 3 {
@@ -293,6 +297,9 @@ mod tests {
         assert!(r("4k").unwrap_err().contains("not a range"));
         assert!(r(",8k").unwrap_err().contains("not a range"));
         assert!(r("1k-2k,1k-2k,1k-2k,1k-2k").is_err());
+        // Only one size is skipped; a malformed part is an error, as `bs=4k,x` is.
+        assert!(r("4k-8k,x").unwrap_err().contains("'x'"));
+        assert!(r("4k-8k,x-y").is_err());
     }
 
     #[test]
