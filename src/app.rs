@@ -231,6 +231,21 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         signalled.store(n, Ordering::SeqCst);
         stop.store(true, Ordering::SeqCst);
     }
+    // Where reports go: --output=FILE or stdout. Created only once the jobs are known
+    // to be runnable, so bad input never leaves a file behind, and before any job
+    // file is laid out, so an --output that cannot be written leaves none either.
+    let mut out: Box<dyn Write + Send> = match &inv.flags.output {
+        _ if keep.is_some() => Box::new(std::io::sink()),
+        // With --debug the file is open already, holding the debug lines.
+        Some(p) => match crate::debug_sink::output_file(p) {
+            Some(f) => Box::new(f),
+            None => Box::new(
+                std::fs::File::create(p)
+                    .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
+            ),
+        },
+        None => Box::new(std::io::stdout()),
+    };
     match runner::layout::lay_out(&threads, &mut pre, &stop) {
         // A file the system would not make fails its threads, as fio's setup does:
         // they report the error, and the other jobs run.
@@ -245,20 +260,6 @@ fn run_with(inv: Invocation, capture: Option<Capture>) -> Result<i32, String> {
         }
         Err(e) => return Err(e),
     }
-    // Where reports go: --output=FILE or stdout. Created only once the jobs are known
-    // to be runnable, so bad input never leaves a file behind.
-    let mut out: Box<dyn Write + Send> = match &inv.flags.output {
-        _ if keep.is_some() => Box::new(std::io::sink()),
-        // With --debug the file is open already, holding the debug lines.
-        Some(p) => match crate::debug_sink::output_file(p) {
-            Some(f) => Box::new(f),
-            None => Box::new(
-                std::fs::File::create(p)
-                    .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?,
-            ),
-        },
-        None => Box::new(std::io::stdout()),
-    };
     if normal_out {
         out.write_all(&pre).map_err(report_write_error)?;
         let _ = out.flush();

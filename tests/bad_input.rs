@@ -664,3 +664,28 @@ fn a_fifo_a_socket_or_stdin_as_the_file_is_refused_at_once_like_fio_fails_it() {
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     assert!(std::fs::metadata(&sock).unwrap().file_type().is_socket());
 }
+
+/// An --output that cannot be written (its directory is missing) is refused before
+/// any job file is laid out, as fio refuses it ("output file open error") before its
+/// jobs set up: nothing is left behind. ferrio laid the job's file out first.
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_any_file_is_laid_out() {
+    let d = scratch();
+    let file = file_in(d.path(), "data");
+    let output = format!("--output={}", file_in(d.path(), "missing/out.json"));
+    let err = fails(&[
+        "--name=t",
+        "--rw=write",
+        "--size=1m",
+        &format!("--filename={file}"),
+        &output,
+    ]);
+    assert!(
+        err.contains("cannot write --output") && err.contains("missing/out.json"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_dir(d.path()).unwrap().next().is_none(),
+        "a file was left"
+    );
+}
