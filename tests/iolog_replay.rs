@@ -455,3 +455,83 @@ fn a_list_of_logs_goes_to_the_clones_as_fio_gives_them() {
         assert_eq!(shape(&fio_json(&args)), ours);
     }
 }
+
+/// Record, then replay, in one job file: a job after a stonewall replays the log an
+/// earlier job writes. fio reads a job's iolog when the job starts, so the log need
+/// not exist before the run (fio's own t0031 and t0038 harness jobs are run so, their
+/// log made by a job before them). ferrio read every log before the run and refused
+/// the job file; now such a log is read at the replaying job's start, and the
+/// replay's counts and file bytes are fio's. --parse-only leaves a missing log to the
+/// run, as fio; a missing log no earlier job writes is still refused before the run.
+#[test]
+fn a_log_an_earlier_job_writes_is_replayed_by_a_later_one_like_fio() {
+    let d = scratch();
+    let job = |dir: &Path| {
+        format!(
+            "[w]\nfilename={0}/data\nsize=256k\nrw=randwrite\nbsrange=4k-16k\nrandseed=7\n\
+             write_iolog={0}/rec.log\n\
+             [r]\nstonewall\nfilename={0}/data\nsize=256k\nread_iolog={0}/rec.log\n",
+            dir.display()
+        )
+    };
+    let mut counts = Vec::new();
+    let mut tools = vec!["ferrio"];
+    if have_fio() {
+        tools.push("fio");
+    }
+    for tool in &tools {
+        let dir = d.path().join(tool);
+        std::fs::create_dir(&dir).unwrap();
+        let file = dir.join("j.fio");
+        std::fs::write(&file, job(&dir)).unwrap();
+        let mut cmd = match *tool {
+            "fio" => std::process::Command::new("fio"),
+            _ => ferrio(),
+        };
+        let out = cmd.arg("--output-format=json").arg(&file).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{tool}: {stderr}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let r = &v["jobs"][1];
+        assert_eq!(r["jobname"], "r");
+        assert_eq!(r["error"], 0, "{tool}: {r}");
+        let w = &v["jobs"][0]["write"];
+        // The replay issues the recorded writes: the same I/Os, the same bytes.
+        assert_eq!(r["write"]["total_ios"], w["total_ios"], "{tool}: {v}");
+        assert_eq!(r["write"]["io_bytes"], w["io_bytes"], "{tool}: {v}");
+        counts.push((
+            r["write"]["total_ios"].as_u64().unwrap(),
+            r["read"]["total_ios"].as_u64().unwrap(),
+        ));
+        assert!(counts[0].0 > 0);
+    }
+    if counts.len() == 2 {
+        assert_eq!(counts[0], counts[1], "ferrio, fio");
+    }
+    // --parse-only: the log is the run's to make.
+    let dir = d.path().join("parse");
+    std::fs::create_dir(&dir).unwrap();
+    let file = dir.join("j.fio");
+    std::fs::write(&file, job(&dir)).unwrap();
+    let out = ferrio()
+        .args(["--parse-only", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // No earlier job writes it: refused before anything is touched.
+    let err = run_err(&[
+        "--name=r",
+        &format!("--filename={}/other", dir.display()),
+        "--size=64k",
+        &format!("--read_iolog={}/nobody.log", dir.display()),
+    ]);
+    assert!(
+        err.contains("nobody.log") && err.contains("No such file"),
+        "{err}"
+    );
+    assert!(!dir.join("other").exists());
+}

@@ -1,4 +1,4 @@
-//! Jobs whose file sizes are known only when they start. fio sizes a job's files at
+//! Jobs whose file sizes (or read_iolog logs) are known only when they start. fio sizes a job's files at
 //! its start when they do not exist yet at the run's start (its create_serialize=0
 //! jobs, as in fio's `surface-scan.fio`: a write phase creates the file, a stonewalled
 //! read phase without size= reads what it holds). The planner defers such a job
@@ -16,11 +16,14 @@ use std::sync::atomic::AtomicBool;
 /// they are. Ok(false): the run was stopped first, and the job does not start (its
 /// file may never have been written). An error is the job's: it does not start.
 pub(super) fn resolve(clones: &mut [ThreadPlan], stop: &AtomicBool) -> Result<bool, String> {
-    if !clones.iter().any(|t| t.sized_at_start) {
+    if !clones.iter().any(|t| t.sized_at_start || t.replay_at_start) {
         return Ok(true);
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(false);
+    }
+    for t in clones.iter_mut().filter(|t| t.replay_at_start) {
+        super::replay_plan::resolve(t)?;
     }
     for t in clones.iter_mut().filter(|t| t.sized_at_start) {
         let target = crate::engine::registry::target_size(&t.spec).transpose()?;

@@ -88,7 +88,7 @@ pub fn lay_out(
     let mut needs: BTreeMap<PathBuf, Need> = BTreeMap::new();
     for (i, t) in threads.iter().enumerate() {
         // A job sized at its start is laid out then (late_sizes.rs).
-        if t.caps.diskless || t.spec.create_on_open || t.sized_at_start {
+        if t.caps.diskless || t.spec.create_on_open || t.sized_at_start || t.replay_at_start {
             continue;
         }
         for f in &t.files {

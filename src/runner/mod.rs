@@ -35,6 +35,7 @@ pub mod ramp;
 pub mod recorder;
 pub mod region;
 pub mod replay;
+mod replay_plan;
 pub mod resources;
 pub mod start_gate;
 pub mod steadystate;

@@ -40,6 +40,9 @@ pub struct ThreadPlan {
     /// The files' sizes are resolved when the job starts (late_sizes.rs): until then
     /// `files` has empty regions and `pass_bytes` is 0.
     pub sized_at_start: bool,
+    /// read_iolog names a log an earlier job writes: it is read when the job starts
+    /// (replay_plan.rs); until then the job has no files and `pass_bytes` is 0.
+    pub replay_at_start: bool,
     /// lockfile=: the locks of the thread's files (filelock.rs; empty: none).
     pub file_locks: super::filelock::ThreadLocks,
     /// On a server: every open and unlink of the files stays beneath its

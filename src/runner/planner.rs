@@ -5,6 +5,7 @@ use super::laid_out::{self, LaidOut};
 use super::plan::{NotLaidOut, ThreadPlan};
 use super::region::{PlannedFile, Region};
 use super::replay::IoLog;
+use super::replay_plan;
 use super::resources::human;
 use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
@@ -89,15 +90,17 @@ fn plan_with(
         check_cpus(spec)?;
         // read_iolog: the job as each of its logs makes it (a clone replays the name
         // its fio subjob number picks from the list, wrapping); else the job as given.
-        let variants: Vec<(Arc<JobSpec>, Option<Arc<IoLog>>)> = match replay_logs(spec)? {
+        // A log an earlier job writes is read when this one starts (replay_plan.rs).
+        let replay_at_start = replay_plan::at_start(jobs, job_index, spec, check);
+        let logs = match replay_at_start {
+            true => Vec::new(),
+            false => replay_plan::replay_logs(spec)?,
+        };
+        let variants: Vec<(Arc<JobSpec>, Option<Arc<IoLog>>)> = match logs {
             logs if logs.is_empty() => vec![(Arc::new(spec.clone()), None)],
             logs => logs
                 .into_iter()
-                .map(|log| {
-                    let mut s = spec.clone();
-                    apply_log(&mut s, &log);
-                    (Arc::new(s), Some(log))
-                })
+                .map(|log| (Arc::new(replay_plan::with_log(spec, &log)), Some(log)))
                 .collect(),
         };
         for clone in 0..spec.numjobs.max(1) {
@@ -118,6 +121,7 @@ fn plan_with(
             let seeds = fio_seeds(&spec, out.len() as u64 + 1, subjob > 0);
             let files = match &replay {
                 Some(log) => log.planned_files(),
+                None if replay_at_start => Vec::new(),
                 // (Files, directories and offset_increment follow fio's subjob number.)
                 None => match plan_files(
                     &spec,
@@ -139,7 +143,7 @@ fn plan_with(
                 },
             };
             check_devices_free(&spec, &files, &mut checked)?;
-            if !sized_at_start && replay.is_none() {
+            if !sized_at_start && replay.is_none() && !replay_at_start {
                 laid_out::note(&mut laid_out, &spec, caps, &files, confine.as_deref());
             }
             let pass_bytes = match &replay {
@@ -153,7 +157,7 @@ fn plan_with(
                 && spec.size.is_some()
                 && spec.filesize.is_some()
                 && replay.is_none();
-            if !sized_at_start && !nothing_to_append {
+            if !sized_at_start && !nothing_to_append && !replay_at_start {
                 check_work(&spec, pass_bytes)?;
                 if !check {
                     crate::runner::pattern::sprandom::check_plan(&spec, &files)?;
@@ -182,6 +186,7 @@ fn plan_with(
                 }),
                 buffers: Default::default(),
                 sized_at_start,
+                replay_at_start,
                 confine: confine.clone(),
                 file_locks: Default::default(),
                 targets: Default::default(),
@@ -387,62 +392,6 @@ fn thread_seed(spec: &JobSpec, job_index: usize, clone: u32) -> u64 {
             .unwrap_or(0)
     };
     base ^ ((job_index as u64) << 32 | clone as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
-/// read_iolog's logs, parsed (their timing is replayed unless replay_no_stall=1):
-/// one per name of its ':'-separated list, each read once (fio gives the job's
-/// clones the names in turn); with merge_blktrace_file the list is the traces to
-/// merge, into one log. None without read_iolog.
-fn replay_logs(spec: &JobSpec) -> Result<Vec<Arc<IoLog>>, String> {
-    let Some(list) = &spec.logs.read_iolog else {
-        if let Some(m) = &spec.logs.merge.file {
-            return Err(format!(
-                "job '{}': merge_blktrace_file={m} needs read_iolog=TRACE1:TRACE2:... (the traces to merge)",
-                spec.name
-            ));
-        }
-        return Ok(Vec::new());
-    };
-    let paths: Vec<&str> = match spec.logs.merge.file {
-        Some(_) => vec![list.as_str()],
-        None => list.split(':').filter(|p| !p.is_empty()).collect(),
-    };
-    let mut logs = Vec::with_capacity(paths.len());
-    for path in paths {
-        let mut log = super::replay::load(path, &spec.logs)?;
-        log.job_bs = Some((
-            std::array::from_fn(|d| (spec.bs[d].min, spec.bs[d].max)),
-            spec.iodepth,
-        ));
-        let trace = spec.logs.merge.file.is_some()
-            || super::replay::blktrace::detect(std::path::Path::new(path)).is_some();
-        if trace && super::debug_hooks::on(spec, ferrio_config::DebugCategory::Blktrace) {
-            for e in &log.entries {
-                super::debug_hooks::blktrace_stored(&super::replay::blktrace::debug_store(e));
-            }
-        }
-        logs.push(Arc::new(log));
-    }
-    Ok(logs)
-}
-
-/// The job's directions, block sizes and (for a blktrace) depth become its log's,
-/// as in fio.
-fn apply_log(spec: &mut JobSpec, log: &IoLog) {
-    spec.rw.kind = log.rw_kind();
-    // fio runs a blktrace at the trace's own queue depth unless iodepth is given.
-    if let Some(depth) = log.depth.filter(|_| !spec.iodepth_set) {
-        spec.iodepth = depth;
-    }
-    // Buffers are sized from the block sizes: make them the log's, direction by
-    // direction (a trim's length needs no buffer: see resources::buffer_stride).
-    for (bs, (min, max)) in spec.bs.iter_mut().zip(log.len_ranges()) {
-        *bs = ferrio_config::BlockSize {
-            min,
-            max,
-            split: Vec::new(),
-        };
-    }
 }
 
 /// fio's seeds: predictable from randseed when randrepeat is set or randseed is

@@ -303,6 +303,7 @@ mod tests {
             flow: None,
             buffers: Default::default(),
             sized_at_start: false,
+            replay_at_start: false,
             file_locks: Default::default(),
             confine: None,
             targets: Default::default(),

@@ -66,6 +66,7 @@ pub(crate) fn plan_of(opts: &str, synchronous: bool) -> ThreadPlan {
         flow: None,
         buffers: Default::default(),
         sized_at_start: false,
+        replay_at_start: false,
         file_locks: Default::default(),
         confine: None,
         targets: Default::default(),
