@@ -263,6 +263,28 @@ fn writes_to_a_mounted_filesystem_are_refused_and_it_stays_intact() {
     let (code, _, stderr) = job_on(&lo.dev, &["--rw=write", "--parse-only"]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("allow_mounted_write"), "{stderr}");
+    // A replay read at its job's start (its log is written by an earlier job of the
+    // run) is checked then: redirected onto the mounted device, its writes are refused.
+    let d = scratch();
+    let job = d.path().join("j.fio");
+    std::fs::write(
+        &job,
+        format!(
+            "[w]\nfilename={0}/data\nrw=write\nbs=4k\nsize=1m\nwrite_iolog={0}/rec.log\n\
+             [r]\nstonewall\nfilename={0}/data\nsize=1m\nread_iolog={0}/rec.log\n\
+             replay_redirect={1}\n",
+            d.path().display(),
+            lo.dev
+        ),
+    )
+    .unwrap();
+    let o = ferrio().arg(&job).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("job 'r'") && stderr.contains("'allow_mounted_write' isn't set"),
+        "{stderr}"
+    );
     // Reading a mounted device is harmless and allowed, as in fio.
     let (code, _, stderr) = job_on(&lo.dev, &["--rw=read"]);
     assert_eq!(code, Some(0), "{stderr}");

@@ -11,6 +11,7 @@ pub mod collect;
 pub mod debug_hooks;
 pub mod debug_line;
 pub mod debug_trace;
+mod device_guard;
 pub mod direct_io;
 pub mod distribution;
 pub mod dropin;

@@ -1,6 +1,7 @@
 //! Jobs → threads: expands numjobs clones, assigns reporting groups, names files and
 //! sizes the I/O region of each, all before anything touches the disk.
 
+use super::device_guard;
 use super::laid_out::{self, LaidOut};
 use super::plan::{NotLaidOut, ThreadPlan};
 use super::region::{PlannedFile, Region};
@@ -9,7 +10,7 @@ use super::replay_plan;
 use super::resources::human;
 use crate::engine::{self, Accounting, Capabilities};
 use crate::random::SeedSet;
-use crate::sys::{affinity, file, mounts};
+use crate::sys::{affinity, file};
 use ferrio_config::ext::zones::ZoneMode;
 use ferrio_config::values::size::SizeOrPercent;
 use ferrio_config::{FioSeeds, JobSpec};
@@ -142,7 +143,7 @@ fn plan_with(
                     r => r?,
                 },
             };
-            check_devices_free(&spec, &files, &mut checked)?;
+            device_guard::check_devices_free(&spec, &files, &mut checked)?;
             if !sized_at_start && replay.is_none() && !replay_at_start {
                 laid_out::note(&mut laid_out, &spec, caps, &files, confine.as_deref());
             }
@@ -352,31 +353,6 @@ fn list(cpus: &[usize]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(",")
-}
-
-/// Refuse to write or trim a block device that the system uses (mounted, holding a
-/// mounted partition, held by dm/md, or swap) unless allow_mounted_write=1: one such
-/// write destroys a file system the user did not name. `checked` skips repeated paths.
-fn check_devices_free(
-    spec: &JobSpec,
-    files: &[PlannedFile],
-    checked: &mut std::collections::HashSet<PathBuf>,
-) -> Result<(), String> {
-    if !spec.writes() || spec.allow_mounted_write {
-        return Ok(());
-    }
-    for f in files.iter().filter(|f| f.block_device) {
-        if !checked.insert(f.path.clone()) {
-            continue;
-        }
-        if let Some(why) = mounts::device_in_use(&f.path) {
-            return Err(format!(
-                "job '{}': {why}, and 'allow_mounted_write' isn't set. Aborting.",
-                spec.name
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// randrepeat=1 makes every run issue the same sequence (seeded from randseed and the

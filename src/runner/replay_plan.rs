@@ -48,7 +48,11 @@ pub(super) fn resolve(t: &mut ThreadPlan) -> Result<(), String> {
             spec.name, spec.ioengine, spec.origin
         )
     })?;
-    t.files = log.planned_files();
+    let files = log.planned_files();
+    // The plan's safety check, on the files the log names: no write to a block
+    // device the system uses.
+    super::device_guard::check_devices_free(&spec, &files, &mut Default::default())?;
+    t.files = files;
     t.pass_bytes = log.bytes();
     t.spec = Arc::new(spec);
     t.replay = Some(log);
