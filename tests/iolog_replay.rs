@@ -513,15 +513,7 @@ fn a_log_an_earlier_job_writes_is_replayed_by_a_later_one_like_fio() {
     std::fs::create_dir(&dir).unwrap();
     let file = dir.join("j.fio");
     std::fs::write(&file, job(&dir)).unwrap();
-    let out = ferrio()
-        .args(["--parse-only", file.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(&["--parse-only", file.to_str().unwrap()]);
     // No earlier job writes it: refused before anything is touched.
     let err = run_err(&[
         "--name=r",
