@@ -1,4 +1,5 @@
-//! Jobs whose file sizes (or read_iolog logs) are known only when they start. fio sizes a job's files at
+//! Jobs whose file sizes are known only when they start (and jobs whose read_iolog
+//! log an earlier job writes: replay_plan.rs). fio sizes a job's files at
 //! its start when they do not exist yet at the run's start (its create_serialize=0
 //! jobs, as in fio's `surface-scan.fio`: a write phase creates the file, a stonewalled
 //! read phase without size= reads what it holds). The planner defers such a job
