@@ -320,3 +320,33 @@ fn a_closed_stdout_stops_the_hosts_and_the_client_ends_by_sigpipe() {
     assert!(!stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
     a.wait_for("the client stopped the run");
 }
+
+/// An --output the client cannot write is refused before any host runs: found after
+/// the run (as before), every host's results were lost. A run in which no host
+/// starts leaves no report file behind.
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_any_host_runs() {
+    let Some(lab) = Lab::new() else { return };
+    let a = lab.server(&[]);
+    let job = lab.job("j.fio", "[j]\nioengine=null\nrw=read\nbs=4k\nsize=1m\n");
+    let hosts = format!("--client={}", a.addr);
+    let missing = format!("--output={}", lab.p("missing/out.json"));
+    let out = lab.client(&[&hosts, &job, &missing]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write --output"), "{err}");
+    assert!(!a.log().contains("threads admitted"), "{}", a.log());
+    // No host starts (one is unreachable): the report file made for the run goes.
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let report = lab.path("out.json");
+    let out = lab.client(&[
+        &format!("--client={},{free}", a.addr),
+        &job,
+        &format!("--output={}", report.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!report.exists(), "an empty report file was left");
+}

@@ -113,8 +113,16 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn run_inner(flags: &GlobalFlags) -> Result<i32, String> {
-    let Some(run) = run_hosts(flags, &[])? else {
-        return Ok(1);
+    let made = print::check_output(flags)?;
+    let run = match run_hosts(flags, &[]) {
+        Ok(Some(run)) => run,
+        // No host started: nothing to report, and no report file left behind.
+        other => {
+            if let Some(p) = made {
+                let _ = std::fs::remove_file(p);
+            }
+            return other.map(|_| 1);
+        }
     };
     print::write_all(flags, &run.results)?;
     if run.stdout_gone {

@@ -27,6 +27,28 @@ pub fn write_all(flags: &GlobalFlags, results: &[HostResult]) -> Result<(), Stri
         .map_err(crate::app::report_write_error)
 }
 
+/// Whether --output can be written, asked before any host runs (fio's client opens
+/// it as it starts): found only after the run, every host's results would be lost.
+/// An existing file is opened for writing and left as it is; a missing one is
+/// created, and its path returned, so that a run in which no host starts can remove
+/// it again (bad input leaves no file behind).
+pub fn check_output(flags: &GlobalFlags) -> Result<Option<std::path::PathBuf>, String> {
+    let Some(p) = &flags.output else {
+        return Ok(None);
+    };
+    if crate::debug_sink::output_file(p).is_some() {
+        return Ok(None);
+    }
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(p)
+        .map_err(|e| format!("cannot write --output '{}': {e}", p.display()))?;
+    Ok((!existed).then(|| p.clone()))
+}
+
 /// Where reports go: --output (appended to, after --status-interval's reports, which
 /// truncated it first) or stdout.
 pub fn output(flags: &GlobalFlags, append: bool) -> Result<Box<dyn Write>, String> {
