@@ -369,3 +369,13 @@ pub fn capabilities_for(name: &str, iodepth: u32) -> Option<Capabilities> {
         caps
     })
 }
+
+/// [`capabilities_for`] a job, or the error that names its engine as unavailable.
+pub fn capabilities_for_job(spec: &ferrio_config::JobSpec) -> Result<Capabilities, String> {
+    capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
+        format!(
+            "job '{}': ioengine '{}' is not available ({})",
+            spec.name, spec.ioengine, spec.origin
+        )
+    })
+}

@@ -53,16 +53,13 @@ impl Reporter {
                         return;
                     }
                 };
-                let written = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-                if let Err(e) = &written {
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
                     // stdout's reader gone: the hosts are stopped (the caller ends by
                     // SIGPIPE after the final report), as a local run's reporter does.
-                    if e.kind() != std::io::ErrorKind::BrokenPipe {
-                        eprintln!("ferrio: --status-interval: {e}");
+                    match e.kind() {
+                        std::io::ErrorKind::BrokenPipe => gone.check(Err(e)),
+                        _ => eprintln!("ferrio: --status-interval: {e}"),
                     }
-                }
-                if written.is_err() {
-                    gone.check(written);
                     return;
                 }
             }

@@ -110,12 +110,7 @@ fn plan_with(
             let subjob = super::plan::fio_subjob(spec.numjobs, clone);
             let (spec, replay) = variants[subjob as usize % variants.len()].clone();
             // (After the replay's log: a blktrace may set the depth.)
-            let caps = engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
-                format!(
-                    "job '{}': ioengine '{}' is not available ({})",
-                    spec.name, spec.ioengine, spec.origin
-                )
-            })?;
+            let caps = engine::capabilities_for_job(&spec)?;
             // A file an earlier job creates may get its size only when this job starts.
             let mut sized_at_start = false;
             // fio numbers threads from 1 in creation order, clones right after their job.

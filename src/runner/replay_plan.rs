@@ -42,12 +42,7 @@ pub(super) fn resolve(t: &mut ThreadPlan) -> Result<(), String> {
     let logs = replay_logs(&t.spec)?;
     let log = logs[t.subjob() as usize % logs.len()].clone();
     let spec = with_log(&t.spec, &log);
-    t.caps = crate::engine::capabilities_for(&spec.ioengine, spec.iodepth).ok_or_else(|| {
-        format!(
-            "job '{}': ioengine '{}' is not available ({})",
-            spec.name, spec.ioengine, spec.origin
-        )
-    })?;
+    t.caps = crate::engine::capabilities_for_job(&spec)?;
     let files = log.planned_files();
     // The plan's safety check, on the files the log names: no write to a block
     // device the system uses.
